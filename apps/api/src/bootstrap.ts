@@ -1,0 +1,74 @@
+import path from 'node:path';
+import { Logger, type INestApplication } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import type { NextFunction, Request, Response } from 'express';
+import { migrate, migrationsDir, projectRoot, PrismaService, startEmbeddedPostgres } from '@hindsight/db';
+import { readSeedFiles, seedDatabase } from '@hindsight/incidents';
+import { AppModule } from './app.module';
+import type { AppConfig } from './config/app-config';
+
+export interface Database {
+  url: string;
+  embedded: boolean;
+  stop(): Promise<void>;
+}
+
+/** The configured server, or an embedded Postgres kept in the data folder when none is set. */
+export async function openDatabase(config: AppConfig, log: (line: string) => void): Promise<Database> {
+  if (config.databaseUrl) return { url: config.databaseUrl, embedded: false, stop: async () => undefined };
+  const dataDir = path.join(config.dataDir, 'postgres');
+  log(`DATABASE_URL is not set: starting an embedded PostgreSQL in ${path.relative(process.cwd(), dataDir) || dataDir}`);
+  const server = await startEmbeddedPostgres({ dataDir, database: 'hindsight', persistent: true });
+  log(server.created ? 'embedded PostgreSQL initialised' : 'embedded PostgreSQL restarted on its existing data');
+  return { url: server.url, embedded: true, stop: () => server.stop() };
+}
+
+export async function prepareSchema(url: string, log: (line: string) => void): Promise<void> {
+  const result = await migrate(url, migrationsDir(), log);
+  log(`migrations: ${result.applied.length} applied, ${result.alreadyApplied.length} already in place`);
+}
+
+/** Seeds the shipped incidents when the database has none (a fresh install). */
+export async function seedIfEmpty(app: INestApplication, log: (line: string) => void): Promise<void> {
+  const prisma = app.get(PrismaService);
+  if ((await prisma.incident.count()) > 0) return;
+  const report = await seedDatabase(prisma, readSeedFiles(path.join(projectRoot(), 'seeds')));
+  log(`seeded ${report.incidents.length} incidents and ${report.patterns} patterns`);
+}
+
+export async function createApp(config: AppConfig, databaseUrl: string): Promise<INestApplication> {
+  const app = await NestFactory.create(AppModule.forRoot(config, databaseUrl), {
+    logger: ['error', 'warn', 'log'],
+    abortOnError: false,
+  });
+  app.use(loadShedder(config.http.maxInFlight));
+  app.enableShutdownHooks();
+  return app;
+}
+
+/**
+ * Refuses work beyond a fixed number of requests in flight with a fast 503, instead of queueing
+ * without bound until every request times out (the failure mode of three of the four seeds).
+ */
+function loadShedder(maxInFlight: number) {
+  let inFlight = 0;
+  const logger = new Logger('LoadShedder');
+  return (req: Request, res: Response, next: NextFunction) => {
+    if (inFlight >= maxInFlight && req.path !== '/health') {
+      logger.warn(`shedding ${req.method} ${req.path}: ${inFlight} requests in flight`);
+      res.status(503).setHeader('Retry-After', '1').json({ code: 'SERVICE_UNAVAILABLE', message: 'Server busy; retry shortly.' });
+      return;
+    }
+    inFlight++;
+    let done = false;
+    const release = () => {
+      if (!done) {
+        done = true;
+        inFlight--;
+      }
+    };
+    res.on('finish', release);
+    res.on('close', release);
+    next();
+  };
+}

@@ -1,0 +1,25 @@
+import { Field, ObjectType } from '@nestjs/graphql';
+import type { Page } from '@hindsight/incidents';
+
+@ObjectType({ description: 'Relay page information.' })
+export class PageInfo {
+  @Field() hasNextPage!: boolean;
+  @Field() hasPreviousPage!: boolean;
+  @Field(() => String, { nullable: true }) startCursor!: string | null;
+  @Field(() => String, { nullable: true }) endCursor!: string | null;
+}
+
+/** The Relay connection shape shared by every list: edges, nodes, pageInfo and totalCount. */
+export function toConnection<T>(page: Page<T>) {
+  return {
+    edges: page.nodes.map((node, i) => ({ node, cursor: page.cursors[i]! })),
+    nodes: page.nodes,
+    totalCount: page.totalCount,
+    pageInfo: {
+      hasNextPage: page.hasNextPage,
+      hasPreviousPage: page.hasPreviousPage,
+      startCursor: page.cursors[0] ?? null,
+      endCursor: page.cursors[page.cursors.length - 1] ?? null,
+    },
+  };
+}

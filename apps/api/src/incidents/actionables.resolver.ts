@@ -1,0 +1,62 @@
+import { Args, Int, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
+import { AppError } from '@hindsight/domain';
+import {
+  IncidentsService,
+  type ActionableOrder,
+  type ActionableRecord,
+  type IncidentLoaders,
+} from '@hindsight/incidents';
+import { ActionableOrderEnum } from '../common/graphql-enums';
+import { Loaders } from '../common/gql-context';
+import { toConnection } from '../common/page-info.type';
+import { Actionable, ActionableConnection, ActionableFilterInput, CausalFactor, ExternalReference, Incident } from './types/incident.types';
+
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+@Resolver(() => Actionable)
+export class ActionablesResolver {
+  constructor(private readonly service: IncidentsService) {}
+
+  @Query(() => ActionableConnection, { description: 'Follow-up work across all incidents, soonest due first by default.' })
+  async actionables(
+    @Args('filter', { type: () => ActionableFilterInput, nullable: true }) filter: ActionableFilterInput | null,
+    @Args('orderBy', { type: () => ActionableOrderEnum, nullable: true }) orderBy: ActionableOrder | null,
+    @Args('first', { type: () => Int, nullable: true }) first: number | null,
+    @Args('after', { type: () => String, nullable: true }) after: string | null,
+  ) {
+    const { dueBefore, ...rest } = filter ?? {};
+    if (dueBefore != null && (!DATE.test(dueBefore) || Number.isNaN(Date.parse(dueBefore)))) {
+      throw AppError.badField('filter.dueBefore', `expected a date YYYY-MM-DD; got "${dueBefore}"`);
+    }
+    const page = await this.service.listActionables(
+      { ...rest, dueBefore: dueBefore ? new Date(`${dueBefore}T00:00:00Z`) : null },
+      { orderBy, first, after },
+    );
+    return toConnection(page);
+  }
+
+  @ResolveField(() => String, { nullable: true, description: 'Calendar date, YYYY-MM-DD.' })
+  dueDate(@Parent() a: ActionableRecord): string | null {
+    return a.dueDate ? a.dueDate.toISOString().slice(0, 10) : null;
+  }
+
+  @ResolveField(() => Boolean, { description: 'Due date passed while still open or in progress.' })
+  overdue(@Parent() a: ActionableRecord): boolean {
+    return a.dueDate !== null && (a.status === 'open' || a.status === 'in_progress') && a.dueDate.toISOString().slice(0, 10) < new Date().toISOString().slice(0, 10);
+  }
+
+  @ResolveField(() => [ExternalReference])
+  references(@Parent() a: ActionableRecord, @Loaders() loaders: IncidentLoaders) {
+    return loaders.references.load(a.id);
+  }
+
+  @ResolveField(() => [CausalFactor], { description: 'The causal factors this work addresses.' })
+  addresses(@Parent() a: ActionableRecord, @Loaders() loaders: IncidentLoaders) {
+    return loaders.addressedFactors.load(a.id);
+  }
+
+  @ResolveField(() => Incident)
+  incident(@Parent() a: ActionableRecord, @Loaders() loaders: IncidentLoaders) {
+    return loaders.incident.load(a.incidentId);
+  }
+}

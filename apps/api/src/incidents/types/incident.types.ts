@@ -1,0 +1,154 @@
+import { Field, ID, InputType, Int, ObjectType } from '@nestjs/graphql';
+import type {
+  ActionableStatus,
+  CausalLinkKind,
+  FactorRole,
+  ReferenceKind,
+  TimePrecision,
+  TimelineEventKind,
+} from '@hindsight/domain';
+import {
+  ActionableStatusEnum,
+  CausalLinkKindEnum,
+  FactorRoleEnum,
+  ReferenceKindEnum,
+  TimePrecisionEnum,
+  TimelineEventKindEnum,
+} from '../../common/graphql-enums';
+import { PageInfo } from '../../common/page-info.type';
+
+@ObjectType({ description: 'A key moment of an incident, as precisely as the source gave it.' })
+export class KeyTime {
+  @Field(() => Date, { nullable: true }) at!: Date | null;
+  @Field(() => TimePrecisionEnum) precision!: TimePrecision;
+}
+
+@ObjectType({ description: 'Where the postmortem came from.' })
+export class IncidentSource {
+  @Field() title!: string;
+  @Field(() => String, { nullable: true }) url!: string | null;
+  @Field({ description: 'BCP 47 tag of the original document (the record itself is in English).' }) language!: string;
+}
+
+@ObjectType({ description: 'A failure pattern of the shared taxonomy.' })
+export class Pattern {
+  @Field() key!: string;
+  @Field() name!: string;
+  @Field() description!: string;
+}
+
+@ObjectType()
+export class PatternWithCount extends Pattern {
+  @Field(() => Int, { description: 'Published incidents showing this pattern.' }) incidentCount!: number;
+}
+
+@ObjectType()
+export class TimelineEvent {
+  @Field(() => ID) id!: string;
+  @Field({ description: 'Stable key; page anchors are #timeline-<key>.' }) key!: string;
+  @Field(() => Int) position!: number;
+  @Field(() => Date, { nullable: true, description: 'Parsed instant (UTC); for imprecise times the start of the interval.' }) at!: Date | null;
+  @Field(() => TimePrecisionEnum) precision!: TimePrecision;
+  @Field(() => String, { nullable: true, description: 'The time exactly as the source wrote it.' }) asWritten!: string | null;
+  @Field(() => TimelineEventKindEnum) kind!: TimelineEventKind;
+  @Field() text!: string;
+}
+
+@ObjectType()
+export class CausalFactor {
+  @Field(() => ID) id!: string;
+  @Field({ description: 'Stable key; page anchors are #factor-<key>.' }) key!: string;
+  @Field(() => FactorRoleEnum) role!: FactorRole;
+  @Field() component!: string;
+  @Field() text!: string;
+}
+
+@ObjectType({ description: 'A directed edge of the causal graph. Cycles are allowed: feedback loops are cycles.' })
+export class CausalLink {
+  @Field(() => ID) id!: string;
+  @Field(() => CausalLinkKindEnum) kind!: CausalLinkKind;
+}
+
+@ObjectType()
+export class ExternalReference {
+  @Field(() => ReferenceKindEnum) kind!: ReferenceKind;
+  @Field({ description: 'As written: T134456, OPS-123, a URL.' }) ref!: string;
+  @Field(() => String, { nullable: true }) url!: string | null;
+}
+
+@ObjectType({ description: 'Follow-up work from an incident.' })
+export class Actionable {
+  @Field(() => ID) id!: string;
+  @Field({ description: 'Stable key; page anchors are #actionable-<key>.' }) key!: string;
+  @Field() title!: string;
+  @Field() description!: string;
+  @Field(() => String, { nullable: true }) owner!: string | null;
+  @Field(() => ActionableStatusEnum) status!: ActionableStatus;
+  @Field(() => Int) version!: number;
+  @Field() createdAt!: Date;
+  @Field() updatedAt!: Date;
+}
+
+@ObjectType({ description: 'A postmortem as structured knowledge.' })
+export class Incident {
+  @Field(() => ID) id!: string;
+  @Field({ description: 'Stable, unique, used in links.' }) slug!: string;
+  @Field() title!: string;
+  @Field() organization!: string;
+  @Field(() => [String]) components!: string[];
+  @Field() summary!: string;
+  @Field({ description: 'Markdown.' }) narrative!: string;
+  @Field() impact!: string;
+  @Field(() => Int, { description: 'Incremented by every change; writes must name the version they read.' }) version!: number;
+  @Field() createdAt!: Date;
+  @Field() updatedAt!: Date;
+}
+
+@ObjectType()
+export class IncidentEdge {
+  @Field() cursor!: string;
+  @Field(() => Incident) node!: Incident;
+}
+
+@ObjectType()
+export class IncidentConnection {
+  @Field(() => [IncidentEdge]) edges!: IncidentEdge[];
+  @Field(() => [Incident]) nodes!: Incident[];
+  @Field(() => PageInfo) pageInfo!: PageInfo;
+  @Field(() => Int, { description: 'All incidents matching the filter, across pages.' }) totalCount!: number;
+}
+
+@ObjectType()
+export class ActionableEdge {
+  @Field() cursor!: string;
+  @Field(() => Actionable) node!: Actionable;
+}
+
+@ObjectType()
+export class ActionableConnection {
+  @Field(() => [ActionableEdge]) edges!: ActionableEdge[];
+  @Field(() => [Actionable]) nodes!: Actionable[];
+  @Field(() => PageInfo) pageInfo!: PageInfo;
+  @Field(() => Int) totalCount!: number;
+}
+
+@InputType()
+export class IncidentFilterInput {
+  @Field(() => [String], { nullable: true, description: 'Incidents showing any of these pattern keys.' }) patterns?: string[] | null;
+  @Field(() => String, { nullable: true, description: 'Exact organization, case-insensitive.' }) organization?: string | null;
+  @Field(() => String, { nullable: true, description: 'A component the incident involved, case-insensitive.' }) component?: string | null;
+  @Field(() => String, { nullable: true, description: 'Words to find anywhere in the record; case and accents are ignored.' }) text?: string | null;
+  @Field(() => Date, { nullable: true, description: 'Started at or after this instant.' }) startedFrom?: Date | null;
+  @Field(() => Date, { nullable: true, description: 'Started before this instant.' }) startedBefore?: Date | null;
+}
+
+@InputType()
+export class ActionableFilterInput {
+  @Field(() => [ActionableStatusEnum], { nullable: true }) status?: ActionableStatus[] | null;
+  @Field(() => String, { nullable: true }) owner?: string | null;
+  @Field(() => Boolean, { nullable: true, description: 'Due date passed while still open or in progress.' }) overdue?: boolean | null;
+  @Field(() => String, { nullable: true, description: 'Due strictly before this date (YYYY-MM-DD).' }) dueBefore?: string | null;
+  @Field(() => String, { nullable: true, description: 'A pattern key of the incident.' }) pattern?: string | null;
+  @Field(() => String, { nullable: true, description: 'The slug of the incident.' }) incident?: string | null;
+  @Field(() => Boolean, { nullable: true }) hasExternalRef?: boolean | null;
+}

@@ -1,0 +1,41 @@
+/** @type {import('jest').Config} */
+const swc = [
+  '@swc/jest',
+  {
+    jsc: {
+      target: 'es2022',
+      parser: { syntax: 'typescript', decorators: true },
+      transform: { legacyDecorator: true, decoratorMetadata: true },
+      keepClassNames: true,
+    },
+    module: { type: 'commonjs' },
+    sourceMaps: 'inline',
+  },
+];
+
+const common = {
+  rootDir: __dirname,
+  testEnvironment: 'node',
+  transform: { '^.+\\.(t|j|mj)s$': swc },
+  // Nest 12 ships ESM; jest must transform it like our own code.
+  transformIgnorePatterns: ['/node_modules/(?!(@nestjs|@apollo|@as-integrations)/)'],
+  moduleNameMapper: { '^@hindsight/([a-z-]+)$': '<rootDir>/libs/$1/src/index.ts' },
+};
+
+module.exports = {
+  testTimeout: 60000,
+  projects: [
+    {
+      // Pure code: no database, no network.
+      ...common,
+      displayName: 'unit',
+      testMatch: ['<rootDir>/libs/**/*.spec.ts', '<rootDir>/apps/**/*.spec.ts'],
+    },
+    {
+      // Boots the real app against a real Postgres (DATABASE_URL, or a throwaway embedded server).
+      ...common,
+      displayName: 'db',
+      testMatch: ['<rootDir>/test/**/*.spec.ts'],
+    },
+  ],
+};

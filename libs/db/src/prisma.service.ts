@@ -1,0 +1,61 @@
+import { Injectable, OnModuleDestroy } from '@nestjs/common';
+import { PrismaPg } from '@prisma/adapter-pg';
+import { Pool, type PoolClient } from 'pg';
+import { PrismaClient } from './generated/prisma/client';
+
+export interface DatabaseOptions {
+  url: string;
+  /** Connections in the pool: a bound on concurrent queries, excess callers wait. */
+  poolMax: number;
+  /** Server-side limit for one statement; a runaway query is cancelled, not waited on. */
+  statementTimeoutMs: number;
+  /** How long a caller waits for a free connection before failing. */
+  connectTimeoutMs: number;
+}
+
+/**
+ * The one Prisma client of the process. It owns the pg pool, so every query has a timeout and the
+ * number of concurrent connections is bounded. It also counts SQL statements, which the tests
+ * use to prove nested GraphQL fields are batched.
+ */
+@Injectable()
+export class PrismaService extends PrismaClient implements OnModuleDestroy {
+  readonly pool: Pool;
+  private statements = 0;
+
+  constructor(options: DatabaseOptions) {
+    const pool = new Pool({
+      connectionString: options.url,
+      max: options.poolMax,
+      connectionTimeoutMillis: options.connectTimeoutMs,
+      statement_timeout: options.statementTimeoutMs,
+      query_timeout: options.statementTimeoutMs + 1_000,
+      idle_in_transaction_session_timeout: options.statementTimeoutMs * 2,
+      idleTimeoutMillis: 30_000,
+      application_name: 'hindsight',
+    });
+    pool.on('connect', (client: PoolClient) => countStatements(client, () => this.statements++));
+    // An idle client losing its server must not crash the process; the pool replaces it.
+    pool.on('error', () => undefined);
+    super({ adapter: new PrismaPg(pool) });
+    this.pool = pool;
+  }
+
+  /** SQL statements sent since the process started (including BEGIN/COMMIT). */
+  get statementCount(): number {
+    return this.statements;
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await this.$disconnect();
+    await this.pool.end().catch(() => undefined);
+  }
+}
+
+function countStatements(client: PoolClient, onStatement: () => void): void {
+  const original = client.query.bind(client) as (...args: unknown[]) => unknown;
+  (client as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
+    onStatement();
+    return original(...args);
+  };
+}

@@ -1,0 +1,4 @@
+export * from './incident-document';
+export * from './app-error';
+export * from './text-fold';
+export * from './validate-incident-document';

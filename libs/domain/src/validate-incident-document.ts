@@ -1,0 +1,168 @@
+import { AppError, type FieldProblem } from './app-error';
+import {
+  ACTIONABLE_STATUSES,
+  CAUSAL_LINK_KINDS,
+  FACTOR_ROLES,
+  REFERENCE_KINDS,
+  TIME_PRECISIONS,
+  TIMELINE_EVENT_KINDS,
+  type IncidentDocument,
+} from './incident-document';
+
+export const LIMITS = {
+  slug: 120,
+  title: 300,
+  shortText: 300,
+  text: 20_000,
+  narrative: 200_000,
+  listItems: 1_000,
+} as const;
+
+const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+const KEY = /^[a-z0-9]+(?:[-_][a-z0-9]+)*$/;
+const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,3})?)?(?:Z|[+-]\d{2}:\d{2})$/;
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+type Json = unknown;
+
+/**
+ * Checks a parsed JSON value against `IncidentDocument` and returns it typed. Every problem is
+ * collected with its path, so an author fixes a seed or an import in one pass.
+ */
+export function validateIncidentDocument(value: Json, where = ''): IncidentDocument {
+  const problems: FieldProblem[] = [];
+  const at = (path: string) => (where ? `${where}.${path}` : path);
+  const fail = (path: string, reason: string) => problems.push({ field: at(path), reason });
+
+  const str = (v: Json, path: string, max: number, opts: { nullable?: boolean; empty?: boolean } = {}) => {
+    if (v === null && opts.nullable) return;
+    if (typeof v !== 'string') return fail(path, `expected ${opts.nullable ? 'a string or null' : 'a string'}`);
+    if (!opts.empty && v.trim() === '') return fail(path, 'must not be empty');
+    if (v.length > max) fail(path, `is ${v.length} characters long; the limit is ${max}`);
+  };
+  const oneOf = (v: Json, path: string, allowed: readonly string[]) => {
+    if (typeof v !== 'string' || !allowed.includes(v)) fail(path, `expected one of ${allowed.join(', ')}; got ${JSON.stringify(v)}`);
+  };
+  const instant = (v: Json, path: string) => {
+    if (v === null) return;
+    if (typeof v !== 'string' || !ISO_INSTANT.test(v) || Number.isNaN(Date.parse(v))) {
+      fail(path, `expected an ISO 8601 instant with a zone (2016-05-05T02:16:10Z) or null; got ${JSON.stringify(v)}`);
+    }
+  };
+  const list = (v: Json, path: string): Json[] => {
+    if (!Array.isArray(v)) {
+      fail(path, 'expected an array');
+      return [];
+    }
+    if (v.length > LIMITS.listItems) fail(path, `has ${v.length} items; the limit is ${LIMITS.listItems}`);
+    return v;
+  };
+  const obj = (v: Json, path: string): Record<string, Json> => {
+    if (typeof v !== 'object' || v === null || Array.isArray(v)) {
+      fail(path, 'expected an object');
+      return {};
+    }
+    return v as Record<string, Json>;
+  };
+  const uniqueKeys = (items: Record<string, Json>[], path: string) => {
+    const seen = new Set<string>();
+    items.forEach((item, i) => {
+      const key = item.key;
+      if (typeof key !== 'string' || !KEY.test(key)) {
+        fail(`${path}[${i}].key`, 'expected a lower-case key of letters, digits and dashes');
+      } else if (seen.has(key)) {
+        fail(`${path}[${i}].key`, `duplicate key "${key}"`);
+      } else {
+        seen.add(key);
+      }
+    });
+    return seen;
+  };
+
+  const doc = obj(value, '');
+  if (typeof doc.slug !== 'string' || !SLUG.test(doc.slug) || doc.slug.length > LIMITS.slug) {
+    fail('slug', 'expected lower-case words joined by dashes (at most 120 characters)');
+  }
+  str(doc.title, 'title', LIMITS.title);
+  str(doc.organization, 'organization', LIMITS.shortText);
+  list(doc.components, 'components').forEach((c, i) => str(c, `components[${i}]`, LIMITS.shortText));
+  str(doc.summary, 'summary', LIMITS.text);
+  str(doc.narrative, 'narrative', LIMITS.narrative, { empty: true });
+  str(doc.impact, 'impact', LIMITS.text, { empty: true });
+  list(doc.patterns, 'patterns').forEach((p, i) => {
+    if (typeof p !== 'string' || !KEY.test(p)) fail(`patterns[${i}]`, 'expected a pattern key');
+  });
+  const source = obj(doc.source, 'source');
+  str(source.title, 'source.title', LIMITS.title);
+  str(source.url, 'source.url', LIMITS.shortText * 4, { nullable: true });
+  if (typeof source.language !== 'string' || !/^[a-z]{2,3}(?:-[A-Za-z0-9]+)*$/.test(source.language)) {
+    fail('source.language', 'expected a BCP 47 language tag such as "en" or "vi"');
+  }
+  const keyTimes = obj(doc.keyTimes, 'keyTimes');
+  for (const name of ['started', 'detected', 'mitigated', 'resolved']) {
+    const t = keyTimes[name];
+    if (t === null || t === undefined) continue;
+    const tv = obj(t, `keyTimes.${name}`);
+    instant(tv.at, `keyTimes.${name}.at`);
+    oneOf(tv.precision, `keyTimes.${name}.precision`, TIME_PRECISIONS);
+  }
+
+  const timeline = list(doc.timeline, 'timeline').map((e, i) => obj(e, `timeline[${i}]`));
+  uniqueKeys(timeline, 'timeline');
+  timeline.forEach((e, i) => {
+    str(e.asWritten, `timeline[${i}].asWritten`, LIMITS.shortText, { nullable: true });
+    instant(e.at, `timeline[${i}].at`);
+    oneOf(e.precision, `timeline[${i}].precision`, TIME_PRECISIONS);
+    if (e.at === null && e.precision !== 'none') fail(`timeline[${i}].precision`, 'an event without a time must have precision "none"');
+    if (e.at !== null && e.precision === 'none') fail(`timeline[${i}].precision`, 'an event with a time needs a precision other than "none"');
+    oneOf(e.kind, `timeline[${i}].kind`, TIMELINE_EVENT_KINDS);
+    str(e.text, `timeline[${i}].text`, LIMITS.text);
+  });
+
+  const factors = list(doc.causalFactors, 'causalFactors').map((f, i) => obj(f, `causalFactors[${i}]`));
+  const factorKeys = uniqueKeys(factors, 'causalFactors');
+  factors.forEach((f, i) => {
+    oneOf(f.role, `causalFactors[${i}].role`, FACTOR_ROLES);
+    str(f.component, `causalFactors[${i}].component`, LIMITS.shortText);
+    str(f.text, `causalFactors[${i}].text`, LIMITS.text);
+  });
+  list(doc.causalLinks, 'causalLinks').forEach((l, i) => {
+    const link = obj(l, `causalLinks[${i}]`);
+    for (const end of ['from', 'to'] as const) {
+      if (typeof link[end] !== 'string' || !factorKeys.has(link[end] as string)) {
+        fail(`causalLinks[${i}].${end}`, `expected the key of a causal factor of this incident; got ${JSON.stringify(link[end])}`);
+      }
+    }
+    oneOf(link.kind, `causalLinks[${i}].kind`, CAUSAL_LINK_KINDS);
+  });
+
+  const actionables = list(doc.actionables, 'actionables').map((a, i) => obj(a, `actionables[${i}]`));
+  uniqueKeys(actionables, 'actionables');
+  actionables.forEach((a, i) => {
+    const p = `actionables[${i}]`;
+    str(a.title, `${p}.title`, LIMITS.title);
+    str(a.description, `${p}.description`, LIMITS.text, { empty: true });
+    str(a.owner, `${p}.owner`, LIMITS.shortText, { nullable: true });
+    oneOf(a.status, `${p}.status`, ACTIONABLE_STATUSES);
+    if (a.dueDate !== null && (typeof a.dueDate !== 'string' || !DATE.test(a.dueDate) || Number.isNaN(Date.parse(a.dueDate)))) {
+      fail(`${p}.dueDate`, `expected a calendar date YYYY-MM-DD or null; got ${JSON.stringify(a.dueDate)}`);
+    }
+    const refs = new Set<string>();
+    list(a.references, `${p}.references`).forEach((r, j) => {
+      const ref = obj(r, `${p}.references[${j}]`);
+      oneOf(ref.kind, `${p}.references[${j}].kind`, REFERENCE_KINDS);
+      str(ref.ref, `${p}.references[${j}].ref`, LIMITS.shortText * 4);
+      str(ref.url, `${p}.references[${j}].url`, LIMITS.shortText * 4, { nullable: true });
+      if (typeof ref.ref === 'string') {
+        if (refs.has(ref.ref)) fail(`${p}.references[${j}].ref`, `duplicate reference "${ref.ref}"`);
+        refs.add(ref.ref);
+      }
+    });
+    list(a.addresses, `${p}.addresses`).forEach((k, j) => {
+      if (typeof k !== 'string' || !factorKeys.has(k)) fail(`${p}.addresses[${j}]`, `expected the key of a causal factor; got ${JSON.stringify(k)}`);
+    });
+  });
+
+  if (problems.length > 0) throw AppError.badInput(problems);
+  return value as IncidentDocument;
+}

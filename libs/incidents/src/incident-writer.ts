@@ -1,0 +1,201 @@
+import type { Prisma } from '@hindsight/db';
+import { AppError, foldText, type IncidentDocument } from '@hindsight/domain';
+
+type Tx = Prisma.TransactionClient;
+
+export interface WriteOptions {
+  status: 'draft' | 'published';
+}
+
+export interface WriteResult {
+  incidentId: string;
+  created: boolean;
+  changed: boolean;
+}
+
+/** Everything a reader may search for, folded once at write time. */
+export function searchTextOf(doc: IncidentDocument): string {
+  return foldText(
+    [
+      doc.title,
+      doc.organization,
+      doc.components.join(' '),
+      doc.summary,
+      doc.impact,
+      doc.narrative,
+      ...doc.timeline.map((e) => e.text),
+      ...doc.causalFactors.map((f) => `${f.component} ${f.text}`),
+      ...doc.actionables.map((a) => `${a.title} ${a.description}`),
+    ].join('\n'),
+  );
+}
+
+const toDate = (iso: string | null | undefined) => (iso ? new Date(iso) : null);
+
+/**
+ * Writes a whole incident document inside the caller's transaction: upserts by stable keys,
+ * removes children the document no longer has, and leaves rows untouched (same version, same
+ * timestamps) when nothing changed, so re-seeding is a no-op.
+ */
+export async function writeIncidentDocument(tx: Tx, doc: IncidentDocument, options: WriteOptions): Promise<WriteResult> {
+  const patternRows = await tx.pattern.findMany({ where: { key: { in: doc.patterns } }, select: { id: true, key: true } });
+  const unknownPatterns = doc.patterns.filter((p) => !patternRows.some((r) => r.key === p));
+  if (unknownPatterns.length > 0) {
+    throw AppError.badField('patterns', `unknown pattern ${unknownPatterns.map((p) => `"${p}"`).join(', ')}`);
+  }
+  const k = doc.keyTimes;
+  const fields = {
+    status: options.status,
+    title: doc.title,
+    organization: doc.organization,
+    components: doc.components,
+    summary: doc.summary,
+    narrative: doc.narrative,
+    impact: doc.impact,
+    sourceTitle: doc.source.title,
+    sourceUrl: doc.source.url,
+    sourceLanguage: doc.source.language,
+    startedAt: toDate(k.started?.at),
+    startedPrecision: k.started?.precision ?? 'none',
+    detectedAt: toDate(k.detected?.at),
+    detectedPrecision: k.detected?.precision ?? 'none',
+    mitigatedAt: toDate(k.mitigated?.at),
+    mitigatedPrecision: k.mitigated?.precision ?? 'none',
+    resolvedAt: toDate(k.resolved?.at),
+    resolvedPrecision: k.resolved?.precision ?? 'none',
+    searchText: searchTextOf(doc),
+  } as const;
+
+  const existing = await tx.incident.findUnique({ where: { slug: doc.slug } });
+  let incidentId: string;
+  let changed = false;
+  if (!existing) {
+    incidentId = (await tx.incident.create({ data: { slug: doc.slug, ...fields }, select: { id: true } })).id;
+    changed = true;
+  } else {
+    incidentId = existing.id;
+    if (!sameFields(existing, fields)) {
+      await tx.incident.update({ where: { id: incidentId }, data: { ...fields, version: { increment: 1 } } });
+      changed = true;
+    }
+  }
+
+  changed = (await syncChildren(tx, incidentId, doc)) || changed;
+
+  const patternIds = patternRows.map((r) => r.id);
+  const removedPatterns = await tx.incidentPattern.deleteMany({ where: { incidentId, patternId: { notIn: patternIds } } });
+  const addedPatterns = await tx.incidentPattern.createMany({
+    data: patternIds.map((patternId) => ({ incidentId, patternId })),
+    skipDuplicates: true,
+  });
+  changed = changed || removedPatterns.count > 0 || addedPatterns.count > 0;
+  if (changed && existing && sameFields(existing, fields)) {
+    // Children changed but the incident row did not: the incident as a whole is a new version.
+    await tx.incident.update({ where: { id: incidentId }, data: { version: { increment: 1 } } });
+  }
+  return { incidentId, created: !existing, changed };
+}
+
+function sameFields(row: Record<string, unknown>, fields: Record<string, unknown>): boolean {
+  return Object.entries(fields).every(([name, value]) => {
+    const current = row[name];
+    if (value instanceof Date || current instanceof Date) {
+      return (value as Date | null)?.getTime() === (current as Date | null)?.getTime();
+    }
+    return JSON.stringify(current) === JSON.stringify(value);
+  });
+}
+
+async function syncChildren(tx: Tx, incidentId: string, doc: IncidentDocument): Promise<boolean> {
+  let changed = false;
+
+  const events = await tx.timelineEvent.findMany({ where: { incidentId } });
+  const eventByKey = new Map(events.map((e) => [e.key, e]));
+  for (const [position, e] of doc.timeline.entries()) {
+    const data = { position, at: toDate(e.at), precision: e.precision, asWritten: e.asWritten, kind: e.kind, text: e.text };
+    const current = eventByKey.get(e.key);
+    if (!current) {
+      await tx.timelineEvent.create({ data: { incidentId, key: e.key, ...data } });
+      changed = true;
+    } else if (!sameFields(current, data)) {
+      await tx.timelineEvent.update({ where: { id: current.id }, data });
+      changed = true;
+    }
+  }
+  const goneEvents = await tx.timelineEvent.deleteMany({ where: { incidentId, key: { notIn: doc.timeline.map((e) => e.key) } } });
+
+  const factors = await tx.causalFactor.findMany({ where: { incidentId } });
+  const factorByKey = new Map(factors.map((f) => [f.key, f]));
+  const factorIds = new Map<string, string>();
+  for (const [position, f] of doc.causalFactors.entries()) {
+    const data = { position, role: f.role, component: f.component, text: f.text };
+    const current = factorByKey.get(f.key);
+    if (!current) {
+      factorIds.set(f.key, (await tx.causalFactor.create({ data: { incidentId, key: f.key, ...data }, select: { id: true } })).id);
+      changed = true;
+    } else {
+      factorIds.set(f.key, current.id);
+      if (!sameFields(current, data)) {
+        await tx.causalFactor.update({ where: { id: current.id }, data });
+        changed = true;
+      }
+    }
+  }
+  const goneFactors = await tx.causalFactor.deleteMany({ where: { incidentId, key: { notIn: doc.causalFactors.map((f) => f.key) } } });
+
+  const wantedLinks = doc.causalLinks.map((l) => ({ incidentId, fromId: factorIds.get(l.from)!, toId: factorIds.get(l.to)!, kind: l.kind }));
+  const links = await tx.causalLink.findMany({ where: { incidentId } });
+  const linkId = (l: { fromId: string; toId: string; kind: string }) => `${l.fromId}>${l.toId}:${l.kind}`;
+  const wantedLinkIds = new Set(wantedLinks.map(linkId));
+  const staleLinks = links.filter((l) => !wantedLinkIds.has(linkId(l))).map((l) => l.id);
+  if (staleLinks.length > 0) {
+    await tx.causalLink.deleteMany({ where: { id: { in: staleLinks } } });
+    changed = true;
+  }
+  const addedLinks = await tx.causalLink.createMany({ data: wantedLinks, skipDuplicates: true });
+
+  const actionables = await tx.actionable.findMany({ where: { incidentId }, include: { references: true, addresses: true } });
+  const actionableByKey = new Map(actionables.map((a) => [a.key, a]));
+  for (const [position, a] of doc.actionables.entries()) {
+    const data = {
+      position,
+      title: a.title,
+      description: a.description,
+      owner: a.owner,
+      status: a.status,
+      dueDate: a.dueDate ? new Date(`${a.dueDate}T00:00:00Z`) : null,
+    };
+    const current = actionableByKey.get(a.key);
+    let actionableId: string;
+    if (!current) {
+      actionableId = (await tx.actionable.create({ data: { incidentId, key: a.key, ...data }, select: { id: true } })).id;
+      changed = true;
+    } else {
+      actionableId = current.id;
+      if (!sameFields(current, data)) {
+        await tx.actionable.update({ where: { id: current.id }, data: { ...data, version: { increment: 1 } } });
+        changed = true;
+      }
+    }
+    const refs = a.references.map((r, i) => ({ position: i, kind: r.kind, ref: r.ref, url: r.url }));
+    const currentRefs = current?.references ?? [];
+    const sameRefs =
+      currentRefs.length === refs.length &&
+      refs.every((r) => currentRefs.some((c) => c.ref === r.ref && c.kind === r.kind && c.url === r.url && c.position === r.position));
+    if (!sameRefs) {
+      await tx.externalReference.deleteMany({ where: { actionableId } });
+      await tx.externalReference.createMany({ data: refs.map((r) => ({ actionableId, ...r })) });
+      changed = true;
+    }
+    const addressed = a.addresses.map((key) => factorIds.get(key)!);
+    const currentAddressed = new Set((current?.addresses ?? []).map((x) => x.factorId));
+    if (addressed.length !== currentAddressed.size || addressed.some((id) => !currentAddressed.has(id))) {
+      await tx.actionableFactor.deleteMany({ where: { actionableId } });
+      await tx.actionableFactor.createMany({ data: addressed.map((factorId) => ({ actionableId, factorId })), skipDuplicates: true });
+      changed = true;
+    }
+  }
+  const goneActionables = await tx.actionable.deleteMany({ where: { incidentId, key: { notIn: doc.actionables.map((a) => a.key) } } });
+
+  return changed || goneEvents.count + goneFactors.count + goneActionables.count + addedLinks.count > 0;
+}

@@ -1,0 +1,57 @@
+#!/usr/bin/env node
+// `npm test`: type-check, then jest. Suites that need Postgres use DATABASE_URL when it is set
+// (each suite creates and drops its own database on that server); otherwise this script starts a
+// throwaway embedded Postgres for the run and removes it afterwards.
+const { spawn, spawnSync } = require('node:child_process');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+
+const root = path.resolve(__dirname, '..');
+const jestArgs = process.argv.slice(2);
+
+function run(cmd, args, env) {
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { cwd: root, stdio: 'inherit', env });
+    const forward = (signal) => child.kill(signal);
+    process.on('SIGINT', forward);
+    process.on('SIGTERM', forward);
+    child.on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
+  });
+}
+
+async function main() {
+  if (!process.env.SKIP_TYPECHECK) {
+    const tsc = spawnSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.json', '--noEmit'], { cwd: root, stdio: 'inherit' });
+    if (tsc.status !== 0) {
+      console.error('Type check failed.');
+      return tsc.status ?? 1;
+    }
+  }
+  const env = { ...process.env };
+  let embedded = null;
+  let tmp = null;
+  if (!env.DATABASE_URL) {
+    require('./register-ts');
+    const { startEmbeddedPostgres } = require('../libs/db/src/embedded-postgres');
+    tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'hindsight-test-'));
+    console.log('DATABASE_URL is not set: starting a throwaway embedded PostgreSQL for the tests.');
+    embedded = await startEmbeddedPostgres({ dataDir: tmp, database: 'hindsight', persistent: false });
+    env.DATABASE_URL = embedded.url;
+  }
+  try {
+    const jest = require.resolve('jest/bin/jest');
+    return await run(process.execPath, [jest, ...jestArgs], env);
+  } finally {
+    if (embedded) await embedded.stop().catch((e) => console.error(e));
+    if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error) => {
+    console.error(error);
+    process.exit(1);
+  },
+);

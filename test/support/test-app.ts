@@ -1,0 +1,43 @@
+import type { INestApplication } from '@nestjs/common';
+import request from 'supertest';
+import { createApp } from '../../apps/api/src/bootstrap';
+import { loadConfig } from '../../apps/api/src/config/app-config';
+import { createTestDatabase, type TestDatabase } from './test-db';
+
+export interface TestApp {
+  app: INestApplication;
+  db: TestDatabase;
+  gql<T = Record<string, unknown>>(query: string, variables?: Record<string, unknown>, headers?: Record<string, string>): Promise<GqlResponse<T>>;
+  close(): Promise<void>;
+}
+
+export interface GqlResponse<T> {
+  data: T;
+  errors?: { message: string; extensions?: { code?: string; [k: string]: unknown } }[];
+}
+
+/** The real application, on a fresh migrated (and by default seeded) database. */
+export async function startTestApp(options: { seed?: boolean; env?: Record<string, string> } = {}): Promise<TestApp> {
+  const db = await createTestDatabase({ seed: options.seed ?? true });
+  const config = loadConfig({ ...options.env, DATABASE_URL: db.url });
+  let app: INestApplication;
+  try {
+    app = await createApp(config, db.url);
+    await app.init();
+  } catch (error) {
+    await db.drop();
+    throw error;
+  }
+  return {
+    app,
+    db,
+    async gql<T>(query: string, variables?: Record<string, unknown>, headers: Record<string, string> = {}) {
+      const res = await request(app.getHttpServer()).post('/graphql').set(headers).send({ query, variables });
+      return res.body as GqlResponse<T>;
+    },
+    async close() {
+      await app.close();
+      await db.drop();
+    },
+  };
+}
