@@ -22,7 +22,7 @@ export async function startTestApp(options: { seed?: boolean; env?: Record<strin
   const config = loadConfig({ ...options.env, DATABASE_URL: db.url });
   let app: INestApplication;
   try {
-    app = await createApp(config, db.url);
+    app = await createApp(config, db.url, { logger: ['error', 'warn'] });
     await app.init();
   } catch (error) {
     await db.drop();

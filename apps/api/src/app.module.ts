@@ -3,28 +3,29 @@ import { Global, Module, type DynamicModule } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
 import { GraphQLModule } from '@nestjs/graphql';
 import type { Request } from 'express';
-import { PrismaService, type DatabaseOptions } from '@hindsight/db';
-import { IncidentLoaders, IncidentsService } from '@hindsight/incidents';
+import { PrismaService } from '@hindsight/db';
+import { IncidentLoaders } from '@hindsight/incidents';
 import { AppErrorFilter } from './common/app-error.filter';
 import type { GqlContext } from './common/gql-context';
-import { APP_CONFIG } from './config/app-config.token';
 import type { AppConfig } from './config/app-config';
+import { APP_CONFIG } from './config/app-config.token';
 import { ExplorerController } from './explorer/explorer.controller';
 import { explorerLandingPage } from './explorer/explorer.plugin';
 import { HealthController } from './health/health.controller';
-import { ActionablesResolver } from './incidents/actionables.resolver';
-import { CausalFactorResolver, CausalLinkResolver } from './incidents/causal-graph.resolver';
-import { IncidentsResolver } from './incidents/incidents.resolver';
-import { PatternsResolver } from './incidents/patterns.resolver';
+import { IncidentsModule } from './incidents/incidents.module';
 
+/** The database client and the validated configuration, available to every module. */
 @Global()
 @Module({})
-class DbModule {
-  static forRoot(options: DatabaseOptions): DynamicModule {
+class CoreModule {
+  static forRoot(config: AppConfig, databaseUrl: string): DynamicModule {
     return {
-      module: DbModule,
-      providers: [{ provide: PrismaService, useFactory: () => new PrismaService(options) }],
-      exports: [PrismaService],
+      module: CoreModule,
+      providers: [
+        { provide: APP_CONFIG, useValue: config },
+        { provide: PrismaService, useFactory: () => new PrismaService({ url: databaseUrl, ...config.db }) },
+      ],
+      exports: [APP_CONFIG, PrismaService],
     };
   }
 }
@@ -35,7 +36,7 @@ export class AppModule {
     return {
       module: AppModule,
       imports: [
-        DbModule.forRoot({ url: databaseUrl, ...config.db }),
+        CoreModule.forRoot(config, databaseUrl),
         GraphQLModule.forRootAsync<ApolloDriverConfig>({
           driver: ApolloDriver,
           inject: [PrismaService],
@@ -48,18 +49,10 @@ export class AppModule {
             context: ({ req }: { req: Request }): GqlContext => ({ req, loaders: new IncidentLoaders(prisma) }),
           }),
         }),
+        IncidentsModule,
       ],
       controllers: [HealthController, ExplorerController],
-      providers: [
-        { provide: APP_CONFIG, useValue: config },
-        { provide: APP_FILTER, useClass: AppErrorFilter },
-        IncidentsService,
-        IncidentsResolver,
-        CausalFactorResolver,
-        CausalLinkResolver,
-        ActionablesResolver,
-        PatternsResolver,
-      ],
+      providers: [{ provide: APP_FILTER, useClass: AppErrorFilter }],
     };
   }
 }

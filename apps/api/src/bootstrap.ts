@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { Logger, type INestApplication } from '@nestjs/common';
+import { Logger, type INestApplication, type LogLevel } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NextFunction, Request, Response } from 'express';
 import { migrate, migrationsDir, projectRoot, PrismaService, startEmbeddedPostgres } from '@hindsight/db';
@@ -36,9 +36,13 @@ export async function seedIfEmpty(app: INestApplication, log: (line: string) => 
   log(`seeded ${report.incidents.length} incidents and ${report.patterns} patterns`);
 }
 
-export async function createApp(config: AppConfig, databaseUrl: string): Promise<INestApplication> {
+export async function createApp(
+  config: AppConfig,
+  databaseUrl: string,
+  options: { logger?: false | LogLevel[] } = {},
+): Promise<INestApplication> {
   const app = await NestFactory.create(AppModule.forRoot(config, databaseUrl), {
-    logger: ['error', 'warn', 'log'],
+    logger: options.logger ?? ['error', 'warn', 'log'],
     abortOnError: false,
   });
   app.use(loadShedder(config.http.maxInFlight));

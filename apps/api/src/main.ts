@@ -42,4 +42,7 @@ async function main(): Promise<void> {
   }
 }
 
-void main();
+main().catch((error: Error) => {
+  new Logger('Hindsight').error(`could not start: ${error.message}`);
+  process.exit(1);
+});

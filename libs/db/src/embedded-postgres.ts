@@ -63,7 +63,10 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   // Postgres refuses to run as root, so as root the server runs as the `postgres` OS user, which
   // must be able to reach the folder.
   const asRoot = process.getuid?.() === 0;
-  if (asRoot) fs.chmodSync(dataDir, 0o755);
+  if (asRoot) {
+    fs.chmodSync(dataDir, 0o755);
+    assertTraversable(path.dirname(dataDir));
+  }
   const port = options.port || (await freePort());
   const log = options.log ?? (() => undefined);
   const server = new EmbeddedPostgres({
@@ -93,4 +96,17 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
       await server.stop();
     },
   };
+}
+
+/** Every folder above the data folder must let the `postgres` user through, or initdb fails obscurely. */
+function assertTraversable(dir: string): void {
+  for (let current = dir; ; current = path.dirname(current)) {
+    if ((fs.statSync(current).mode & 0o001) === 0) {
+      throw new Error(
+        `The embedded PostgreSQL runs as the "postgres" user, which cannot enter ${current}. ` +
+          'Choose a data folder (HINDSIGHT_DATA_DIR) whose parent folders are world-executable, or set DATABASE_URL.',
+      );
+    }
+    if (path.dirname(current) === current) return;
+  }
 }
