@@ -209,3 +209,29 @@ function hasCycle(links: { from: { key: string }; to: { key: string } }[]): bool
   };
   return [...next.keys()].some(visit);
 }
+
+describe('query limits', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({ seed: false });
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('rejects a query nested deeper than the limit before running it', async () => {
+    let selection = 'key';
+    for (let i = 0; i < 6; i++) selection = `leadsTo { to { ${selection} } }`;
+    const res = await t.gql(`{ incidents { nodes { causalFactors { ${selection} } } } }`);
+    // Apollo reports every validation rule's error under its own code.
+    expect(res.errors?.[0]?.extensions?.code).toBe('GRAPHQL_VALIDATION_FAILED');
+    expect(res.errors?.[0]?.message).toMatch(/nested 16 levels deep; the limit is 12/);
+  });
+
+  it('answers an empty knowledge base with an empty page, not an error', async () => {
+    const res = await t.gql<{ incidents: { totalCount: number; nodes: unknown[]; pageInfo: { endCursor: string | null } } }>(
+      `{ incidents { totalCount nodes { slug } pageInfo { endCursor } } }`,
+    );
+    expect(res.data.incidents).toEqual({ totalCount: 0, nodes: [], pageInfo: { endCursor: null } });
+  });
+});

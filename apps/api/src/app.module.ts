@@ -6,6 +6,7 @@ import type { Request } from 'express';
 import { PrismaService } from '@hindsight/db';
 import { IncidentLoaders } from '@hindsight/incidents';
 import { AppErrorFilter } from './common/app-error.filter';
+import { depthLimit } from './common/depth-limit.rule';
 import type { GqlContext } from './common/gql-context';
 import type { AppConfig } from './config/app-config';
 import { APP_CONFIG } from './config/app-config.token';
@@ -13,6 +14,8 @@ import { ExplorerController } from './explorer/explorer.controller';
 import { explorerLandingPage } from './explorer/explorer.plugin';
 import { HealthController } from './health/health.controller';
 import { IncidentsModule } from './incidents/incidents.module';
+
+const MAX_QUERY_DEPTH = 12;
 
 /** The database client and the validated configuration, available to every module. */
 @Global()
@@ -46,6 +49,7 @@ export class AppModule {
             playground: false,
             introspection: true,
             plugins: [explorerLandingPage()],
+            validationRules: [depthLimit(MAX_QUERY_DEPTH)],
             context: ({ req }: { req: Request }): GqlContext => ({ req, loaders: new IncidentLoaders(prisma) }),
           }),
         }),
