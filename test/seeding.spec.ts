@@ -87,6 +87,22 @@ describe('seeding the shipped incidents', () => {
     }
   });
 
+  it('never overwrites an incident that people have since edited or tracked', async () => {
+    const prisma = testPrisma(db.url);
+    try {
+      await seedDatabase(prisma, seeds());
+      const tracked = await prisma.actionable.findFirstOrThrow({ where: { incident: { slug: 'stackegg-haproxy-session-cap-2015' }, status: 'open' } });
+      await prisma.actionable.update({ where: { id: tracked.id }, data: { status: 'in_progress', owner: 'sre-team', version: { increment: 1 } } });
+      await prisma.incident.update({ where: { slug: 'slack-cache-metastability-2022' }, data: { title: 'Corrected title', version: { increment: 1 } } });
+      const report = await seedDatabase(prisma, seeds());
+      expect(report.incidents.every((i) => !i.created && !i.changed)).toBe(true);
+      expect(await prisma.actionable.findUniqueOrThrow({ where: { id: tracked.id } })).toMatchObject({ status: 'in_progress', owner: 'sre-team', version: tracked.version + 1 });
+      expect((await prisma.incident.findUniqueOrThrow({ where: { slug: 'slack-cache-metastability-2022' } })).title).toBe('Corrected title');
+    } finally {
+      await prisma.onModuleDestroy();
+    }
+  });
+
   it('names the file and field of a bad seed before writing anything', () => {
     const doc = { ...seeds().incidents[0]!, timeline: [{ key: 'x', asWritten: '02:3X', at: '2016-05-05 02:30', precision: 'ten_minutes', kind: 'trigger', text: 'x' }] };
     expect(() => validateIncidentDocument(doc, 'incidents/x.json')).toThrow(/incidents\/x\.json\.timeline\[0\]\.at: expected an ISO 8601 instant/);

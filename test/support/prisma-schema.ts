@@ -158,6 +158,7 @@ export function readPrismaSchema(source: string): ExpectedSchema {
       let dbDefault: string | null = null;
       if (def !== null) {
         if (def === 'now()') dbDefault = 'CURRENT_TIMESTAMP';
+        else if (def === 'autoincrement()') dbDefault = `nextval('"${model.name}_${name}_seq"'::regclass)`;
         else if (def === 'uuid()' || def === 'cuid()' || def.startsWith('uuid(') || def.startsWith('cuid(')) dbDefault = null;
         else if (def.startsWith('dbgenerated(')) dbDefault = JSON.parse(def.slice('dbgenerated('.length, -1)) as string;
         else if (def.startsWith('"')) dbDefault = `'${JSON.parse(def) as string}'::text`;

@@ -30,6 +30,10 @@ const ALLOWED: Record<string, (spec: string) => boolean> = {
   models: () => false,
   domain: () => false,
   importer: (s) => ['@hindsight/domain', 'yaml', 'marked'].includes(s),
+  tracking: (s) => ['@hindsight/domain', '@hindsight/db', '@hindsight/incidents', '@nestjs/common', 'dataloader'].includes(s),
+  imports: (s) => ['@hindsight/domain', '@hindsight/db', '@hindsight/incidents', '@hindsight/importer', '@hindsight/tracking', '@nestjs/common'].includes(s),
+  web: (s) => ['@hindsight/domain', 'marked', 'sanitize-html'].includes(s),
+  'model-runs': (s) => ['@hindsight/domain', '@hindsight/db', '@hindsight/models', '@nestjs/common', 'dataloader', 'pg-boss'].includes(s),
 };
 
 const libs = fs.readdirSync(path.join(root, 'libs')).filter((name) => fs.existsSync(path.join(root, 'libs', name, 'src')));

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { Logger, type INestApplication, type LogLevel } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
+import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { NextFunction, Request, Response } from 'express';
 import { migrate, migrationsDir, projectRoot, PrismaService, startEmbeddedPostgres } from '@hindsight/db';
 import { readSeedFiles, seedDatabase } from '@hindsight/incidents';
@@ -41,11 +42,14 @@ export async function createApp(
   databaseUrl: string,
   options: { logger?: false | LogLevel[] } = {},
 ): Promise<INestApplication> {
-  const app = await NestFactory.create(AppModule.forRoot(config, databaseUrl), {
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, databaseUrl), {
     logger: options.logger ?? ['error', 'warn', 'log'],
     abortOnError: false,
   });
   app.use(loadShedder(config.http.maxInFlight));
+  // Room for an imported document (JSON-escaped) or a long narrative; anything larger is refused
+  // with 413 before it is parsed.
+  app.useBodyParser('json', { limit: config.imports.maxBytes * 2 + 64 * 1024 });
   app.enableShutdownHooks();
   return app;
 }

@@ -21,6 +21,8 @@ export interface DatabaseOptions {
 @Injectable()
 export class PrismaService extends PrismaClient implements OnModuleDestroy {
   readonly pool: Pool;
+  /** For clients that keep their own connections to the same database (the job queue). */
+  readonly connectionString: string;
   private statements = 0;
 
   constructor(options: DatabaseOptions) {
@@ -39,6 +41,7 @@ export class PrismaService extends PrismaClient implements OnModuleDestroy {
     pool.on('error', () => undefined);
     super({ adapter: new PrismaPg(pool) });
     this.pool = pool;
+    this.connectionString = options.url;
   }
 
   /** SQL statements sent since the process started (including BEGIN/COMMIT). */

@@ -7,7 +7,7 @@ import type { ActionableRecord, IncidentRecord, Page, PatternRecord } from './in
 export const INCIDENT_ORDERS = ['STARTED_AT_DESC', 'STARTED_AT_ASC', 'TITLE_ASC', 'UPDATED_AT_DESC'] as const;
 export type IncidentOrder = (typeof INCIDENT_ORDERS)[number];
 
-export const ACTIONABLE_ORDERS = ['DUE_DATE_ASC', 'UPDATED_AT_DESC', 'CREATED_AT_ASC'] as const;
+export const ACTIONABLE_ORDERS = ['DUE_DATE_ASC', 'UPDATED_AT_DESC', 'CREATED_AT_ASC', 'PRIORITY'] as const;
 export type ActionableOrder = (typeof ACTIONABLE_ORDERS)[number];
 
 export interface IncidentFilter {
@@ -54,6 +54,13 @@ const ACTIONABLE_SORT: Record<ActionableOrder, SortSpec> = {
   DUE_DATE_ASC: { expr: Prisma.sql`COALESCE(a."dueDate", 'infinity'::date)`, cast: Prisma.sql`date`, desc: false },
   UPDATED_AT_DESC: { expr: Prisma.sql`a."updatedAt"`, cast: Prisma.sql`timestamptz`, desc: true },
   CREATED_AT_ASC: { expr: Prisma.sql`a."createdAt"`, cast: Prisma.sql`timestamptz`, desc: false },
+  // Most urgent first (p0 … p3, then none), then soonest due. One fixed-width text key, so the
+  // keyset cursor stays a single value; "C" collation compares it byte by byte.
+  PRIORITY: {
+    expr: Prisma.sql`((COALESCE(a."priority"::text, 'p9') || COALESCE(to_char(a."dueDate", 'YYYY-MM-DD'), '9999-12-31')) COLLATE "C")`,
+    cast: Prisma.sql`text`,
+    desc: false,
+  },
 };
 
 function likePattern(text: string): string {
@@ -69,6 +76,15 @@ export class IncidentsService {
     const incident = await this.prisma.incident.findFirst({ where: { slug, status: 'published' } });
     if (!incident) throw AppError.notFound('Incident', slug);
     return incident;
+  }
+
+  /** The current slug of a published incident that used to be reachable as `slug`, or null. */
+  async resolveSlugAlias(slug: string): Promise<string | null> {
+    const alias = await this.prisma.incidentSlugAlias.findUnique({
+      where: { slug },
+      select: { incident: { select: { slug: true, status: true } } },
+    });
+    return alias?.incident.status === 'published' ? alias.incident.slug : null;
   }
 
   async listIncidents(filter: IncidentFilter = {}, args: PageArgs<IncidentOrder> = {}): Promise<Page<IncidentRecord>> {

@@ -3,10 +3,10 @@ import { projectRoot } from '@hindsight/db';
 import { readSeedFiles, seedDatabase } from '@hindsight/incidents';
 import { withDatabase } from './cli-database';
 
-/** `npm run seed`: writes the shipped incidents again (idempotent: unchanged rows stay untouched). */
+/** `npm run seed`: adds the shipped incidents that are missing; existing ones are never overwritten. */
 export async function main(): Promise<number> {
   const seeds = readSeedFiles(path.join(projectRoot(), 'seeds'));
   const report = await withDatabase((prisma) => seedDatabase(prisma, seeds));
-  for (const i of report.incidents) console.log(`${i.slug}: ${i.created ? 'created' : i.changed ? 'updated' : 'unchanged'}`);
+  for (const i of report.incidents) console.log(`${i.slug}: ${i.created ? 'created' : 'already present, left as it is'}`);
   return 0;
 }

@@ -22,6 +22,7 @@ export const ActionableStatusEnum = graphqlEnum(ACTIONABLE_STATUSES);
 export const ReferenceKindEnum = graphqlEnum(REFERENCE_KINDS);
 export const IncidentOrderEnum = graphqlEnum(INCIDENT_ORDERS);
 export const ActionableOrderEnum = graphqlEnum(ACTIONABLE_ORDERS);
+export const IncidentStatusEnum = graphqlEnum(['draft', 'published'] as const);
 
 registerEnumType(TimePrecisionEnum, {
   name: 'TimePrecision',
@@ -34,3 +35,4 @@ registerEnumType(ActionableStatusEnum, { name: 'ActionableStatus' });
 registerEnumType(ReferenceKindEnum, { name: 'ReferenceKind' });
 registerEnumType(IncidentOrderEnum, { name: 'IncidentOrder' });
 registerEnumType(ActionableOrderEnum, { name: 'ActionableOrder' });
+registerEnumType(IncidentStatusEnum, { name: 'IncidentStatus', description: 'Drafts (from imports) are visible to editors only until published.' });

@@ -12,6 +12,10 @@ export interface AppConfig {
   db: { poolMax: number; statementTimeoutMs: number; connectTimeoutMs: number };
   http: { requestTimeoutMs: number; keepAliveTimeoutMs: number; maxInFlight: number };
   seedOnStart: boolean;
+  models: { execution: 'inline' | 'queue'; workers: number; queueSize: number; runTimeoutMs: number; eventBudget: number; defaultSeed: number };
+  imports: { maxBytes: number; trackers: { phabricator?: string; jira?: string; github?: string } };
+  /** Base URLs that turn actionables' tracker references (`T123`, `OPS-1`) into links. */
+  trackers: { phabricator: string; jira: string | null; github: string };
 }
 
 type Env = Record<string, string | undefined>;
@@ -36,6 +40,22 @@ export function loadConfig(env: Env = process.env, root = process.cwd()): AppCon
     problems.push({ field: name, reason: `expected true or false; got "${raw}"` });
     return fallback;
   };
+  const baseUrl = (name: string, fallback: string | null): string | null => {
+    const raw = env[name]?.trim();
+    if (!raw) return fallback;
+    if (!/^https?:\/\/[^/\s]+/.test(raw)) {
+      problems.push({ field: name, reason: `expected an http(s) base URL; got "${raw}"` });
+      return fallback;
+    }
+    return raw.replace(/\/+$/, '');
+  };
+  const oneOf = <T extends string>(name: string, allowed: readonly T[], fallback: T): T => {
+    const raw = env[name];
+    if (raw === undefined || raw === '') return fallback;
+    if ((allowed as readonly string[]).includes(raw)) return raw as T;
+    problems.push({ field: name, reason: `expected one of ${allowed.join(', ')}; got "${raw}"` });
+    return fallback;
+  };
   const databaseUrl = env.DATABASE_URL && env.DATABASE_URL.trim() !== '' ? env.DATABASE_URL.trim() : null;
   if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
     problems.push({ field: 'DATABASE_URL', reason: 'expected a postgresql:// URL' });
@@ -57,6 +77,27 @@ export function loadConfig(env: Env = process.env, root = process.cwd()): AppCon
       maxInFlight: int('HTTP_MAX_IN_FLIGHT', 256, 1, 100_000),
     },
     seedOnStart: bool('SEED_ON_START', true),
+    models: {
+      execution: oneOf('MODEL_EXECUTION', ['inline', 'queue'] as const, 'inline'),
+      workers: int('MODEL_WORKERS', 2, 1, 64),
+      queueSize: int('MODEL_QUEUE_SIZE', 32, 0, 10_000),
+      runTimeoutMs: int('MODEL_RUN_TIMEOUT_MS', 15_000, 100, 600_000),
+      eventBudget: int('MODEL_EVENT_BUDGET', 20_000_000, 1_000, 1_000_000_000),
+      defaultSeed: int('MODEL_DEFAULT_SEED', 1, 0, 2 ** 31 - 1),
+    },
+    imports: {
+      maxBytes: int('IMPORT_MAX_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024),
+      trackers: {
+        phabricator: env.TRACKER_PHABRICATOR_URL || undefined,
+        jira: env.TRACKER_JIRA_URL || undefined,
+        github: env.TRACKER_GITHUB_REPO_URL || undefined,
+      },
+    },
+    trackers: {
+      phabricator: baseUrl('TRACKER_PHABRICATOR_URL', 'https://phabricator.wikimedia.org')!,
+      jira: baseUrl('TRACKER_JIRA_URL', null),
+      github: baseUrl('TRACKER_GITHUB_URL', 'https://github.com')!,
+    },
   };
   if (problems.length > 0) throw AppError.badInput(problems);
   return config;

@@ -9,7 +9,9 @@ export interface SeedReport {
 
 /**
  * Writes the shipped patterns and incidents in one transaction: either all of them land or
- * none does. Running it again changes nothing (stable keys, upserts, unchanged rows untouched).
+ * none does. An incident that already exists is left exactly as it is: once loaded, the
+ * database is the record (people edit it and track its actionables), so seeding again never
+ * overwrites their work. Running it twice changes nothing.
  */
 export async function seedDatabase(prisma: PrismaService, seeds: SeedSet): Promise<SeedReport> {
   return prisma.$transaction(
@@ -22,7 +24,14 @@ export async function seedDatabase(prisma: PrismaService, seeds: SeedSet): Promi
         });
       }
       const incidents: SeedReport['incidents'] = [];
+      const existing = new Set(
+        (await tx.incident.findMany({ where: { slug: { in: seeds.incidents.map((d) => d.slug) } }, select: { slug: true } })).map((i) => i.slug),
+      );
       for (const doc of seeds.incidents) {
+        if (existing.has(doc.slug)) {
+          incidents.push({ slug: doc.slug, created: false, changed: false });
+          continue;
+        }
         const result = await writeIncidentDocument(tx, doc, { status: 'published' });
         incidents.push({ slug: doc.slug, created: result.created, changed: result.changed });
       }

@@ -11,6 +11,7 @@ import {
   ActionableStatusEnum,
   CausalLinkKindEnum,
   FactorRoleEnum,
+  IncidentStatusEnum,
   ReferenceKindEnum,
   TimePrecisionEnum,
   TimelineEventKindEnum,
@@ -93,6 +94,7 @@ export class Actionable {
 export class Incident {
   @Field(() => ID) id!: string;
   @Field({ description: 'Stable, unique, used in links.' }) slug!: string;
+  @Field(() => IncidentStatusEnum) status!: 'draft' | 'published';
   @Field() title!: string;
   @Field() organization!: string;
   @Field(() => [String]) components!: string[];

@@ -1,0 +1,99 @@
+import { Inject, Injectable, type CanActivate, type ExecutionContext, type Type } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { GqlExecutionContext } from '@nestjs/graphql';
+import type { Request } from 'express';
+import { AppError } from '@hindsight/domain';
+import { ApiTokensService, roleAllows, type Principal, type Role } from '@hindsight/tracking';
+import type { AppConfig } from '../config/app-config';
+import { APP_CONFIG } from '../config/app-config.token';
+import { requestOf } from './current-principal.decorator';
+import { principalPromise, rememberPrincipal } from './request-principal';
+import { PUBLIC_ROUTE, REQUIRED_ROLE } from './roles.decorator';
+
+export interface AuthOptions {
+  /** Controllers open to anyone whatever PUBLIC_READ says (health, explorer assets). */
+  publicControllers: Type<unknown>[];
+}
+
+export const AUTH_OPTIONS = Symbol('AUTH_OPTIONS');
+
+const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * Decides, before any resolver or route handler runs, whether the caller may proceed:
+ * a refused request never reaches a service, so it leaves no trace in the data.
+ *
+ * - a bearer token that is malformed, unknown or revoked: UNAUTHENTICATED, even for open reads;
+ * - an operation that needs a role, without a token: UNAUTHENTICATED;
+ * - a token whose role is too low: FORBIDDEN.
+ *
+ * The token's last-used time is recorded only once the request is allowed.
+ */
+@Injectable()
+export class AuthGuard implements CanActivate {
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly tokens: ApiTokensService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(AUTH_OPTIONS) private readonly options: AuthOptions,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const isGraphql = context.getType<string>() === 'graphql';
+    if (!isGraphql && this.isPublic(context)) return true;
+    const req = requestOf(context);
+    const needed = this.requiredRole(context, isGraphql, req);
+    const principal = await this.principal(req);
+    if (needed === null) {
+      if (principal) await this.tokens.touch(principal);
+      return true;
+    }
+    if (!principal) {
+      throw new AppError('UNAUTHENTICATED', `This operation needs an API token with role ${needed}: send Authorization: Bearer <token>.`, {
+        requiredRole: needed,
+      });
+    }
+    if (!roleAllows(principal.role, needed)) {
+      throw new AppError('FORBIDDEN', `This operation needs role ${needed}; token "${principal.name}" has role ${principal.role}.`, {
+        requiredRole: needed,
+        role: principal.role,
+      });
+    }
+    await this.tokens.touch(principal);
+    return true;
+  }
+
+  private isPublic(context: ExecutionContext): boolean {
+    if (this.options.publicControllers.includes(context.getClass())) return true;
+    return this.reflector.getAllAndOverride<boolean>(PUBLIC_ROUTE, [context.getHandler(), context.getClass()]) === true;
+  }
+
+  /** The least role the operation needs, or null when anyone may run it. */
+  private requiredRole(context: ExecutionContext, isGraphql: boolean, req: Request): Role | null {
+    const declared = this.reflector.getAllAndOverride<Role | undefined>(REQUIRED_ROLE, [context.getHandler(), context.getClass()]);
+    if (declared) return declared;
+    const isRead = isGraphql
+      ? GqlExecutionContext.create(context).getInfo<{ operation: { operation: string } }>().operation.operation === 'query'
+      : READ_METHODS.has(req.method);
+    if (!isRead) return 'editor';
+    return this.config.publicRead ? null : 'viewer';
+  }
+
+  /** Resolved once per request: an operation with several root fields runs the guard for each. */
+  private principal(req: Request): Promise<Principal | null> {
+    let pending = principalPromise(req);
+    if (!pending) {
+      pending = this.authenticate(req);
+      rememberPrincipal(req, pending);
+    }
+    return pending;
+  }
+
+  private async authenticate(req: Request): Promise<Principal | null> {
+    const header = req.headers.authorization;
+    if (header === undefined || header.trim() === '') return null;
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+    if (!match) throw new AppError('UNAUTHENTICATED', 'The Authorization header must be "Bearer <token>".');
+    return this.tokens.authenticate(match[1]!);
+  }
+}

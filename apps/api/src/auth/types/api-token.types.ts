@@ -1,0 +1,21 @@
+import { Field, ID, ObjectType, registerEnumType } from '@nestjs/graphql';
+import { ROLES, type Role } from '@hindsight/tracking';
+
+export const RoleEnum = Object.fromEntries(ROLES.map((r) => [r.toUpperCase(), r])) as Record<string, Role>;
+
+registerEnumType(RoleEnum, {
+  name: 'Role',
+  description: 'VIEWER reads; EDITOR also writes incidents and actionables; ADMIN also revokes tokens and deletes.',
+});
+
+@ObjectType({ description: 'An API token as admins see it. The token itself is shown once, by the CLI that creates it.' })
+export class ApiToken {
+  @Field(() => ID) id!: string;
+  @Field({ description: 'Who or what holds it; the audit trail names changes after it.' }) name!: string;
+  @Field(() => RoleEnum) role!: Role;
+  @Field({ description: 'The first characters of the token, to tell tokens apart.' }) prefix!: string;
+  @Field() createdBy!: string;
+  @Field() createdAt!: Date;
+  @Field(() => Date, { nullable: true, description: 'Recorded at most once a minute.' }) lastUsedAt!: Date | null;
+  @Field(() => Date, { nullable: true }) revokedAt!: Date | null;
+}

@@ -1,0 +1,68 @@
+import { Args, Context, Int, Parent, ResolveField, Resolver } from '@nestjs/graphql';
+import type { ActionableStatus } from '@hindsight/domain';
+import type { IncidentRecord } from '@hindsight/incidents';
+import { allowedTransitions, type ActionablePriority, type TrackedActionableRecord } from '@hindsight/tracking';
+import { ActionableStatusEnum } from '../common/graphql-enums';
+import type { GqlContext } from '../common/gql-context';
+import { Actionable, Incident } from '../incidents/types/incident.types';
+import { ActionablePriorityEnum } from './tracking-enums';
+import { TrackingLoadersProvider } from './tracking-loaders.provider';
+import { AuditEvent, LinkedScenario, LinkedScenarioRun } from './types/tracking.types';
+
+const LAST = { type: () => Int, defaultValue: 100, description: 'How many of the most recent events (at most 500), oldest first.' };
+
+/** The tracking side of an actionable: priority, who closed it, its audit trail, its model scenario. */
+@Resolver(() => Actionable)
+export class TrackedActionableResolver {
+  constructor(private readonly loaders: TrackingLoadersProvider) {}
+
+  @ResolveField(() => ActionablePriorityEnum, { nullable: true })
+  priority(@Parent() a: TrackedActionableRecord): ActionablePriority | null {
+    return a.priority;
+  }
+
+  @ResolveField(() => Date, { nullable: true, description: 'When it moved to DONE or WONT_DO; null while open.' })
+  closedAt(@Parent() a: TrackedActionableRecord): Date | null {
+    return a.closedAt;
+  }
+
+  @ResolveField(() => String, { nullable: true, description: 'Who moved it to DONE or WONT_DO.' })
+  closedBy(@Parent() a: TrackedActionableRecord): string | null {
+    return a.closedBy;
+  }
+
+  @ResolveField(() => String, { nullable: true, description: 'Why it will not be done (required for WONT_DO).' })
+  wontDoReason(@Parent() a: TrackedActionableRecord): string | null {
+    return a.wontDoReason;
+  }
+
+  @ResolveField(() => [ActionableStatusEnum], { description: 'Statuses transitionActionable accepts from the current one.' })
+  allowedTransitions(@Parent() a: TrackedActionableRecord): readonly ActionableStatus[] {
+    return allowedTransitions(a.status);
+  }
+
+  @ResolveField(() => [AuditEvent], { description: 'Every change to this actionable: who, when, which field, from what to what, and why.' })
+  history(@Parent() a: TrackedActionableRecord, @Args('last', LAST) last: number, @Context() context: GqlContext) {
+    return this.loaders.actionableHistory(context, a.id, last);
+  }
+
+  @ResolveField(() => LinkedScenario, { nullable: true, description: 'The model scenario reproducing the failure this work should prevent, when one is linked.' })
+  scenario(@Parent() a: TrackedActionableRecord, @Context() context: GqlContext) {
+    return this.loaders.for(context).scenario.load(a.id);
+  }
+
+  @ResolveField(() => LinkedScenarioRun, { nullable: true, description: "The scenario's latest run: would the fix have prevented the failure?" })
+  latestRun(@Parent() a: TrackedActionableRecord, @Context() context: GqlContext) {
+    return this.loaders.for(context).latestRun.load(a.id);
+  }
+}
+
+@Resolver(() => Incident)
+export class IncidentHistoryResolver {
+  constructor(private readonly loaders: TrackingLoadersProvider) {}
+
+  @ResolveField(() => [AuditEvent], { description: 'Every change to this incident and its actionables, including deleted ones.' })
+  history(@Parent() i: IncidentRecord, @Args('last', LAST) last: number, @Context() context: GqlContext) {
+    return this.loaders.incidentHistory(context, i.id, last);
+  }
+}

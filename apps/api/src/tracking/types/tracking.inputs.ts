@@ -1,0 +1,138 @@
+import { Field, InputType } from '@nestjs/graphql';
+import type { ActionableStatus, CausalLinkKind, FactorRole, TimePrecision, TimelineEventKind } from '@hindsight/domain';
+import type { ActionablePriority } from '@hindsight/tracking';
+import {
+  ActionableStatusEnum,
+  CausalLinkKindEnum,
+  FactorRoleEnum,
+  IncidentStatusEnum,
+  TimePrecisionEnum,
+  TimelineEventKindEnum,
+} from '../../common/graphql-enums';
+import { ActionablePriorityEnum } from '../tracking-enums';
+
+const REFERENCES = 'Tracker references as people write them: T134456, OPS-123, a GitHub issue or pull request URL, owner/repo#12, any http(s) URL.';
+
+@InputType({ description: 'Fields of an actionable to change; omitted fields stay as they are, null clears a nullable one.' })
+export class ActionablePatchInput {
+  @Field(() => String, { nullable: true, description: 'At most 300 characters.' }) title?: string;
+  @Field(() => String, { nullable: true, description: 'At most 20000 characters.' }) description?: string;
+  @Field(() => String, { nullable: true }) owner?: string | null;
+  @Field(() => String, { nullable: true, description: 'Calendar date YYYY-MM-DD.' }) dueDate?: string | null;
+  @Field(() => ActionablePriorityEnum, { nullable: true }) priority?: ActionablePriority | null;
+  @Field(() => [String], { nullable: true, description: 'Keys of the causal factors (of the same incident) this work addresses; replaces the list.' }) addresses?: string[];
+  @Field(() => [String], { nullable: true, description: `${REFERENCES} Replaces the list.` }) references?: string[];
+}
+
+@InputType()
+export class CreateActionableInput {
+  @Field({ description: 'Slug of the incident the work follows from.' }) incident!: string;
+  @Field(() => String, { nullable: true, description: 'Stable key, unique in the incident; derived from the title when omitted.' }) key?: string | null;
+  @Field({ description: 'At most 300 characters.' }) title!: string;
+  @Field(() => String, { nullable: true, description: 'At most 20000 characters.' }) description?: string;
+  @Field(() => String, { nullable: true }) owner?: string | null;
+  @Field(() => String, { nullable: true, description: 'Calendar date YYYY-MM-DD.' }) dueDate?: string | null;
+  @Field(() => ActionablePriorityEnum, { nullable: true }) priority?: ActionablePriority | null;
+  @Field(() => [String], { nullable: true, description: 'Keys of the causal factors (of the same incident) this work addresses.' }) addresses?: string[];
+  @Field(() => [String], { nullable: true, description: REFERENCES }) references?: string[];
+}
+
+@InputType()
+export class IncidentSourceInput {
+  @Field() title!: string;
+  @Field(() => String, { nullable: true }) url?: string | null;
+  @Field({ description: 'BCP 47 tag of the original document: en, vi, …' }) language!: string;
+}
+
+@InputType()
+export class IncidentSourcePatchInput {
+  @Field(() => String, { nullable: true }) title?: string;
+  @Field(() => String, { nullable: true }) url?: string | null;
+  @Field(() => String, { nullable: true }) language?: string;
+}
+
+@InputType()
+export class KeyTimeInput {
+  @Field(() => String, { nullable: true, description: 'ISO 8601 instant with a zone, e.g. 2016-05-05T02:16:10Z.' }) at!: string | null;
+  @Field(() => TimePrecisionEnum) precision!: TimePrecision;
+}
+
+@InputType({ description: 'Omitted key times stay as they are; null clears one.' })
+export class KeyTimesInput {
+  @Field(() => KeyTimeInput, { nullable: true }) started?: KeyTimeInput | null;
+  @Field(() => KeyTimeInput, { nullable: true }) detected?: KeyTimeInput | null;
+  @Field(() => KeyTimeInput, { nullable: true }) mitigated?: KeyTimeInput | null;
+  @Field(() => KeyTimeInput, { nullable: true }) resolved?: KeyTimeInput | null;
+}
+
+@InputType()
+export class TimelineEventInput {
+  @Field({ description: 'Stable key, unique in the incident: lower-case letters, digits and dashes.' }) key!: string;
+  @Field(() => String, { nullable: true, description: 'The time exactly as the source wrote it.' }) asWritten?: string | null;
+  @Field(() => String, { nullable: true, description: 'ISO 8601 instant with a zone; the start of the interval for imprecise times.' }) at?: string | null;
+  @Field(() => TimePrecisionEnum, { nullable: true, description: 'Required with `at`; NONE without.' }) precision?: TimePrecision | null;
+  @Field(() => TimelineEventKindEnum) kind!: TimelineEventKind;
+  @Field() text!: string;
+}
+
+@InputType()
+export class CausalFactorInput {
+  @Field({ description: 'Stable key, unique in the incident.' }) key!: string;
+  @Field(() => FactorRoleEnum) role!: FactorRole;
+  @Field() component!: string;
+  @Field() text!: string;
+}
+
+@InputType({ description: 'A causal link, identified by its two factor keys and its kind.' })
+export class CausalLinkInput {
+  @Field() from!: string;
+  @Field() to!: string;
+  @Field(() => CausalLinkKindEnum) kind!: CausalLinkKind;
+}
+
+@InputType({ description: 'An actionable as a postmortem states it, for creating an incident in one call.' })
+export class IncidentActionableInput {
+  @Field() key!: string;
+  @Field() title!: string;
+  @Field(() => String, { nullable: true }) description?: string | null;
+  @Field(() => String, { nullable: true }) owner?: string | null;
+  @Field(() => ActionableStatusEnum, { nullable: true, description: 'Defaults to OPEN.' }) status?: ActionableStatus | null;
+  @Field(() => String, { nullable: true, description: 'Calendar date YYYY-MM-DD.' }) dueDate?: string | null;
+  @Field(() => [String], { nullable: true, description: REFERENCES }) references?: string[] | null;
+  @Field(() => [String], { nullable: true, description: 'Keys of causal factors in this input.' }) addresses?: string[] | null;
+}
+
+@InputType({ description: 'A whole incident, as the importer drafts it or a person enters it.' })
+export class IncidentInput {
+  @Field({ description: 'Lower-case words joined by dashes; unique, and not a former slug of another incident.' }) slug!: string;
+  @Field() title!: string;
+  @Field() organization!: string;
+  @Field(() => [String], { nullable: true }) components?: string[] | null;
+  @Field() summary!: string;
+  @Field(() => String, { nullable: true, description: 'Markdown.' }) narrative?: string | null;
+  @Field(() => String, { nullable: true }) impact?: string | null;
+  @Field(() => [String], { nullable: true, description: 'Pattern keys of the shared taxonomy.' }) patterns?: string[] | null;
+  @Field(() => IncidentSourceInput) source!: IncidentSourceInput;
+  @Field(() => KeyTimesInput, { nullable: true }) keyTimes?: KeyTimesInput | null;
+  @Field(() => [TimelineEventInput], { nullable: true }) timeline?: TimelineEventInput[] | null;
+  @Field(() => [CausalFactorInput], { nullable: true }) causalFactors?: CausalFactorInput[] | null;
+  @Field(() => [CausalLinkInput], { nullable: true }) causalLinks?: CausalLinkInput[] | null;
+  @Field(() => [IncidentActionableInput], { nullable: true }) actionables?: IncidentActionableInput[] | null;
+}
+
+@InputType({ description: 'Fields of an incident to change; omitted fields stay as they are.' })
+export class IncidentPatchInput {
+  @Field(() => String, { nullable: true, description: 'Renaming keeps the old slug as an alias, so old links keep working.' }) slug?: string;
+  @Field(() => IncidentStatusEnum, { nullable: true, description: 'PUBLISHED makes a draft visible to readers.' }) status?: 'draft' | 'published';
+  @Field(() => String, { nullable: true }) title?: string;
+  @Field(() => String, { nullable: true }) organization?: string;
+  @Field(() => [String], { nullable: true }) components?: string[];
+  @Field(() => String, { nullable: true }) summary?: string;
+  @Field(() => String, { nullable: true }) narrative?: string;
+  @Field(() => String, { nullable: true }) impact?: string;
+  @Field(() => [String], { nullable: true }) patterns?: string[];
+  @Field(() => IncidentSourcePatchInput, { nullable: true }) source?: IncidentSourcePatchInput;
+  @Field(() => KeyTimesInput, { nullable: true }) keyTimes?: KeyTimesInput;
+}
+
+export const POSITION_DESCRIPTION = 'Index in the list (0 = first); omitted keeps an existing item in place and appends a new one.';

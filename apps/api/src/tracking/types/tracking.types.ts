@@ -1,0 +1,63 @@
+import { Field, Float, ID, Int, ObjectType } from '@nestjs/graphql';
+import type { AuditAction, AuditEntity } from '@hindsight/tracking';
+import { AuditActionEnum, AuditEntityEnum } from '../tracking-enums';
+
+@ObjectType({ description: 'One change to one field, recorded in the transaction that made it. Read-only: nothing in the API edits or deletes it.' })
+export class AuditEvent {
+  @Field(() => ID, { description: 'Increases with every event; orders events of the same instant.' }) id!: string;
+  @Field() at!: Date;
+  @Field({ description: 'Name of the API token, or cli:<user> for command-line tools.' }) actor!: string;
+  @Field(() => AuditEntityEnum) entity!: AuditEntity;
+  @Field({ description: 'Key of the changed thing: slug, event, factor or actionable key, from>to:kind for a causal link.' }) entityKey!: string;
+  @Field(() => AuditActionEnum) action!: AuditAction;
+  @Field(() => String, { nullable: true, description: 'Changed field (status, title, source.url, timeline.order, …); null for create and delete.' }) field!: string | null;
+  @Field(() => String, { nullable: true, description: 'Value before: text as is; lists and snapshots as JSON.' }) from!: string | null;
+  @Field(() => String, { nullable: true, description: 'Value after: text as is; lists and snapshots as JSON.' }) to!: string | null;
+  @Field(() => String, { nullable: true }) note!: string | null;
+  @Field(() => Int, { nullable: true, description: 'Version of the incident or actionable after the change.' }) version!: number | null;
+}
+
+@ObjectType({ description: 'How follow-up work stands for a set of actionables.' })
+export class ActionableCounts {
+  @Field(() => Int) total!: number;
+  @Field(() => Int) open!: number;
+  @Field(() => Int) inProgress!: number;
+  @Field(() => Int) done!: number;
+  @Field(() => Int) wontDo!: number;
+  @Field(() => Int, { description: 'Due date passed while still open or in progress.' }) overdue!: number;
+  @Field(() => Float, { nullable: true, description: 'Median days since creation of the items still open or in progress; null when none are.' })
+  medianOpenAgeDays!: number | null;
+}
+
+@ObjectType()
+export class OrganizationActionableCounts extends ActionableCounts {
+  @Field() organization!: string;
+}
+
+@ObjectType()
+export class PatternActionableCounts extends ActionableCounts {
+  @Field({ description: 'Pattern key.' }) pattern!: string;
+  @Field() name!: string;
+}
+
+@ObjectType({ description: 'Actionables of published incidents: overall, per organization and per pattern (an incident counts for each of its patterns).' })
+export class ActionableStats extends ActionableCounts {
+  @Field(() => [OrganizationActionableCounts]) byOrganization!: OrganizationActionableCounts[];
+  @Field(() => [PatternActionableCounts]) byPattern!: PatternActionableCounts[];
+}
+
+@ObjectType({ description: 'The executable-model scenario an actionable is tied to.' })
+export class LinkedScenario {
+  @Field(() => ID) id!: string;
+  @Field() key!: string;
+  @Field() name!: string;
+}
+
+@ObjectType({ description: "The latest run of an actionable's scenario: would the fix have prevented the failure?" })
+export class LinkedScenarioRun {
+  @Field(() => ID) id!: string;
+  @Field(() => Date, { nullable: true, description: 'Null while the run is queued or running.' }) finishedAt!: Date | null;
+  @Field() status!: string;
+  @Field(() => Boolean, { nullable: true, description: 'True when, with the fix modelled, the failure did not occur.' }) failurePrevented!: boolean | null;
+  @Field(() => String, { nullable: true }) summary!: string | null;
+}

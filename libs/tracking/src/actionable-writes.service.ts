@@ -1,0 +1,283 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { Prisma, PrismaService } from '@hindsight/db';
+import { AppError, type ActionableStatus, type ExternalReferenceDocument } from '@hindsight/domain';
+import { checkActionablePatch, formatCalendarDate, KEY, keyFromTitle, MAX_KEY_LENGTH, type CheckedActionablePatch } from './actionable-input.validator';
+import { CLOSED_STATUSES, checkTransition } from './actionable-workflow';
+import { appendAuditEvents, auditValue, sameValue, type AuditDraft } from './audit-log';
+import { TRACKING_OPTIONS, type TrackingOptions } from './tracking-options';
+import type { ActionablePatch, Actor, AuditValue, CreateActionableInput, TrackedActionableRecord } from './tracking.types';
+import { checkExpectedVersion, checkId, checkNote, conflict, inWriteTransaction } from './write-transaction';
+
+type Tx = Prisma.TransactionClient;
+
+const WITH_CHILDREN = {
+  references: { orderBy: { position: 'asc' } },
+  addresses: { include: { factor: { select: { key: true, position: true } } } },
+} as const satisfies Prisma.ActionableInclude;
+
+type LoadedActionable = TrackedActionableRecord & {
+  references: { kind: ExternalReferenceDocument['kind']; ref: string; url: string | null }[];
+  addresses: { factor: { key: string; position: number } }[];
+};
+
+/** The values a person sees, as the audit trail and CONFLICT answers show them. */
+export function actionableSnapshot(a: LoadedActionable): { [key: string]: AuditValue } {
+  return {
+    key: a.key,
+    title: a.title,
+    description: a.description,
+    owner: a.owner,
+    status: a.status,
+    dueDate: formatCalendarDate(a.dueDate),
+    priority: a.priority,
+    addresses: addressKeys(a),
+    references: a.references.map((r) => r.ref),
+    closedAt: auditValue(a.closedAt),
+    closedBy: a.closedBy,
+    wontDoReason: a.wontDoReason,
+    version: a.version,
+  };
+}
+
+function addressKeys(a: LoadedActionable): string[] {
+  return [...a.addresses].sort((x, y) => x.factor.position - y.factor.position).map((x) => x.factor.key);
+}
+
+/**
+ * Writes to actionables: create, edit, move through the workflow, delete. Each runs in one
+ * interactive transaction that checks the caller's `expectedVersion` in the UPDATE itself
+ * (`WHERE id = … AND version = …`), so of two writers that read the same version exactly one
+ * succeeds, and the audit events commit with the change or not at all.
+ *
+ * Actionables carry their own version, separate from their incident's: tracking work on one item
+ * never makes an editor's correction of the incident record stale, and vice versa.
+ */
+@Injectable()
+export class ActionableWritesService {
+  constructor(
+    private readonly prisma: PrismaService,
+    @Inject(TRACKING_OPTIONS) private readonly options: TrackingOptions,
+  ) {}
+
+  async create(input: CreateActionableInput, actor: Actor, note?: string | null): Promise<TrackedActionableRecord> {
+    const noteText = checkNote(note);
+    const { incident: slug, key: wantedKey, ...fields } = input;
+    const checked = checkActionablePatch({ description: '', ...fields }, this.options.trackers, 'input.');
+    if (wantedKey != null && (!KEY.test(wantedKey) || wantedKey.length > MAX_KEY_LENGTH)) {
+      throw AppError.badField('input.key', `expected lower-case letters, digits and dashes (at most ${MAX_KEY_LENGTH} characters)`);
+    }
+    return inWriteTransaction(this.prisma, async (tx) => {
+      // Serialises creations within one incident, so key and position choices cannot collide.
+      const [incident] = await tx.$queryRaw<{ id: string }[]>`
+        SELECT "id"::text AS id FROM "Incident" WHERE "slug" = ${slug} FOR NO KEY UPDATE`;
+      if (!incident) throw AppError.notFound('Incident', slug);
+      const factorIds = await this.factorIds(tx, incident.id, checked.addresses ?? [], 'input.addresses');
+      const key = wantedKey ?? (await this.freeKey(tx, incident.id, keyFromTitle(checked.title!)));
+      if (wantedKey != null && (await tx.actionable.count({ where: { incidentId: incident.id, key } })) > 0) {
+        throw new AppError('CONFLICT', `Incident "${slug}" already has an actionable "${key}".`, { key });
+      }
+      const last = await tx.actionable.aggregate({ where: { incidentId: incident.id }, _max: { position: true } });
+      const now = new Date();
+      const created = await tx.actionable.create({
+        data: {
+          incidentId: incident.id,
+          key,
+          position: (last._max.position ?? -1) + 1,
+          title: checked.title!,
+          description: checked.description ?? '',
+          owner: checked.owner ?? null,
+          dueDate: checked.dueDate ?? null,
+          priority: checked.priority ?? null,
+          createdAt: now,
+          updatedAt: now,
+        },
+      });
+      await this.writeReferences(tx, created.id, checked.references ?? []);
+      await tx.actionableFactor.createMany({ data: factorIds.map((factorId) => ({ actionableId: created.id, factorId })) });
+      const loaded = await this.load(tx, created.id);
+      await appendAuditEvents(tx, actor, now, noteText, [
+        {
+          entity: 'actionable',
+          entityKey: key,
+          action: 'create',
+          to: actionableSnapshot(loaded!),
+          incidentId: incident.id,
+          actionableId: created.id,
+          version: created.version,
+        },
+      ]);
+      return loaded!;
+    });
+  }
+
+  async update(id: string, expectedVersion: number, patch: ActionablePatch, actor: Actor, note?: string | null): Promise<TrackedActionableRecord> {
+    checkId('Actionable', id);
+    checkExpectedVersion(expectedVersion);
+    const noteText = checkNote(note);
+    const checked = checkActionablePatch(patch, this.options.trackers, 'patch.');
+    return inWriteTransaction(this.prisma, async (tx) => {
+      const current = await this.loadForWrite(tx, id, expectedVersion);
+      const factorIds = checked.addresses ? await this.factorIds(tx, current.incidentId, checked.addresses, 'patch.addresses') : null;
+      const changes = this.diff(current, checked);
+      if (changes.length === 0) return current;
+      const scalars = Object.fromEntries(
+        changes.filter((c) => c.column !== undefined).map((c) => [c.column!, c.value]),
+      ) as Prisma.ActionableUpdateManyMutationInput;
+      const now = new Date();
+      await this.claim(tx, current, expectedVersion, { ...scalars, updatedAt: now });
+      if (checked.references && changes.some((c) => c.field === 'references')) {
+        await tx.externalReference.deleteMany({ where: { actionableId: id } });
+        await this.writeReferences(tx, id, checked.references);
+      }
+      if (factorIds && changes.some((c) => c.field === 'addresses')) {
+        await tx.actionableFactor.deleteMany({ where: { actionableId: id } });
+        await tx.actionableFactor.createMany({ data: factorIds.map((factorId) => ({ actionableId: id, factorId })) });
+      }
+      await appendAuditEvents(
+        tx,
+        actor,
+        now,
+        noteText,
+        changes.map((c) => this.event(current, 'update', c.field, c.from, c.to)),
+      );
+      return (await this.load(tx, id))!;
+    });
+  }
+
+  async transition(id: string, to: ActionableStatus, expectedVersion: number, actor: Actor, note?: string | null): Promise<TrackedActionableRecord> {
+    checkId('Actionable', id);
+    checkExpectedVersion(expectedVersion);
+    const noteText = checkNote(note);
+    return inWriteTransaction(this.prisma, async (tx) => {
+      const current = await this.loadForWrite(tx, id, expectedVersion);
+      checkTransition(current.status, to, noteText);
+      const now = new Date();
+      const closing = CLOSED_STATUSES.includes(to);
+      await this.claim(tx, current, expectedVersion, {
+        status: to,
+        closedAt: closing ? now : null,
+        closedBy: closing ? actor.name : null,
+        wontDoReason: to === 'wont_do' ? noteText : null,
+        updatedAt: now,
+      });
+      await appendAuditEvents(tx, actor, now, noteText, [this.event(current, 'update', 'status', current.status, to)]);
+      return (await this.load(tx, id))!;
+    });
+  }
+
+  /** Admin only (the API enforces the role). The audit trail keeps the last values. */
+  async delete(id: string, expectedVersion: number, actor: Actor, note?: string | null): Promise<string> {
+    checkId('Actionable', id);
+    checkExpectedVersion(expectedVersion);
+    const noteText = checkNote(note);
+    return inWriteTransaction(this.prisma, async (tx) => {
+      const current = await this.loadForWrite(tx, id, expectedVersion);
+      const deleted = await tx.actionable.deleteMany({ where: { id, version: expectedVersion } });
+      if (deleted.count !== 1) await this.raiseConflict(tx, id, expectedVersion);
+      await appendAuditEvents(tx, actor, new Date(), noteText, [
+        { ...this.event(current, 'delete', null, actionableSnapshot(current), null), version: current.version },
+      ]);
+      return id;
+    });
+  }
+
+  private async load(tx: Tx, id: string): Promise<LoadedActionable | null> {
+    return tx.actionable.findUnique({ where: { id }, include: WITH_CHILDREN });
+  }
+
+  /** The row as the caller must have read it: NOT_FOUND, or CONFLICT with the current values. */
+  private async loadForWrite(tx: Tx, id: string, expectedVersion: number): Promise<LoadedActionable> {
+    const current = await this.load(tx, id);
+    if (!current) throw AppError.notFound('Actionable', id);
+    if (current.version !== expectedVersion) throw this.conflictFor(current, expectedVersion);
+    return current;
+  }
+
+  /**
+   * The optimistic-concurrency check, in SQL: the UPDATE only matches the version the caller
+   * read. A concurrent writer holding the row makes this wait, then match nothing.
+   */
+  private async claim(tx: Tx, current: LoadedActionable, expectedVersion: number, data: Prisma.ActionableUpdateManyMutationInput): Promise<void> {
+    const updated = await tx.actionable.updateMany({
+      where: { id: current.id, version: expectedVersion },
+      data: { ...data, version: { increment: 1 } },
+    });
+    if (updated.count !== 1) await this.raiseConflict(tx, current.id, expectedVersion);
+  }
+
+  private async raiseConflict(tx: Tx, id: string, expectedVersion: number): Promise<never> {
+    const now = await this.load(tx, id);
+    if (!now) throw AppError.notFound('Actionable', id);
+    throw this.conflictFor(now, expectedVersion);
+  }
+
+  private conflictFor(current: LoadedActionable, expectedVersion: number): AppError {
+    return conflict('Actionable', current.id, expectedVersion, current.version, {
+      id: current.id,
+      ...actionableSnapshot(current),
+      updatedAt: current.updatedAt.toISOString(),
+    });
+  }
+
+  private event(current: LoadedActionable, action: AuditDraft['action'], field: string | null, from: unknown, to: unknown): AuditDraft {
+    return {
+      entity: 'actionable',
+      entityKey: current.key,
+      action,
+      field,
+      from: auditValue(from),
+      to: auditValue(to),
+      incidentId: current.incidentId,
+      actionableId: current.id,
+      version: current.version + 1,
+    };
+  }
+
+  private diff(current: LoadedActionable, patch: CheckedActionablePatch) {
+    type Change = { field: string; column?: string; value?: unknown; from: unknown; to: unknown };
+    const changes: Change[] = [];
+    const scalar = (field: keyof CheckedActionablePatch & keyof LoadedActionable, from: unknown, to: unknown, value: unknown) => {
+      if (patch[field] !== undefined && !sameValue(from, to)) changes.push({ field, column: field, value, from, to });
+    };
+    scalar('title', current.title, patch.title, patch.title);
+    scalar('description', current.description, patch.description, patch.description);
+    scalar('owner', current.owner, patch.owner, patch.owner);
+    scalar('dueDate', formatCalendarDate(current.dueDate), formatCalendarDate(patch.dueDate ?? null), patch.dueDate);
+    scalar('priority', current.priority, patch.priority, patch.priority);
+    if (patch.addresses) {
+      const from = addressKeys(current);
+      const same = from.length === patch.addresses.length && patch.addresses.every((k) => from.includes(k));
+      if (!same) changes.push({ field: 'addresses', from, to: patch.addresses });
+    }
+    if (patch.references) {
+      const from = current.references.map((r) => ({ kind: r.kind, ref: r.ref, url: r.url }));
+      if (!sameValue(from, patch.references)) {
+        changes.push({ field: 'references', from: from.map((r) => r.ref), to: patch.references.map((r) => r.ref) });
+      }
+    }
+    return changes;
+  }
+
+  private async factorIds(tx: Tx, incidentId: string, keys: string[], field: string): Promise<string[]> {
+    if (keys.length === 0) return [];
+    const rows = await tx.causalFactor.findMany({ where: { incidentId, key: { in: keys } }, select: { id: true, key: true } });
+    const unknown = keys.map((k, i) => ({ k, i })).filter(({ k }) => !rows.some((r) => r.key === k));
+    if (unknown.length > 0) {
+      throw AppError.badInput(unknown.map(({ k, i }) => ({ field: `${field}[${i}]`, reason: `the incident has no causal factor "${k}"` })));
+    }
+    return keys.map((k) => rows.find((r) => r.key === k)!.id);
+  }
+
+  private async freeKey(tx: Tx, incidentId: string, base: string): Promise<string> {
+    const taken = new Set(
+      (await tx.actionable.findMany({ where: { incidentId, key: { startsWith: base } }, select: { key: true } })).map((r) => r.key),
+    );
+    if (!taken.has(base)) return base;
+    for (let n = 2; ; n++) if (!taken.has(`${base}-${n}`)) return `${base}-${n}`;
+  }
+
+  private async writeReferences(tx: Tx, actionableId: string, refs: ExternalReferenceDocument[]): Promise<void> {
+    if (refs.length === 0) return;
+    await tx.externalReference.createMany({ data: refs.map((r, position) => ({ actionableId, position, kind: r.kind, ref: r.ref, url: r.url })) });
+  }
+}

@@ -1,0 +1,530 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { Prisma, PrismaService } from '@hindsight/db';
+import {
+  AppError,
+  validateIncidentDocument,
+  type CausalFactorDocument,
+  type CausalLinkDocument,
+  type FieldProblem,
+  type ActionableStatus,
+  type IncidentDocument,
+  type TimePrecision,
+  type TimelineEventDocument,
+  type TimelineEventKind,
+} from '@hindsight/domain';
+import { searchTextOf, writeIncidentDocument, type IncidentRecord } from '@hindsight/incidents';
+import { parseCalendarDate } from './actionable-input.validator';
+import { parseExternalReference } from './external-reference.parser';
+import { appendAuditEvents, auditValue, type AuditDraft } from './audit-log';
+import { diffIncident, isEmptyDiff, type IncidentDiff } from './incident-diff';
+import {
+  incidentSummary,
+  incidentValues,
+  linkKey,
+  loadIncidentSnapshot,
+  type EditableIncident,
+  type IncidentSnapshot,
+  type IncidentStatusValue,
+} from './incident-snapshot';
+import { TRACKING_OPTIONS, type TrackingOptions } from './tracking-options';
+import type { Actor } from './tracking.types';
+import { checkExpectedVersion, checkNote, conflict, inWriteTransaction } from './write-transaction';
+
+type Tx = Prisma.TransactionClient;
+
+/** A timeline event as clients send it; an event without a time has precision `none`. */
+export interface TimelineEventInput {
+  key: string;
+  asWritten?: string | null;
+  at?: string | null;
+  precision?: TimePrecision | null;
+  kind: TimelineEventKind;
+  text: string;
+}
+
+export interface NewActionable {
+  key: string;
+  title: string;
+  description?: string | null;
+  owner?: string | null;
+  status?: ActionableStatus | null;
+  dueDate?: string | null;
+  /** As people write them: `T134456`, `OPS-123`, URLs. */
+  references?: string[] | null;
+  addresses?: string[] | null;
+}
+
+/** A new incident as clients send it: the shared document shape with defaults for empty parts. */
+export interface NewIncident {
+  slug: string;
+  title: string;
+  organization: string;
+  components?: string[] | null;
+  summary: string;
+  narrative?: string | null;
+  impact?: string | null;
+  patterns?: string[] | null;
+  source: { title: string; url?: string | null; language: string };
+  keyTimes?: Partial<IncidentDocument['keyTimes']> | null;
+  timeline?: TimelineEventInput[] | null;
+  causalFactors?: CausalFactorDocument[] | null;
+  causalLinks?: CausalLinkDocument[] | null;
+  actionables?: NewActionable[] | null;
+}
+
+export function timelineEventDocument(e: TimelineEventInput): TimelineEventDocument {
+  const at = e.at ?? null;
+  // A time without a precision stays null here, for the validator to report with its path.
+  const precision = (e.precision ?? (at === null ? 'none' : null)) as TimePrecision;
+  return { key: e.key, asWritten: e.asWritten ?? null, at, precision, kind: e.kind, text: e.text };
+}
+
+/** Fields of an incident an editor may change; absent fields stay as they are. */
+export interface IncidentPatch {
+  slug?: string;
+  status?: IncidentStatusValue;
+  title?: string;
+  organization?: string;
+  components?: string[];
+  summary?: string;
+  narrative?: string;
+  impact?: string;
+  patterns?: string[];
+  source?: Partial<IncidentDocument['source']>;
+  keyTimes?: Partial<IncidentDocument['keyTimes']>;
+}
+
+type Edit = (current: EditableIncident) => EditableIncident;
+
+/** Rewrites validator paths (`timeline[4].text`) to the argument the client sent (`event.text`). */
+type PathMap = (field: string) => string;
+
+function clone(e: EditableIncident): EditableIncident {
+  return { status: e.status, doc: structuredClone(e.doc) };
+}
+
+function placeAt<T extends { key: string }>(items: T[], item: T, position: number | null | undefined, field: string): T[] {
+  const index = items.findIndex((i) => i.key === item.key);
+  const rest = items.filter((i) => i.key !== item.key);
+  const target = position ?? (index === -1 ? rest.length : index);
+  if (!Number.isInteger(target) || target < 0 || target > rest.length) {
+    throw AppError.badField(field, `expected a position from 0 to ${rest.length}; got ${position}`);
+  }
+  return [...rest.slice(0, target), item, ...rest.slice(target)];
+}
+
+/**
+ * Editor writes to incident records: create, correct fields (including renaming the slug),
+ * and upsert or delete timeline events, causal factors and links by their stable keys.
+ *
+ * Every edit loads the record as an `IncidentDocument`, applies the change, checks the whole
+ * result with `validateIncidentDocument` (the seeds' and importer's rules), and writes only the
+ * difference. The incident's version is claimed in SQL (`UPDATE … WHERE version = expected`)
+ * before any child row is touched, and every difference becomes an audit event in the same
+ * transaction. Actionables are never written here, so an incident edit cannot overwrite
+ * tracking work done concurrently.
+ */
+@Injectable()
+export class IncidentWritesService {
+  constructor(
+    private readonly prisma: PrismaService,
+    @Inject(TRACKING_OPTIONS) private readonly options: TrackingOptions,
+  ) {}
+
+  async create(input: NewIncident, status: IncidentStatusValue, actor: Actor, note?: string | null): Promise<IncidentRecord> {
+    const noteText = checkNote(note);
+    const doc = this.newDocument(input);
+    return inWriteTransaction(this.prisma, async (tx) => {
+      await this.checkSlugFree(tx, doc.slug, null, 'input.slug');
+      await this.checkPatterns(tx, doc.patterns, 'input.patterns');
+      const result = await writeIncidentDocument(tx, doc, { status });
+      const created = await tx.incident.findUniqueOrThrow({ where: { id: result.incidentId } });
+      const rows = await tx.actionable.findMany({ where: { incidentId: created.id }, select: { id: true, key: true } });
+      const now = new Date();
+      await appendAuditEvents(tx, actor, now, noteText, [
+        { entity: 'incident', entityKey: doc.slug, action: 'create', to: incidentSummary({ doc, status }), incidentId: created.id, version: created.version },
+        ...doc.actionables.map(
+          (a): AuditDraft => ({
+            entity: 'actionable',
+            entityKey: a.key,
+            action: 'create',
+            to: auditValue({ ...a, references: a.references.map((r) => r.ref) }),
+            incidentId: created.id,
+            actionableId: rows.find((r) => r.key === a.key)?.id ?? null,
+            version: 1,
+          }),
+        ),
+      ]);
+      return created;
+    });
+  }
+
+  /** Fills the optional parts, parses references, and validates the whole document at once. */
+  private newDocument(input: NewIncident): IncidentDocument {
+    const problems: FieldProblem[] = [];
+    const actionables = (input.actionables ?? []).map((a, i) => {
+      const at = `input.actionables[${i}]`;
+      if (a.dueDate != null && !parseCalendarDate(a.dueDate)) {
+        problems.push({ field: `${at}.dueDate`, reason: `expected a calendar date YYYY-MM-DD; got ${JSON.stringify(a.dueDate)}` });
+      }
+      const references = (a.references ?? []).flatMap((raw, j) => {
+        try {
+          return [parseExternalReference(raw, this.options.trackers, `${at}.references[${j}]`)];
+        } catch (error) {
+          if (!(error instanceof AppError)) throw error;
+          problems.push(...(error.details.problems as FieldProblem[]));
+          return [];
+        }
+      });
+      return {
+        key: a.key,
+        title: a.title,
+        description: a.description ?? '',
+        owner: a.owner ?? null,
+        status: a.status ?? 'open',
+        dueDate: a.dueDate ?? null,
+        references,
+        addresses: a.addresses ?? [],
+      };
+    });
+    if (problems.length > 0) throw AppError.badInput(problems);
+    const keyTimes = { started: null, detected: null, mitigated: null, resolved: null, ...stripUndefined(input.keyTimes ?? {}) };
+    return validateIncidentDocument(
+      {
+        slug: input.slug,
+        title: input.title,
+        organization: input.organization,
+        components: input.components ?? [],
+        summary: input.summary,
+        narrative: input.narrative ?? '',
+        impact: input.impact ?? '',
+        patterns: input.patterns ?? [],
+        source: { title: input.source.title, url: input.source.url ?? null, language: input.source.language },
+        keyTimes,
+        timeline: (input.timeline ?? []).map(timelineEventDocument),
+        causalFactors: input.causalFactors ?? [],
+        causalLinks: input.causalLinks ?? [],
+        actionables,
+      },
+      'input',
+    );
+  }
+
+  update(slug: string, expectedVersion: number, patch: IncidentPatch, actor: Actor, note?: string | null): Promise<IncidentRecord> {
+    return this.change(slug, expectedVersion, actor, note, (path) => `patch.${path}`, (current) => {
+      const next = clone(current);
+      const d = next.doc;
+      const set = <K extends keyof IncidentPatch>(name: K, apply: (value: NonNullable<IncidentPatch[K]>) => void) => {
+        const value = patch[name];
+        if (value === undefined) return;
+        if (value === null) throw AppError.badField(`patch.${name}`, 'cannot be null');
+        apply(value as NonNullable<IncidentPatch[K]>);
+      };
+      set('slug', (v) => (d.slug = v));
+      set('status', (v) => (next.status = v));
+      set('title', (v) => (d.title = v));
+      set('organization', (v) => (d.organization = v));
+      set('components', (v) => (d.components = v));
+      set('summary', (v) => (d.summary = v));
+      set('narrative', (v) => (d.narrative = v));
+      set('impact', (v) => (d.impact = v));
+      set('patterns', (v) => (d.patterns = v));
+      set('source', (v) => (d.source = { ...d.source, ...stripUndefined(v) }));
+      set('keyTimes', (v) => {
+        for (const name of ['started', 'detected', 'mitigated', 'resolved'] as const) {
+          const t = v[name];
+          if (t === undefined) continue;
+          d.keyTimes[name] = t === null || (t.at === null && t.precision === 'none') ? null : t;
+        }
+      });
+      return next;
+    });
+  }
+
+  upsertTimelineEvent(slug: string, expectedVersion: number, input: TimelineEventInput, position: number | null | undefined, actor: Actor, note?: string | null) {
+    let index = -1;
+    return this.change(slug, expectedVersion, actor, note, (path) => path.replace(`timeline[${index}]`, 'event'), (current) => {
+      const next = clone(current);
+      const event = timelineEventDocument(input);
+      next.doc.timeline = placeAt(next.doc.timeline, event, position, 'position');
+      index = next.doc.timeline.findIndex((e) => e.key === event.key);
+      return next;
+    });
+  }
+
+  deleteTimelineEvent(slug: string, expectedVersion: number, key: string, actor: Actor, note?: string | null) {
+    return this.change(slug, expectedVersion, actor, note, (path) => path, (current) => {
+      if (!current.doc.timeline.some((e) => e.key === key)) throw AppError.notFound('Timeline event', `${slug}#${key}`);
+      const next = clone(current);
+      next.doc.timeline = next.doc.timeline.filter((e) => e.key !== key);
+      return next;
+    });
+  }
+
+  upsertCausalFactor(slug: string, expectedVersion: number, factor: CausalFactorDocument, position: number | null | undefined, actor: Actor, note?: string | null) {
+    let index = -1;
+    return this.change(slug, expectedVersion, actor, note, (path) => path.replace(`causalFactors[${index}]`, 'factor'), (current) => {
+      const next = clone(current);
+      next.doc.causalFactors = placeAt(next.doc.causalFactors, factor, position, 'position');
+      index = next.doc.causalFactors.findIndex((f) => f.key === factor.key);
+      return next;
+    });
+  }
+
+  /** Also removes the factor's causal links; refused while an actionable still addresses it. */
+  deleteCausalFactor(slug: string, expectedVersion: number, key: string, actor: Actor, note?: string | null) {
+    return this.change(slug, expectedVersion, actor, note, (path) => path, (current) => {
+      if (!current.doc.causalFactors.some((f) => f.key === key)) throw AppError.notFound('Causal factor', `${slug}#${key}`);
+      const addressing = current.doc.actionables.filter((a) => a.addresses.includes(key)).map((a) => a.key);
+      if (addressing.length > 0) throw addressedFactor(key, addressing);
+      const next = clone(current);
+      next.doc.causalFactors = next.doc.causalFactors.filter((f) => f.key !== key);
+      next.doc.causalLinks = next.doc.causalLinks.filter((l) => l.from !== key && l.to !== key);
+      return next;
+    });
+  }
+
+  /** A link is identified by its ends and kind, so "upsert" adds it when it is not there yet. */
+  upsertCausalLink(slug: string, expectedVersion: number, link: CausalLinkDocument, actor: Actor, note?: string | null) {
+    let index = -1;
+    return this.change(slug, expectedVersion, actor, note, (path) => path.replace(`causalLinks[${index}]`, 'link'), (current) => {
+      const next = clone(current);
+      if (!next.doc.causalLinks.some((l) => linkKey(l) === linkKey(link))) next.doc.causalLinks.push(link);
+      index = next.doc.causalLinks.findIndex((l) => linkKey(l) === linkKey(link));
+      return next;
+    });
+  }
+
+  deleteCausalLink(slug: string, expectedVersion: number, link: CausalLinkDocument, actor: Actor, note?: string | null) {
+    return this.change(slug, expectedVersion, actor, note, (path) => path, (current) => {
+      if (!current.doc.causalLinks.some((l) => linkKey(l) === linkKey(link))) throw AppError.notFound('Causal link', `${slug}#${linkKey(link)}`);
+      const next = clone(current);
+      next.doc.causalLinks = next.doc.causalLinks.filter((l) => linkKey(l) !== linkKey(link));
+      return next;
+    });
+  }
+
+  /** Admin only (the API enforces the role). Old slugs go with it; the audit trail stays. */
+  async delete(slug: string, expectedVersion: number, actor: Actor, note?: string | null): Promise<string> {
+    checkExpectedVersion(expectedVersion);
+    const noteText = checkNote(note);
+    return inWriteTransaction(this.prisma, async (tx) => {
+      const current = await this.loadForWrite(tx, slug, expectedVersion);
+      const deleted = await tx.incident.deleteMany({ where: { id: current.row.id, version: expectedVersion } });
+      if (deleted.count !== 1) await this.raiseConflict(tx, current.row.id, slug, expectedVersion);
+      await appendAuditEvents(tx, actor, new Date(), noteText, [
+        { entity: 'incident', entityKey: slug, action: 'delete', from: incidentSummary(current), incidentId: current.row.id, version: current.row.version },
+      ]);
+      return current.row.id;
+    });
+  }
+
+  private async change(slug: string, expectedVersion: number, actor: Actor, note: string | null | undefined, path: PathMap, edit: Edit): Promise<IncidentRecord> {
+    checkExpectedVersion(expectedVersion);
+    const noteText = checkNote(note);
+    return inWriteTransaction(this.prisma, async (tx) => {
+      const before = await this.loadForWrite(tx, slug, expectedVersion);
+      const after = edit(before);
+      after.doc = this.validate(after.doc, path);
+      const diff = diffIncident(before, after);
+      if (isEmptyDiff(diff)) return before.row;
+      const id = before.row.id;
+      if (diff.scalars.some((s) => s.field === 'slug')) await this.checkSlugFree(tx, after.doc.slug, id, path('slug'));
+      if (diff.patterns) await this.checkPatterns(tx, after.doc.patterns, path('patterns'));
+      if (diff.factors.deleted.length > 0) await this.lockUnaddressedFactors(tx, before, diff.factors.deleted.map((f) => f.key));
+
+      const now = new Date();
+      const claimed = await tx.incident.updateMany({
+        where: { id, version: expectedVersion },
+        data: {
+          ...Object.assign({}, ...diff.scalars.map((s) => s.columns)),
+          searchText: searchTextOf(after.doc),
+          version: { increment: 1 },
+          updatedAt: now,
+        },
+      });
+      if (claimed.count !== 1) await this.raiseConflict(tx, id, slug, expectedVersion);
+      const version = before.row.version + 1;
+
+      if (diff.scalars.some((s) => s.field === 'slug')) {
+        // Old links keep working: the previous slug becomes an alias; renaming back reclaims it.
+        await tx.incidentSlugAlias.deleteMany({ where: { slug: after.doc.slug, incidentId: id } });
+        await tx.incidentSlugAlias.upsert({ where: { slug: before.doc.slug }, create: { slug: before.doc.slug, incidentId: id }, update: {} });
+      }
+      await this.writePatterns(tx, id, diff);
+      await this.writeChildren(tx, before, after, diff);
+      await appendAuditEvents(tx, actor, now, noteText, auditDrafts(id, after.doc.slug, version, diff));
+      return tx.incident.findUniqueOrThrow({ where: { id } });
+    });
+  }
+
+  /** Validates, then writes instants the way the database gives them back, so equal times compare equal. */
+  private validate(doc: IncidentDocument, path: PathMap): IncidentDocument {
+    try {
+      const valid = validateIncidentDocument(doc);
+      const instant = (at: string | null) => (at === null ? null : new Date(at).toISOString());
+      for (const name of ['started', 'detected', 'mitigated', 'resolved'] as const) {
+        const t = valid.keyTimes[name];
+        if (t) valid.keyTimes[name] = { ...t, at: instant(t.at) };
+      }
+      valid.timeline = valid.timeline.map((e) => ({ ...e, at: instant(e.at) }));
+      return valid;
+    } catch (error) {
+      if (!(error instanceof AppError) || error.code !== 'BAD_USER_INPUT') throw error;
+      const problems = (error.details.problems as FieldProblem[]).map((p) => ({ ...p, field: path(p.field) }));
+      throw AppError.badInput(problems);
+    }
+  }
+
+  private async loadForWrite(tx: Tx, slug: string, expectedVersion: number): Promise<IncidentSnapshot> {
+    const current = await loadIncidentSnapshot(tx, { slug });
+    if (!current) {
+      const alias = await tx.incidentSlugAlias.findUnique({ where: { slug }, include: { incident: { select: { slug: true } } } });
+      if (alias) {
+        throw new AppError('NOT_FOUND', `Incident "${slug}" was renamed to "${alias.incident.slug}"; write to the current slug.`, {
+          what: 'Incident',
+          id: slug,
+          renamedTo: alias.incident.slug,
+        });
+      }
+      throw AppError.notFound('Incident', slug);
+    }
+    if (current.row.version !== expectedVersion) {
+      throw conflict('Incident', slug, expectedVersion, current.row.version, incidentValues(current));
+    }
+    return current;
+  }
+
+  private async raiseConflict(tx: Tx, id: string, slug: string, expectedVersion: number): Promise<never> {
+    const now = await loadIncidentSnapshot(tx, { id });
+    if (!now) throw AppError.notFound('Incident', slug);
+    throw conflict('Incident', slug, expectedVersion, now.row.version, incidentValues(now));
+  }
+
+  private async checkSlugFree(tx: Tx, slug: string, incidentId: string | null, field: string): Promise<void> {
+    const [owner, alias] = await Promise.all([
+      tx.incident.findUnique({ where: { slug }, select: { id: true } }),
+      tx.incidentSlugAlias.findUnique({ where: { slug }, select: { incidentId: true } }),
+    ]);
+    if (owner && owner.id !== incidentId) throw new AppError('CONFLICT', `${field}: another incident already uses the slug "${slug}".`, { field, slug });
+    if (alias && alias.incidentId !== incidentId) {
+      throw new AppError('CONFLICT', `${field}: "${slug}" is a former slug of another incident; links to it must keep working.`, { field, slug });
+    }
+  }
+
+  private async checkPatterns(tx: Tx, keys: string[], field: string): Promise<void> {
+    const known = new Set((await tx.pattern.findMany({ where: { key: { in: keys } }, select: { key: true } })).map((p) => p.key));
+    const unknown = keys.map((k, i) => ({ k, i })).filter(({ k }) => !known.has(k));
+    if (unknown.length > 0) {
+      throw AppError.badInput(unknown.map(({ k, i }) => ({ field: `${field}[${i}]`, reason: `unknown pattern "${k}"` })));
+    }
+  }
+
+  /**
+   * Locks the factors about to be deleted, then checks no actionable addresses them. The lock
+   * makes a concurrent actionable write that adds such a reference wait for this transaction
+   * (and then fail on the missing factor), instead of losing its reference to a cascade.
+   */
+  private async lockUnaddressedFactors(tx: Tx, before: IncidentSnapshot, keys: string[]): Promise<void> {
+    const ids = keys.map((k) => before.factorIds.get(k)!.id);
+    await tx.$queryRaw`SELECT "id" FROM "CausalFactor" WHERE "id" IN (${Prisma.join(ids.map((id) => Prisma.sql`${id}::uuid`))}) FOR UPDATE`;
+    const rows = await tx.actionableFactor.findMany({
+      where: { factorId: { in: ids } },
+      include: { actionable: { select: { key: true } }, factor: { select: { key: true } } },
+    });
+    if (rows.length > 0) throw addressedFactor(rows[0]!.factor.key, rows.map((r) => r.actionable.key));
+  }
+
+  private async writePatterns(tx: Tx, incidentId: string, diff: IncidentDiff): Promise<void> {
+    if (!diff.patterns) return;
+    const rows = await tx.pattern.findMany({ where: { key: { in: diff.patterns.to } }, select: { id: true } });
+    await tx.incidentPattern.deleteMany({ where: { incidentId, patternId: { notIn: rows.map((r) => r.id) } } });
+    await tx.incidentPattern.createMany({ data: rows.map((r) => ({ incidentId, patternId: r.id })), skipDuplicates: true });
+  }
+
+  /** Factors first (links need their ids), then events, links, and deletions last. */
+  private async writeChildren(tx: Tx, before: IncidentSnapshot, after: EditableIncident, diff: IncidentDiff): Promise<void> {
+    const incidentId = before.row.id;
+    const factorIds = new Map([...before.factorIds].map(([k, v]) => [k, v.id]));
+    for (const { item, position } of diff.factors.created) {
+      const row = await tx.causalFactor.create({ data: { incidentId, key: item.key, position, role: item.role, component: item.component, text: item.text } });
+      factorIds.set(item.key, row.id);
+    }
+    for (const { item, position } of diff.factors.updated) {
+      await tx.causalFactor.update({ where: { id: factorIds.get(item.key)! }, data: { position, role: item.role, component: item.component, text: item.text } });
+    }
+    await syncPositions(after.doc.causalFactors, before.factorIds, (id, position) => tx.causalFactor.update({ where: { id }, data: { position } }), diff.factors);
+
+    for (const { item, position } of diff.timeline.created) {
+      await tx.timelineEvent.create({ data: { incidentId, key: item.key, position, ...eventColumns(item) } });
+    }
+    for (const { item, position } of diff.timeline.updated) {
+      await tx.timelineEvent.update({ where: { id: before.eventIds.get(item.key)!.id }, data: { position, ...eventColumns(item) } });
+    }
+    await syncPositions(after.doc.timeline, before.eventIds, (id, position) => tx.timelineEvent.update({ where: { id }, data: { position } }), diff.timeline);
+    if (diff.timeline.deleted.length > 0) {
+      await tx.timelineEvent.deleteMany({ where: { incidentId, key: { in: diff.timeline.deleted.map((e) => e.key) } } });
+    }
+
+    if (diff.links.removed.length > 0) {
+      await tx.causalLink.deleteMany({ where: { id: { in: diff.links.removed.map((l) => before.linkIds.get(linkKey(l))!) } } });
+    }
+    if (diff.links.added.length > 0) {
+      await tx.causalLink.createMany({
+        data: diff.links.added.map((l) => ({ incidentId, fromId: factorIds.get(l.from)!, toId: factorIds.get(l.to)!, kind: l.kind })),
+      });
+    }
+    if (diff.factors.deleted.length > 0) {
+      await tx.causalFactor.deleteMany({ where: { incidentId, key: { in: diff.factors.deleted.map((f) => f.key) } } });
+    }
+  }
+}
+
+function stripUndefined<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+function eventColumns(e: TimelineEventDocument) {
+  return { at: e.at ? new Date(e.at) : null, precision: e.precision, asWritten: e.asWritten, kind: e.kind, text: e.text };
+}
+
+/** Positions of unchanged items that shifted because another item was added, moved or removed. */
+async function syncPositions<T extends { key: string }>(
+  items: T[],
+  stored: Map<string, { id: string; position: number }>,
+  write: (id: string, position: number) => Promise<unknown>,
+  changes: IncidentDiff['timeline'] | IncidentDiff['factors'],
+): Promise<void> {
+  const written = new Set([...changes.created, ...changes.updated].map((c) => c.item.key));
+  for (const [position, item] of items.entries()) {
+    const row = stored.get(item.key);
+    if (row && !written.has(item.key) && row.position !== position) await write(row.id, position);
+  }
+}
+
+function addressedFactor(key: string, actionables: string[]): AppError {
+  return new AppError(
+    'BAD_USER_INPUT',
+    `key: causal factor "${key}" is addressed by actionable ${actionables.map((a) => `"${a}"`).join(', ')}; remove it from their addresses first.`,
+    { field: 'key', problems: [{ field: 'key', reason: 'addressed by actionables' }], actionables },
+  );
+}
+
+function auditDrafts(incidentId: string, slug: string, version: number, diff: IncidentDiff): AuditDraft[] {
+  const base = { incidentId, version };
+  const drafts: AuditDraft[] = diff.scalars.map((s) => ({ ...base, entity: 'incident', entityKey: slug, action: 'update', field: s.field, from: s.from, to: s.to }));
+  if (diff.patterns) drafts.push({ ...base, entity: 'incident', entityKey: slug, action: 'update', field: 'patterns', ...diff.patterns });
+  const children = (entity: 'timeline_event' | 'causal_factor', orderField: string, c: IncidentDiff['timeline'] | IncidentDiff['factors']) => {
+    for (const { item } of c.created) drafts.push({ ...base, entity, entityKey: item.key, action: 'create', to: auditValue(item) });
+    for (const { item, fields } of c.updated) {
+      for (const f of fields) drafts.push({ ...base, entity, entityKey: item.key, action: 'update', field: f.field, from: f.from, to: f.to });
+    }
+    for (const item of c.deleted) drafts.push({ ...base, entity, entityKey: item.key, action: 'delete', from: auditValue(item) });
+    if (c.reordered) drafts.push({ ...base, entity: 'incident', entityKey: slug, action: 'update', field: orderField, ...c.reordered });
+  };
+  children('causal_factor', 'causalFactors.order', diff.factors);
+  children('timeline_event', 'timeline.order', diff.timeline);
+  for (const l of diff.links.removed) drafts.push({ ...base, entity: 'causal_link', entityKey: linkKey(l), action: 'delete', from: auditValue(l) });
+  for (const l of diff.links.added) drafts.push({ ...base, entity: 'causal_link', entityKey: linkKey(l), action: 'create', to: auditValue(l) });
+  return drafts;
+}

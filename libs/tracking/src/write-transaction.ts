@@ -1,0 +1,60 @@
+import { AppError, LIMITS } from '@hindsight/domain';
+import { Prisma, type PrismaService } from '@hindsight/db';
+
+/**
+ * Interactive transactions for writes. `maxWait` covers queueing for a pooled connection when
+ * many writers arrive at once; the work itself is a handful of statements.
+ */
+export const WRITE_TRANSACTION = { maxWait: 15_000, timeout: 20_000 } as const;
+
+export async function inWriteTransaction<T>(prisma: PrismaService, work: (tx: Prisma.TransactionClient) => Promise<T>): Promise<T> {
+  try {
+    return await prisma.$transaction(work, WRITE_TRANSACTION);
+  } catch (error) {
+    throw asAppError(error);
+  }
+}
+
+/**
+ * Constraint violations that can only come from a concurrent writer (the service checked keys
+ * and references before writing) become CONFLICT, so the client re-reads instead of seeing
+ * INTERNAL.
+ */
+function asAppError(error: unknown): unknown {
+  if (error instanceof Prisma.PrismaClientKnownRequestError) {
+    if (error.code === 'P2002') {
+      return new AppError('CONFLICT', 'Another change created the same key at the same time; read the record again and retry.', {
+        constraint: String((error.meta as { target?: unknown } | undefined)?.target ?? ''),
+      });
+    }
+    if (error.code === 'P2003' || error.code === 'P2025') {
+      return new AppError('CONFLICT', 'The record changed while this write was in progress; read it again and retry.');
+    }
+  }
+  return error;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A malformed id cannot name anything; say NOT_FOUND rather than letting Postgres reject the cast. */
+export function checkId(what: string, id: string): void {
+  if (!UUID.test(id)) throw AppError.notFound(what, id);
+}
+
+export function checkExpectedVersion(version: number): void {
+  if (!Number.isInteger(version) || version < 1) throw AppError.badField('expectedVersion', 'expected the positive version you last read');
+}
+
+export function checkNote(note: string | null | undefined): string | null {
+  if (note === null || note === undefined || note.trim() === '') return null;
+  if (note.length > LIMITS.text) throw AppError.badField('note', `is ${note.length} characters long; the limit is ${LIMITS.text}`);
+  return note.trim();
+}
+
+export function conflict(what: string, id: string, expected: number, currentVersion: number, current: Record<string, unknown>): AppError {
+  return new AppError(
+    'CONFLICT',
+    `${what} "${id}" is at version ${currentVersion}, not ${expected}: someone changed it since you read it. Nothing was written; review the current values and retry.`,
+    { expectedVersion: expected, currentVersion, current },
+  );
+}

@@ -1,0 +1,358 @@
+import { Controller, Get, Global, Module, Post, Req, type DynamicModule, type INestApplication } from '@nestjs/common';
+import { APP_FILTER } from '@nestjs/core';
+import { Test } from '@nestjs/testing';
+import type { Request } from 'express';
+import request from 'supertest';
+import { PrismaService } from '@hindsight/db';
+import { ApiTokensService, type Role } from '@hindsight/tracking';
+import { AuthModule } from '../apps/api/src/auth/auth.module';
+import { principalOf } from '../apps/api/src/auth/request-principal';
+import { Public, RequireRole } from '../apps/api/src/auth/roles.decorator';
+import { AppErrorFilter } from '../apps/api/src/common/app-error.filter';
+import { loadConfig } from '../apps/api/src/config/app-config';
+import { APP_CONFIG } from '../apps/api/src/config/app-config.token';
+import { issueTokens, type RoleTokens } from './support/api-tokens';
+import { startTestApp, type TestApp } from './support/test-app';
+import { createTestDatabase, testPrisma, type TestDatabase } from './support/test-db';
+
+const SLACK = 'slack-cache-metastability-2022';
+const STACKEGG = 'stackegg-haproxy-session-cap-2015';
+const ROLES_BELOW: Record<Role, (Role | null)[]> = { viewer: [null], editor: [null, 'viewer'], admin: [null, 'viewer', 'editor'] };
+
+/** Every row of every table the API can write, hashed: equal before and after means no trace. */
+async function dataFingerprint(prisma: PrismaService): Promise<Record<string, string>> {
+  const tables = ['Incident', 'IncidentSlugAlias', 'TimelineEvent', 'CausalFactor', 'CausalLink', 'Actionable', 'ExternalReference', 'ActionableFactor', 'IncidentPattern', 'AuditEvent', 'ApiToken'];
+  const out: Record<string, string> = {};
+  for (const table of tables) {
+    const [row] = await prisma.$queryRawUnsafe<{ digest: string | null }[]>(`SELECT md5(string_agg(t::text, '|' ORDER BY t::text)) AS digest FROM "${table}" t`);
+    out[table] = row?.digest ?? 'empty';
+  }
+  return out;
+}
+
+interface MutationCase {
+  mutation: string;
+  role: Role;
+  query: string;
+  /** Arguments that would succeed for the required role, computed from the data at call time. */
+  variables: () => Promise<Record<string, unknown>>;
+}
+
+describe('roles: who may run which mutation', () => {
+  let t: TestApp;
+  let prisma: PrismaService;
+  let tokens: RoleTokens;
+  let as: (role: Role) => Record<string, string>;
+
+  const incidentVersion = async (slug: string) => (await prisma.incident.findUniqueOrThrow({ where: { slug } })).version;
+  const actionable = async (key: string) => prisma.actionable.findFirstOrThrow({ where: { key }, select: { id: true, version: true } });
+
+  // In the order the "allowed" pass runs them, so each finds the data it needs.
+  const CASES: MutationCase[] = [
+    {
+      mutation: 'createActionable',
+      role: 'editor',
+      query: `mutation($i: CreateActionableInput!) { createActionable(input: $i) { id } }`,
+      variables: async () => ({ i: { incident: SLACK, title: 'Role test item' } }),
+    },
+    {
+      mutation: 'updateActionable',
+      role: 'editor',
+      query: `mutation($id: ID!, $v: Int!) { updateActionable(id: $id, expectedVersion: $v, patch: { owner: "someone" }) { id } }`,
+      variables: async () => {
+        const a = await actionable('fix-mcrib-control-loop');
+        return { id: a.id, v: a.version };
+      },
+    },
+    {
+      mutation: 'transitionActionable',
+      role: 'editor',
+      query: `mutation($id: ID!, $v: Int!) { transitionActionable(id: $id, to: IN_PROGRESS, expectedVersion: $v) { id } }`,
+      variables: async () => {
+        const a = await actionable('fix-mcrib-control-loop');
+        return { id: a.id, v: a.version };
+      },
+    },
+    {
+      mutation: 'deleteActionable',
+      role: 'admin',
+      query: `mutation($id: ID!, $v: Int!) { deleteActionable(id: $id, expectedVersion: $v) }`,
+      variables: async () => {
+        const a = await actionable('audit-scatter-queries-behind-caches');
+        return { id: a.id, v: a.version };
+      },
+    },
+    {
+      mutation: 'createIncident',
+      role: 'editor',
+      query: `mutation($i: IncidentInput!) { createIncident(input: $i) { slug } }`,
+      variables: async () => ({ i: { slug: 'role-test-incident', title: 'Role test', organization: 'Test', summary: 'Nothing happened.', source: { title: 'Test', language: 'en' } } }),
+    },
+    {
+      mutation: 'publishIncident',
+      role: 'editor',
+      query: `mutation($v: Int!) { publishIncident(slug: "role-test-incident", expectedVersion: $v) { status } }`,
+      variables: async () => ({ v: (await prisma.incident.findUnique({ where: { slug: 'role-test-incident' } }))?.version ?? 1 }),
+    },
+    {
+      mutation: 'importPostmortem',
+      role: 'editor',
+      query: `mutation($i: ImportPostmortemInput!) { importPostmortem(input: $i) { created } }`,
+      variables: async () => ({
+        i: { document: '# Cache node restart empties the cache\n\n## Summary\nA restart emptied the cache and the database took the load.\n\n## Timeline (UTC)\n- 10:00 Restart\n- 10:05 Database alert\n', format: 'MARKDOWN' },
+      }),
+    },
+    {
+      mutation: 'updateIncident',
+      role: 'editor',
+      query: `mutation($v: Int!) { updateIncident(slug: "${SLACK}", expectedVersion: $v, patch: { impact: "Rewritten by the role test." }) { version } }`,
+      variables: async () => ({ v: await incidentVersion(SLACK) }),
+    },
+    {
+      mutation: 'upsertTimelineEvent',
+      role: 'editor',
+      query: `mutation($v: Int!) { upsertTimelineEvent(slug: "${SLACK}", expectedVersion: $v, event: { key: "role-test-event", kind: OBSERVATION, text: "Noted." }) { version } }`,
+      variables: async () => ({ v: await incidentVersion(SLACK) }),
+    },
+    {
+      mutation: 'deleteTimelineEvent',
+      role: 'editor',
+      query: `mutation($v: Int!) { deleteTimelineEvent(slug: "${SLACK}", expectedVersion: $v, key: "replica-reads-enabled") { version } }`,
+      variables: async () => ({ v: await incidentVersion(SLACK) }),
+    },
+    {
+      mutation: 'upsertCausalFactor',
+      role: 'editor',
+      query: `mutation($v: Int!) { upsertCausalFactor(slug: "${SLACK}", expectedVersion: $v, factor: { key: "role-test-factor", role: CONDITION, component: "test", text: "A condition." }) { version } }`,
+      variables: async () => ({ v: await incidentVersion(SLACK) }),
+    },
+    {
+      mutation: 'upsertCausalLink',
+      role: 'editor',
+      query: `mutation($v: Int!) { upsertCausalLink(slug: "${SLACK}", expectedVersion: $v, link: { from: "role-test-factor", to: "cache-hit-rate-drop", kind: CAUSES }) { version } }`,
+      variables: async () => ({ v: await incidentVersion(SLACK) }),
+    },
+    {
+      mutation: 'deleteCausalLink',
+      role: 'editor',
+      query: `mutation($v: Int!) { deleteCausalLink(slug: "${SLACK}", expectedVersion: $v, link: { from: "role-test-factor", to: "cache-hit-rate-drop", kind: CAUSES }) { version } }`,
+      variables: async () => ({ v: await incidentVersion(SLACK) }),
+    },
+    {
+      mutation: 'deleteCausalFactor',
+      role: 'editor',
+      query: `mutation($v: Int!) { deleteCausalFactor(slug: "${SLACK}", expectedVersion: $v, key: "role-test-factor") { version } }`,
+      variables: async () => ({ v: await incidentVersion(SLACK) }),
+    },
+    {
+      mutation: 'deleteIncident',
+      role: 'admin',
+      query: `mutation($v: Int!) { deleteIncident(slug: "${STACKEGG}", expectedVersion: $v) }`,
+      variables: async () => ({ v: await incidentVersion(STACKEGG) }),
+    },
+    {
+      mutation: 'revokeApiToken',
+      role: 'admin',
+      query: `mutation { revokeApiToken(token: "spare-token") { revokedAt } }`,
+      variables: async () => ({}),
+    },
+  ];
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    prisma = testPrisma(t.db.url);
+    ({ tokens, as } = await issueTokens(t));
+    await new ApiTokensService(prisma).create('spare-token', 'viewer', { name: 'test-setup', tokenId: null });
+  });
+  afterAll(async () => {
+    await prisma.onModuleDestroy();
+    await t.close();
+  });
+
+  it('covers every mutation of the schema', async () => {
+    const res = await t.gql<{ __schema: { mutationType: { fields: { name: string }[] } } }>(`{ __schema { mutationType { fields { name } } } }`);
+    const names = res.data.__schema.mutationType.fields.map((f) => f.name).sort();
+    // A new mutation must get a row in CASES: which role it needs, and proof that lower ones are refused.
+    expect(names).toEqual(CASES.map((c) => c.mutation).sort());
+  });
+
+  describe.each(CASES.map((c) => [c.mutation, c] as const))('%s', (_name, c) => {
+    it.each(ROLES_BELOW[c.role].map((r) => [r ?? 'no token', r] as const))(`is refused with %s (needs ${c.role}) and leaves no trace`, async (_label, role) => {
+      const before = await dataFingerprint(prisma);
+      const res = await t.gql(c.query, await c.variables(), role ? as(role) : {});
+      expect(res.errors?.[0]?.extensions?.code).toBe(role ? 'FORBIDDEN' : 'UNAUTHENTICATED');
+      expect(res.errors?.[0]?.extensions?.requiredRole).toBe(c.role);
+      expect(await dataFingerprint(prisma)).toEqual(before);
+    });
+  });
+
+  it('runs every mutation for its required role (so the refusals above refused real writes)', async () => {
+    for (const c of CASES) {
+      const res = await t.gql(c.query, await c.variables(), as(c.role));
+      expect({ mutation: c.mutation, errors: res.errors }).toEqual({ mutation: c.mutation, errors: undefined });
+    }
+  });
+
+  it('opens reads to anyone when PUBLIC_READ is on, but refuses a bad token even for a read', async () => {
+    const open = await t.gql<{ patterns: unknown[] }>(`{ patterns { key } }`);
+    expect(open.errors).toBeUndefined();
+    expect(open.data.patterns.length).toBeGreaterThan(0);
+    for (const header of ['Bearer not-a-token', `Bearer hs_${'A'.repeat(43)}`, `Basic ${Buffer.from('a:b').toString('base64')}`, `Bearer ${tokens.viewer} extra`]) {
+      const res = await t.gql(`{ patterns { key } }`, {}, { Authorization: header });
+      expect({ header, code: res.errors?.[0]?.extensions?.code }).toEqual({ header, code: 'UNAUTHENTICATED' });
+    }
+  });
+
+  it('records when a token was last used, only for requests it was allowed to make', async () => {
+    const lastUsed = async (name: string) => (await prisma.apiToken.findUniqueOrThrow({ where: { name } })).lastUsedAt;
+    expect(await lastUsed('viewer-token')).toBeNull();
+    await t.gql(`mutation { revokeApiToken(token: "editor-token") { id } }`, {}, as('viewer'));
+    expect(await lastUsed('viewer-token')).toBeNull();
+    await t.gql(`{ patterns { key } }`, {}, as('viewer'));
+    expect(await lastUsed('viewer-token')).toBeInstanceOf(Date);
+  });
+
+  it('lets an admin list tokens without their secrets, and revoke one so that it stops working at once', async () => {
+    const fields = await t.gql<{ __type: { fields: { name: string }[] } }>(`{ __type(name: "ApiToken") { fields { name } } }`);
+    expect(fields.data.__type.fields.map((f) => f.name).sort()).toEqual(['createdAt', 'createdBy', 'id', 'lastUsedAt', 'name', 'prefix', 'revokedAt', 'role']);
+    expect((await t.gql(`{ apiTokens { name } }`, {}, as('editor'))).errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+    const list = await t.gql<{ apiTokens: { name: string; role: string; prefix: string; revokedAt: string | null }[] }>(`{ apiTokens { name role prefix revokedAt } }`, {}, as('admin'));
+    const editor = list.data.apiTokens.find((x) => x.name === 'editor-token')!;
+    expect(editor).toMatchObject({ role: 'EDITOR', revokedAt: null });
+    expect(tokens.editor.startsWith(editor.prefix)).toBe(true);
+    expect(editor.prefix.length).toBeLessThan(12);
+
+    expect((await t.gql(`{ patterns { key } }`, {}, as('editor'))).errors).toBeUndefined();
+    const revoked = await t.gql<{ revokeApiToken: { revokedAt: string } }>(`mutation { revokeApiToken(token: "editor-token", note: "laptop lost") { revokedAt } }`, {}, as('admin'));
+    expect(revoked.data.revokeApiToken.revokedAt).toEqual(expect.any(String));
+    expect((await t.gql(`{ patterns { key } }`, {}, as('editor'))).errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
+    const event = await prisma.auditEvent.findFirstOrThrow({ where: { entity: 'api_token', entityKey: 'editor-token', field: 'revokedAt' } });
+    expect(event).toMatchObject({ actor: 'admin-token', note: 'laptop lost' });
+  });
+});
+
+describe('PUBLIC_READ=false: every request needs a token, except health and static assets', () => {
+  let t: TestApp;
+  let as: (role: Role) => Record<string, string>;
+  beforeAll(async () => {
+    t = await startTestApp({ seed: false, env: { PUBLIC_READ: 'false' } });
+    ({ as } = await issueTokens(t));
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('refuses an anonymous query and answers a viewer', async () => {
+    expect((await t.gql(`{ patterns { key } }`)).errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
+    const res = await t.gql(`{ patterns { key } actionableStats { total } }`, {}, as('viewer'));
+    expect(res.errors).toBeUndefined();
+  });
+
+  it('keeps health, the explorer page and its assets open', async () => {
+    const server = t.app.getHttpServer();
+    expect((await request(server).get('/health')).status).toBe(200);
+    expect((await request(server).get('/explorer/assets/graphiql.css')).status).toBe(200);
+    expect((await request(server).get('/graphql').set('Accept', 'text/html')).status).toBe(200);
+  });
+
+  it('guards the read-only web pages the same way', async () => {
+    const server = t.app.getHttpServer();
+    expect((await request(server).get('/actionables')).status).toBe(401);
+    expect((await request(server).get('/actionables').set(as('viewer'))).status).toBe(200);
+  });
+});
+
+@Controller('probe')
+class ProbeController {
+  @Get()
+  read() {
+    return { ok: true };
+  }
+
+  @Post()
+  async write(@Req() req: Request) {
+    return { by: (await principalOf(req))?.name ?? null };
+  }
+
+  @RequireRole('admin')
+  @Get('admin')
+  adminOnly() {
+    return { ok: true };
+  }
+
+  @Public()
+  @Get('open')
+  open() {
+    return { ok: true };
+  }
+}
+
+function probeCore(publicRead: boolean, prisma: PrismaService): DynamicModule {
+  const config = loadConfig({ DATABASE_URL: 'postgresql://unused/probe', PUBLIC_READ: String(publicRead) });
+  @Global()
+  @Module({})
+  class ProbeCoreModule {}
+  return {
+    module: ProbeCoreModule,
+    providers: [
+      { provide: APP_CONFIG, useValue: config },
+      { provide: PrismaService, useValue: prisma },
+    ],
+    exports: [APP_CONFIG, PrismaService],
+  };
+}
+
+describe('the guard on plain HTTP controllers', () => {
+  let db: TestDatabase;
+  let prisma: PrismaService;
+  let tokens: Record<Role, string>;
+  const apps: INestApplication[] = [];
+
+  async function probeApp(publicRead: boolean) {
+    const moduleRef = await Test.createTestingModule({
+      imports: [probeCore(publicRead, prisma), AuthModule.forRoot({ publicControllers: [] })],
+      controllers: [ProbeController],
+      providers: [{ provide: APP_FILTER, useClass: AppErrorFilter }],
+    }).compile();
+    const app = moduleRef.createNestApplication({ logger: false });
+    await app.init();
+    apps.push(app);
+    return app.getHttpServer();
+  }
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    prisma = testPrisma(db.url);
+    const service = new ApiTokensService(prisma);
+    tokens = {} as Record<Role, string>;
+    for (const role of ['viewer', 'editor', 'admin'] as const) tokens[role] = (await service.create(role, role, { name: 'test-setup', tokenId: null })).token;
+  });
+  afterAll(async () => {
+    for (const app of apps) await app.close();
+    await prisma.onModuleDestroy();
+    await db.drop();
+  });
+
+  const bearer = (role: Role) => ({ Authorization: `Bearer ${tokens[role]}` });
+
+  it('treats GET as a read and other methods as writes, with the same codes as GraphQL', async () => {
+    const server = await probeApp(true);
+    expect((await request(server).get('/probe')).status).toBe(200);
+    const anonymous = await request(server).post('/probe');
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.body).toMatchObject({ code: 'UNAUTHENTICATED' });
+    expect((await request(server).post('/probe').set(bearer('viewer'))).status).toBe(403);
+    const written = await request(server).post('/probe').set(bearer('editor'));
+    expect(written.status).toBe(201);
+    expect(written.body).toEqual({ by: 'editor' });
+    expect((await request(server).get('/probe/admin').set(bearer('editor'))).status).toBe(403);
+    expect((await request(server).get('/probe/admin').set(bearer('admin'))).status).toBe(200);
+  });
+
+  it('needs a viewer token for reads when PUBLIC_READ is off, except on routes marked public', async () => {
+    const server = await probeApp(false);
+    expect((await request(server).get('/probe')).status).toBe(401);
+    expect((await request(server).get('/probe').set(bearer('viewer'))).status).toBe(200);
+    expect((await request(server).get('/probe/open')).status).toBe(200);
+  });
+});

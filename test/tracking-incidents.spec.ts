@@ -1,0 +1,275 @@
+import type { PrismaService } from '@hindsight/db';
+import { issueTokens } from './support/api-tokens';
+import { startTestApp, type TestApp } from './support/test-app';
+import { testPrisma } from './support/test-db';
+
+const INCIDENT = `slug status version title summary
+  timeline { key at precision kind text }
+  causalFactors { key role component text }
+  causalLinks { kind from { key } to { key } }
+  actionables { key status references { kind ref url } addresses { key } }
+  patterns { key }`;
+
+type Incident = {
+  slug: string;
+  status: string;
+  version: number;
+  title: string;
+  summary: string;
+  timeline: { key: string; at: string | null; precision: string; kind: string; text: string }[];
+  causalFactors: { key: string; role: string; component: string; text: string }[];
+  causalLinks: { kind: string; from: { key: string }; to: { key: string } }[];
+  actionables: { key: string; status: string; references: { kind: string; ref: string; url: string | null }[]; addresses: { key: string }[] }[];
+  patterns: { key: string }[];
+};
+
+type Event = { entity: string; entityKey: string; action: string; field: string | null; from: string | null; to: string | null; note: string | null; version: number | null; actor: string };
+
+const NEW_INCIDENT = {
+  slug: 'queue-worker-stall-2026',
+  title: 'Queue workers stall on a dead payment gateway',
+  organization: 'Example Shop',
+  components: ['queue', 'payments'],
+  summary: 'Workers blocked on a gateway that stopped answering.',
+  narrative: 'The gateway stopped answering and every worker waited.',
+  patterns: ['missing-timeout', 'resource-exhaustion'],
+  source: { title: 'Internal postmortem', url: null, language: 'en' },
+  keyTimes: { started: { at: '2026-03-01T10:00:00Z', precision: 'MINUTE' } },
+  timeline: [
+    { key: 'gateway-silent', at: '2026-03-01T10:00:00Z', precision: 'MINUTE', kind: 'TRIGGER', text: 'The gateway stops answering.' },
+    { key: 'queue-backs-up', at: '2026-03-01T10:05:00Z', precision: 'MINUTE', kind: 'DETECTION', text: 'Queue depth alert fires.' },
+  ],
+  causalFactors: [
+    { key: 'no-gateway-timeout', role: 'LATENT', component: 'payments client', text: 'Calls to the gateway have no timeout.' },
+    { key: 'workers-block', role: 'CONDITION', component: 'queue', text: 'Every worker waits on the gateway.' },
+  ],
+  causalLinks: [{ from: 'no-gateway-timeout', to: 'workers-block', kind: 'ENABLES' }],
+  actionables: [
+    { key: 'add-gateway-timeout', title: 'Add a 5 s timeout to gateway calls', status: 'DONE', references: ['T9001'], addresses: ['no-gateway-timeout'] },
+    { key: 'cap-workers-per-dependency', title: 'Cap workers per dependency', addresses: ['workers-block'] },
+  ],
+};
+
+describe('incident-level writes for editors', () => {
+  let t: TestApp;
+  let prisma: PrismaService;
+  let editor: Record<string, string>;
+  let admin: Record<string, string>;
+
+  const gql = <T>(query: string, variables: Record<string, unknown> = {}) => t.gql<T>(query, variables, editor);
+  const history = async (slug: string): Promise<Event[]> => {
+    const res = await gql<{ incident: { history: Event[] } }>(`query H($s: String!) { incident(slug: $s) { history(last: 500) { actor entity entityKey action field from to note version } } }`, { s: slug });
+    expect(res.errors).toBeUndefined();
+    return res.data.incident.history;
+  };
+  const version = async (slug: string) => (await prisma.incident.findUniqueOrThrow({ where: { slug } })).version;
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    prisma = testPrisma(t.db.url);
+    const auth = await issueTokens(t);
+    editor = auth.as('editor');
+    admin = auth.as('admin');
+  });
+  afterAll(async () => {
+    await prisma.onModuleDestroy();
+    await t.close();
+  });
+
+  it('creates a whole incident as a draft, invisible to readers until it is published', async () => {
+    const res = await gql<{ createIncident: Incident }>(`mutation C($i: IncidentInput!) { createIncident(input: $i, note: "imported") { ${INCIDENT} } }`, { i: NEW_INCIDENT });
+    expect(res.errors).toBeUndefined();
+    const i = res.data.createIncident;
+    expect(i).toMatchObject({ slug: NEW_INCIDENT.slug, status: 'DRAFT', version: 1 });
+    expect(i.timeline.map((e) => e.key)).toEqual(['gateway-silent', 'queue-backs-up']);
+    expect(i.causalLinks).toEqual([{ kind: 'ENABLES', from: { key: 'no-gateway-timeout' }, to: { key: 'workers-block' } }]);
+    expect(i.actionables).toEqual([
+      { key: 'add-gateway-timeout', status: 'DONE', references: [{ kind: 'PHABRICATOR', ref: 'T9001', url: 'https://phabricator.wikimedia.org/T9001' }], addresses: [{ key: 'no-gateway-timeout' }] },
+      { key: 'cap-workers-per-dependency', status: 'OPEN', references: [], addresses: [{ key: 'workers-block' }] },
+    ]);
+    expect((await t.gql(`{ incident(slug: "${NEW_INCIDENT.slug}") { title } }`)).errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
+
+    const published = await gql<{ updateIncident: Incident }>(`mutation { updateIncident(slug: "${NEW_INCIDENT.slug}", expectedVersion: 1, patch: { status: PUBLISHED }) { status version } }`);
+    expect(published.data.updateIncident).toEqual({ status: 'PUBLISHED', version: 2 });
+    const trail = await history(NEW_INCIDENT.slug);
+    expect(trail.map((e) => [e.entity, e.action, e.field ?? e.entityKey])).toEqual([
+      ['INCIDENT', 'CREATE', NEW_INCIDENT.slug],
+      ['ACTIONABLE', 'CREATE', 'add-gateway-timeout'],
+      ['ACTIONABLE', 'CREATE', 'cap-workers-per-dependency'],
+      ['INCIDENT', 'UPDATE', 'status'],
+    ]);
+    expect(trail[0]).toMatchObject({ note: 'imported', actor: 'editor-token' });
+  });
+
+  it('refuses a taken slug and reports every invalid field of a new incident with its path', async () => {
+    const taken = await gql(`mutation C($i: IncidentInput!) { createIncident(input: $i) { slug } }`, { i: { ...NEW_INCIDENT } });
+    expect(taken.errors?.[0]?.extensions?.code).toBe('CONFLICT');
+    const bad = await gql(`mutation C($i: IncidentInput!) { createIncident(input: $i) { slug } }`, {
+      i: {
+        ...NEW_INCIDENT,
+        slug: 'Not A Slug',
+        timeline: [{ key: 'e1', at: 'yesterday', precision: 'MINUTE', kind: 'TRIGGER', text: 'x' }],
+        causalLinks: [{ from: 'no-gateway-timeout', to: 'nowhere', kind: 'CAUSES' }],
+        actionables: [{ key: 'a1', title: 'x', dueDate: '2026-13-01', references: ['what is this'] }],
+      },
+    });
+    expect(bad.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+    const fields = (bad.errors?.[0]?.extensions?.problems as { field: string }[]).map((p) => p.field);
+    expect(fields).toEqual(['input.actionables[0].dueDate', 'input.actionables[0].references[0]']);
+    const stillBad = await gql(`mutation C($i: IncidentInput!) { createIncident(input: $i) { slug } }`, {
+      i: { ...NEW_INCIDENT, slug: 'Not A Slug', timeline: [{ key: 'e1', at: 'yesterday', precision: 'MINUTE', kind: 'TRIGGER', text: 'x' }], causalLinks: [{ from: 'no-gateway-timeout', to: 'nowhere', kind: 'CAUSES' }], actionables: [] },
+    });
+    expect((stillBad.errors?.[0]?.extensions?.problems as { field: string }[]).map((p) => p.field)).toEqual(['input.slug', 'input.timeline[0].at', 'input.causalLinks[0].to']);
+    expect(await prisma.incident.count({ where: { slug: 'not-a-slug' } })).toBe(0);
+  });
+
+  it('renames a slug, keeps the old one as an alias, updates search, and lets no other incident take the old slug', async () => {
+    const slug = 'apache-outbound-calls-without-timeouts-2011';
+    const v = await version(slug);
+    const res = await gql<{ updateIncident: Incident }>(
+      `mutation U($v: Int!) { updateIncident(slug: "${slug}", expectedVersion: $v, patch: { slug: "apache-wedged-by-outbound-calls", summary: "Zebrafish wedge of the footer call." }, note: "clearer name") { slug version summary } }`,
+      { v },
+    );
+    expect(res.errors).toBeUndefined();
+    expect(res.data.updateIncident).toMatchObject({ slug: 'apache-wedged-by-outbound-calls', version: v + 1 });
+    expect(await prisma.incidentSlugAlias.findUnique({ where: { slug } })).toMatchObject({ slug });
+    const found = await t.gql<{ incidents: { nodes: { slug: string }[] } }>(`{ incidents(filter: { text: "zebrafish" }) { nodes { slug } } }`);
+    expect(found.data.incidents.nodes.map((n) => n.slug)).toEqual(['apache-wedged-by-outbound-calls']);
+
+    const viaOld = await gql(`mutation { updateIncident(slug: "${slug}", expectedVersion: ${v + 1}, patch: { title: "x" }) { slug } }`);
+    expect(viaOld.errors?.[0]?.extensions).toMatchObject({ code: 'NOT_FOUND', renamedTo: 'apache-wedged-by-outbound-calls' });
+    const steal = await gql(`mutation { updateIncident(slug: "slack-cache-metastability-2022", expectedVersion: 1, patch: { slug: "${slug}" }) { slug } }`);
+    expect(steal.errors?.[0]?.extensions?.code).toBe('CONFLICT');
+
+    const back = await gql<{ updateIncident: Incident }>(`mutation { updateIncident(slug: "apache-wedged-by-outbound-calls", expectedVersion: ${v + 1}, patch: { slug: "${slug}" }) { slug version } }`);
+    expect(back.data.updateIncident).toEqual({ slug, version: v + 2 });
+    expect(await prisma.incidentSlugAlias.findMany({ where: { incident: { slug } }, select: { slug: true } })).toEqual([{ slug: 'apache-wedged-by-outbound-calls' }]);
+    const renames = (await history(slug)).filter((e) => e.field === 'slug').map((e) => [e.from, e.to]);
+    expect(renames).toEqual([
+      [slug, 'apache-wedged-by-outbound-calls'],
+      ['apache-wedged-by-outbound-calls', slug],
+    ]);
+  });
+
+  it('answers a stale version with CONFLICT and the current values, and writes nothing', async () => {
+    const slug = 'stackegg-haproxy-session-cap-2015';
+    const v = await version(slug);
+    await gql(`mutation { updateIncident(slug: "${slug}", expectedVersion: ${v}, patch: { impact: "Site slow for everyone." }) { version } }`);
+    const before = await prisma.incident.findUniqueOrThrow({ where: { slug }, include: { timeline: true } });
+    const events = await prisma.auditEvent.count();
+    const res = await gql(`mutation { upsertTimelineEvent(slug: "${slug}", expectedVersion: ${v}, event: { key: "late-note", kind: OBSERVATION, text: "x" }) { version } }`);
+    expect(res.errors?.[0]?.extensions).toMatchObject({ code: 'CONFLICT', expectedVersion: v, currentVersion: v + 1, current: { slug, impact: 'Site slow for everyone.', version: v + 1 } });
+    expect(await prisma.incident.findUniqueOrThrow({ where: { slug }, include: { timeline: true } })).toEqual(before);
+    expect(await prisma.auditEvent.count()).toBe(events);
+  });
+
+  it('upserts, moves and deletes timeline events by key, auditing each change', async () => {
+    const slug = NEW_INCIDENT.slug;
+    let v = await version(slug);
+    const upsert = (event: Record<string, unknown>, position?: number) =>
+      gql<{ upsertTimelineEvent: Incident }>(`mutation U($v: Int!, $e: TimelineEventInput!, $p: Int) { upsertTimelineEvent(slug: "${slug}", expectedVersion: $v, event: $e, position: $p) { ${INCIDENT} } }`, { v, e: event, p: position });
+
+    const added = await upsert({ key: 'on-call-paged', at: '2026-03-01T10:07:00Z', precision: 'MINUTE', kind: 'ESCALATION', text: 'On-call paged.' });
+    expect(added.data.upsertTimelineEvent.timeline.map((e) => e.key)).toEqual(['gateway-silent', 'queue-backs-up', 'on-call-paged']);
+    v++;
+    const edited = await upsert({ key: 'queue-backs-up', at: '2026-03-01T10:04:00Z', precision: 'MINUTE', kind: 'DETECTION', text: 'Queue depth alert fires at 10:04.' }, 0);
+    expect(edited.errors).toBeUndefined();
+    expect(edited.data.upsertTimelineEvent.timeline.map((e) => e.key)).toEqual(['queue-backs-up', 'gateway-silent', 'on-call-paged']);
+    expect(edited.data.upsertTimelineEvent.version).toBe(++v);
+    const unchanged = await upsert({ key: 'queue-backs-up', at: '2026-03-01T10:04:00Z', precision: 'MINUTE', kind: 'DETECTION', text: 'Queue depth alert fires at 10:04.' });
+    expect(unchanged.data.upsertTimelineEvent.version).toBe(v);
+
+    const badTime = await upsert({ key: 'queue-backs-up', at: '10:04', precision: 'MINUTE', kind: 'DETECTION', text: 'x' });
+    expect(badTime.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'event.at' });
+    const badPosition = await upsert({ key: 'new-one', kind: 'OBSERVATION', text: 'x' }, 9);
+    expect(badPosition.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'position' });
+
+    const removed = await gql<{ deleteTimelineEvent: Incident }>(`mutation { deleteTimelineEvent(slug: "${slug}", expectedVersion: ${v}, key: "on-call-paged") { version timeline { key } } }`);
+    expect(removed.data.deleteTimelineEvent).toEqual({ version: v + 1, timeline: [{ key: 'queue-backs-up' }, { key: 'gateway-silent' }] });
+    const missing = await gql(`mutation { deleteTimelineEvent(slug: "${slug}", expectedVersion: ${v + 1}, key: "on-call-paged") { version } }`);
+    expect(missing.errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
+
+    const trail = (await history(slug)).filter((e) => e.entity === 'TIMELINE_EVENT' || e.field === 'timeline.order');
+    expect(trail.map((e) => [e.entityKey, e.action, e.field])).toEqual([
+      ['on-call-paged', 'CREATE', null],
+      ['queue-backs-up', 'UPDATE', 'at'],
+      ['queue-backs-up', 'UPDATE', 'text'],
+      [slug, 'UPDATE', 'timeline.order'],
+      ['on-call-paged', 'DELETE', null],
+    ]);
+    expect(trail[2]).toMatchObject({ from: 'Queue depth alert fires.', to: 'Queue depth alert fires at 10:04.' });
+    expect(JSON.parse(trail[3]!.to!)).toEqual(['queue-backs-up', 'gateway-silent', 'on-call-paged']);
+  });
+
+  it('upserts factors and links, refuses to delete a factor an actionable addresses, and removes its links with it', async () => {
+    const slug = NEW_INCIDENT.slug;
+    let v = await version(slug);
+    const factor = await gql<{ upsertCausalFactor: Incident }>(
+      `mutation { upsertCausalFactor(slug: "${slug}", expectedVersion: ${v}, factor: { key: "gateway-outage", role: TRIGGER, component: "gateway", text: "The gateway goes silent." }, position: 0) { version causalFactors { key } } }`,
+    );
+    expect(factor.data.upsertCausalFactor.causalFactors.map((f) => f.key)).toEqual(['gateway-outage', 'no-gateway-timeout', 'workers-block']);
+    v++;
+    const link = (op: string, to: string) =>
+      gql<Record<string, Incident>>(`mutation { ${op}(slug: "${slug}", expectedVersion: ${v}, link: { from: "gateway-outage", to: "${to}", kind: CAUSES }) { version causalLinks { from { key } to { key } } } }`);
+    expect((await link('upsertCausalLink', 'workers-block')).data.upsertCausalLink!.causalLinks).toHaveLength(2);
+    v++;
+    expect((await link('upsertCausalLink', 'workers-block')).data.upsertCausalLink!.version).toBe(v);
+    expect((await link('upsertCausalLink', 'nowhere')).errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'link.to' });
+
+    const refused = await gql(`mutation { deleteCausalFactor(slug: "${slug}", expectedVersion: ${v}, key: "workers-block") { version } }`);
+    expect(refused.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', actionables: ['cap-workers-per-dependency'] });
+    const item = await prisma.actionable.findFirstOrThrow({ where: { key: 'cap-workers-per-dependency' } });
+    const unaddressed = await gql(`mutation { updateActionable(id: "${item.id}", expectedVersion: ${item.version}, patch: { addresses: ["gateway-outage"] }) { version } }`);
+    expect(unaddressed.errors).toBeUndefined();
+    const deleted = await gql<{ deleteCausalFactor: Incident }>(`mutation { deleteCausalFactor(slug: "${slug}", expectedVersion: ${v}, key: "workers-block") { version causalFactors { key } causalLinks { from { key } } } }`);
+    expect(deleted.errors).toBeUndefined();
+    expect(deleted.data.deleteCausalFactor).toEqual({ version: v + 1, causalFactors: [{ key: 'gateway-outage' }, { key: 'no-gateway-timeout' }], causalLinks: [] });
+
+    const trail = (await history(slug)).filter((e) => e.version === v + 1);
+    expect(trail.map((e) => [e.entity, e.action, e.entityKey]).sort()).toEqual([
+      ['CAUSAL_FACTOR', 'DELETE', 'workers-block'],
+      ['CAUSAL_LINK', 'DELETE', 'gateway-outage>workers-block:causes'],
+      ['CAUSAL_LINK', 'DELETE', 'no-gateway-timeout>workers-block:enables'],
+    ]);
+  });
+
+  it('never touches actionables: tracking work done since the incident was read survives an incident edit', async () => {
+    const slug = 'changeprop-feedback-loop-2016';
+    const v = await version(slug);
+    const item = await prisma.actionable.findFirstOrThrow({ where: { key: 'changeprop-bound-processing-concurrency' } });
+    await gql(`mutation { transitionActionable(id: "${item.id}", to: IN_PROGRESS, expectedVersion: ${item.version}) { status } }`);
+    const edit = await gql<{ updateIncident: { version: number; actionables: { key: string; status: string }[] } }>(
+      `mutation { updateIncident(slug: "${slug}", expectedVersion: ${v}, patch: { title: "ChangeProp feedback loop (May 2016)" }) { version actionables { key status } } }`,
+    );
+    expect(edit.errors).toBeUndefined();
+    expect(edit.data.updateIncident.actionables.find((a) => a.key === item.key)!.status).toBe('IN_PROGRESS');
+    expect(await prisma.actionable.findUniqueOrThrow({ where: { id: item.id } })).toMatchObject({ status: 'in_progress', version: item.version + 1 });
+  });
+
+  it('returns fresh nested data for each of several mutations in one operation', async () => {
+    const slug = NEW_INCIDENT.slug;
+    const v = await version(slug);
+    const res = await gql<{ a: Incident; b: Incident }>(`mutation {
+      a: upsertTimelineEvent(slug: "${slug}", expectedVersion: ${v}, event: { key: "first-extra", kind: OBSERVATION, text: "one" }) { version timeline { key } }
+      b: upsertTimelineEvent(slug: "${slug}", expectedVersion: ${v + 1}, event: { key: "second-extra", kind: OBSERVATION, text: "two" }) { version timeline { key } }
+    }`);
+    expect(res.errors).toBeUndefined();
+    expect(res.data.a.timeline.map((e) => e.key)).toContain('first-extra');
+    expect(res.data.a.timeline.map((e) => e.key)).not.toContain('second-extra');
+    expect(res.data.b.timeline.map((e) => e.key).slice(-2)).toEqual(['first-extra', 'second-extra']);
+  });
+
+  it('lets an admin delete an incident; its audit trail stays', async () => {
+    const slug = NEW_INCIDENT.slug;
+    const v = await version(slug);
+    const incidentId = (await prisma.incident.findUniqueOrThrow({ where: { slug } })).id;
+    const before = await prisma.auditEvent.count({ where: { incidentId } });
+    const res = await t.gql<{ deleteIncident: string }>(`mutation { deleteIncident(slug: "${slug}", expectedVersion: ${v}, note: "test record") }`, {}, admin);
+    expect(res.data.deleteIncident).toBe(incidentId);
+    expect(await prisma.incident.count({ where: { slug } })).toBe(0);
+    expect(await prisma.actionable.count({ where: { incidentId } })).toBe(0);
+    const trail = await prisma.auditEvent.findMany({ where: { incidentId }, orderBy: { id: 'asc' } });
+    expect(trail).toHaveLength(before + 1);
+    expect(trail[trail.length - 1]).toMatchObject({ entity: 'incident', action: 'delete', note: 'test record', actor: 'admin-token' });
+  });
+});
