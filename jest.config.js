@@ -17,8 +17,9 @@ const common = {
   rootDir: __dirname,
   testEnvironment: 'node',
   transform: { '^.+\\.(t|j|mj)s$': swc },
-  // Nest 12 ships ESM; jest must transform it like our own code.
-  transformIgnorePatterns: ['/node_modules/(?!(@nestjs|@apollo|@as-integrations)/)'],
+  // Nest 12, marked and sanitize-html's parser (htmlparser2 and its dom* helpers) ship ESM
+  // only; jest must transform them like our own code.
+  transformIgnorePatterns: ['/node_modules/(?!(@nestjs|@apollo|@as-integrations|marked|htmlparser2|domhandler|domutils|domelementtype|dom-serializer|entities)/)'],
   moduleNameMapper: { '^@hindsight/([a-z-]+)$': '<rootDir>/libs/$1/src/index.ts' },
 };
 

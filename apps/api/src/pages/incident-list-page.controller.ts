@@ -1,0 +1,26 @@
+import { Controller, Get, Query, Res, UseFilters } from '@nestjs/common';
+import type { Response } from 'express';
+import { parseIncidentListQuery } from './list-query.parser';
+import { PageDataService } from './page-data.service';
+import { PageErrorFilter } from './page-error.filter';
+import { sendPage } from './page-response';
+import { incidentListView } from './views/incident-list.view';
+
+@Controller()
+@UseFilters(PageErrorFilter)
+export class IncidentListPageController {
+  constructor(private readonly data: PageDataService) {}
+
+  /** The front page is the incident list: what a reader arriving without a link wants first. */
+  @Get()
+  home(@Query() query: Record<string, unknown>, @Res() res: Response): Promise<void> {
+    return this.list(query, res);
+  }
+
+  @Get('incidents')
+  async list(@Query() query: Record<string, unknown>, @Res() res: Response): Promise<void> {
+    const parsed = parseIncidentListQuery(query);
+    const { patterns, page, errors } = await this.data.incidentList(parsed);
+    sendPage(res, errors.length > 0 ? 400 : 200, incidentListView({ form: parsed.form, errors, patterns, page }));
+  }
+}

@@ -1,0 +1,63 @@
+import { Controller, Get, Inject, Logger, Param, Query, Req, Res, UseFilters } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import type { IncidentRecord } from '@hindsight/incidents';
+import { html, trustedHtml, type SafeHtml } from '@hindsight/web';
+import { INCIDENT_MODEL_PANEL, type IncidentModelPanel } from './incident-model-panel.token';
+import { PageDataService } from './page-data.service';
+import { PageErrorFilter } from './page-error.filter';
+import { queryStringOf, requestOrigin, sendPage } from './page-response';
+import { todayUtc } from './views/labels';
+import { incidentView } from './views/incident.view';
+
+/** First string value per query parameter; null when the request carries none. */
+function formFields(query: Record<string, unknown>): Record<string, string> | null {
+  const fields: Record<string, string> = {};
+  for (const [name, value] of Object.entries(query)) {
+    const first = Array.isArray(value) ? value[0] : value;
+    if (typeof first === 'string') fields[name] = first;
+  }
+  return Object.keys(fields).length > 0 ? fields : null;
+}
+
+@Controller('incidents')
+@UseFilters(PageErrorFilter)
+export class IncidentPageController {
+  private readonly logger = new Logger('Pages');
+
+  constructor(
+    private readonly data: PageDataService,
+    @Inject(INCIDENT_MODEL_PANEL) private readonly modelPanel: IncidentModelPanel,
+  ) {}
+
+  /**
+   * The page; its query parameters go to the model panel as the fields of a what-if form
+   * submitted without JavaScript. A what-if changes nothing, so it is a GET: safe to repeat, open
+   * to readers like any page, and a result a runbook can link to.
+   */
+  @Get(':slug')
+  async show(@Param('slug') slug: string, @Query() query: Record<string, unknown>, @Req() req: Request, @Res() res: Response): Promise<void> {
+    await this.render(slug, formFields(query), req, res);
+  }
+
+  private async render(slug: string, form: Record<string, string> | null, req: Request, res: Response): Promise<void> {
+    const found = await this.data.findIncident(slug);
+    if ('movedTo' in found) {
+      // Permanent, so runbooks and bookmarks can update. Browsers carry the #fragment over to
+      // the new location; the query string (a linked what-if) is kept here.
+      res.redirect(301, `/incidents/${encodeURIComponent(found.movedTo)}${queryStringOf(req)}`);
+      return;
+    }
+    const [details, modelPanel] = await Promise.all([this.data.incidentDetails(found.incident), this.renderModelPanel(found.incident, form)]);
+    sendPage(res, 200, incidentView({ incident: found.incident, ...details, modelPanel, origin: requestOrigin(req), today: todayUtc() }));
+  }
+
+  /** A failing model must not take the postmortem down with it: on-call needs the page regardless. */
+  private async renderModelPanel(incident: IncidentRecord, form: Record<string, string> | null): Promise<SafeHtml> {
+    try {
+      return trustedHtml(await this.modelPanel.render({ incidentId: incident.id, slug: incident.slug, form }));
+    } catch (error) {
+      this.logger.error(`model panel for ${incident.slug} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+      return html`<p class="model-error" role="alert">The model could not be shown just now. The rest of this page is unaffected.</p>`;
+    }
+  }
+}

@@ -1,0 +1,145 @@
+import { Injectable } from '@nestjs/common';
+import { PrismaService } from '@hindsight/db';
+import { AppError, type FieldProblem } from '@hindsight/domain';
+import {
+  IncidentLoaders,
+  IncidentsService,
+  type IncidentRecord,
+  type Page,
+  type PatternWithCount,
+} from '@hindsight/incidents';
+import type { FieldError, ParsedActionableList, ParsedIncidentList } from './list-query.parser';
+import type { ActionableListItem } from './views/actionable-list.view';
+import type { IncidentListItem, ListPage } from './views/incident-list.view';
+import type { IncidentPageModel } from './views/incident.view';
+
+type IncidentDetails = Pick<IncidentPageModel, 'patterns' | 'timeline' | 'factors' | 'links' | 'actionables'>;
+
+interface Loadable<K, V> {
+  loadMany(keys: readonly K[]): Promise<(V | Error)[]>;
+}
+
+async function loadAll<K, V>(loader: Loadable<K, V>, keys: readonly K[]): Promise<V[]> {
+  const results = await loader.loadMany(keys);
+  const failed = results.find((r): r is Error => r instanceof Error);
+  if (failed) throw failed;
+  return results as V[];
+}
+
+function toListPage<T, U>(page: Page<T>, items: U[]): ListPage<U> {
+  return {
+    items,
+    totalCount: page.totalCount,
+    hasNextPage: page.hasNextPage,
+    hasPreviousPage: page.hasPreviousPage,
+    endCursor: page.cursors[page.cursors.length - 1] ?? null,
+  };
+}
+
+const FRIENDLY: Record<string, string> = {
+  after: 'That page link is no longer valid (the order changed or it was cut short). Start again from the first page.',
+  first: 'Show from 1 to 100 per page.',
+};
+
+/**
+ * Reads for the pages, through the same IncidentsService and per-request IncidentLoaders the
+ * GraphQL resolvers use: one statement per kind of child whatever the number of rows, and no
+ * query of its own.
+ */
+@Injectable()
+export class PageDataService {
+  constructor(
+    private readonly incidents: IncidentsService,
+    private readonly prisma: PrismaService,
+  ) {}
+
+  /** Loaders live for one page render, exactly like the GraphQL request context. */
+  private loaders(): IncidentLoaders {
+    return new IncidentLoaders(this.prisma);
+  }
+
+  /** The incident, or the slug it now lives under when `slug` is an old one. */
+  async findIncident(slug: string): Promise<{ incident: IncidentRecord } | { movedTo: string }> {
+    try {
+      return { incident: await this.incidents.findBySlug(slug) };
+    } catch (error) {
+      if (!(error instanceof AppError) || error.code !== 'NOT_FOUND') throw error;
+      const movedTo = await this.incidents.resolveSlugAlias(slug);
+      if (movedTo && movedTo !== slug) return { movedTo };
+      throw error;
+    }
+  }
+
+  async incidentDetails(incident: IncidentRecord): Promise<IncidentDetails> {
+    const loaders = this.loaders();
+    const [patterns, timeline, factors, links, actionables] = await Promise.all([
+      loaders.patterns.load(incident.id),
+      loaders.timeline.load(incident.id),
+      loaders.factors.load(incident.id),
+      loaders.links.load(incident.id),
+      loaders.actionables.load(incident.id),
+    ]);
+    const ids = actionables.map((a) => a.id);
+    const [references, addresses] = await Promise.all([loadAll(loaders.references, ids), loadAll(loaders.addressedFactors, ids)]);
+    return {
+      patterns,
+      timeline,
+      factors,
+      links,
+      actionables: actionables.map((a, i) => ({ ...a, references: references[i]!, addresses: addresses[i]! })),
+    };
+  }
+
+  async incidentList(parsed: ParsedIncidentList): Promise<{ patterns: PatternWithCount[]; page: ListPage<IncidentListItem> | null; errors: FieldError[] }> {
+    const errors = [...parsed.errors];
+    const [patterns, found] = await Promise.all([
+      this.incidents.listPatterns(),
+      errors.length > 0 ? null : refusedAsNull(this.incidents.listIncidents(parsed.filter, parsed.page), errors),
+    ]);
+    return { patterns, page: found ? await this.withPatterns(found) : null, errors };
+  }
+
+  async actionableList(parsed: ParsedActionableList): Promise<{ page: ListPage<ActionableListItem> | null; errors: FieldError[] }> {
+    const errors = [...parsed.errors];
+    const found = errors.length > 0 ? null : await refusedAsNull(this.incidents.listActionables(parsed.filter, parsed.page), errors);
+    if (!found) return { page: null, errors };
+    const loaders = this.loaders();
+    const [incidents, references] = await Promise.all([
+      loadAll(loaders.incident, found.nodes.map((a) => a.incidentId)),
+      loadAll(loaders.references, found.nodes.map((a) => a.id)),
+    ]);
+    const items = found.nodes.map((actionable, i) => ({ actionable, incident: incidents[i] ?? null, references: references[i]! }));
+    return { page: toListPage(found, items), errors };
+  }
+
+  async patternPage(key: string, first: number, after: string, queryErrors: FieldError[]): Promise<{ pattern: PatternWithCount; page: ListPage<IncidentListItem> | null; errors: FieldError[] }> {
+    const errors = [...queryErrors];
+    const pattern = await this.incidents.findPattern(key);
+    const found = errors.length > 0 ? null : await refusedAsNull(this.incidents.listIncidents({ patterns: [key] }, { first, after: after || null, orderBy: 'STARTED_AT_DESC' }), errors);
+    return { pattern, page: found ? await this.withPatterns(found) : null, errors };
+  }
+
+  patternIndex(): Promise<PatternWithCount[]> {
+    return this.incidents.listPatterns();
+  }
+
+  private async withPatterns(found: Page<IncidentRecord>): Promise<ListPage<IncidentListItem>> {
+    const patterns = await loadAll(this.loaders().patterns, found.nodes.map((i) => i.id));
+    return toListPage(found, found.nodes.map((incident, i) => ({ incident, patterns: patterns[i]! })));
+  }
+}
+
+/**
+ * A refused page request (a stale cursor, a page size out of range) becomes a message on the
+ * page rather than an error page: the reader keeps the form and can start again.
+ */
+async function refusedAsNull<T>(work: Promise<T>, errors: FieldError[]): Promise<T | null> {
+  try {
+    return await work;
+  } catch (error) {
+    if (!(error instanceof AppError) || error.code !== 'BAD_USER_INPUT') throw error;
+    const problems = (error.details.problems as FieldProblem[] | undefined) ?? [{ field: 'form', reason: error.message }];
+    for (const p of problems) errors.push({ field: p.field, message: FRIENDLY[p.field] ?? p.reason });
+    return null;
+  }
+}

@@ -1,0 +1,37 @@
+import { Module, type DynamicModule, type MiddlewareConsumer, type ModuleMetadata, type NestModule, type Type } from '@nestjs/common';
+import { IncidentsModule } from '../incidents/incidents.module';
+import { ActionableListPageController } from './actionable-list-page.controller';
+import { EmptyModelPanel } from './empty-model-panel.provider';
+import { IncidentListPageController } from './incident-list-page.controller';
+import { INCIDENT_MODEL_PANEL, type IncidentModelPanel } from './incident-model-panel.token';
+import { IncidentPageController } from './incident-page.controller';
+import { PageAssetsController } from './page-assets.controller';
+import { PageDataService } from './page-data.service';
+import { PageHeadersMiddleware } from './page-headers.middleware';
+import { PatternPageController } from './pattern-page.controller';
+
+export interface PagesModuleOptions {
+  /** Fills the "Model" aside of incident pages; by default an honest empty state. */
+  modelPanel?: Type<IncidentModelPanel>;
+  /** Modules whose providers the model panel injects. */
+  imports?: NonNullable<ModuleMetadata['imports']>;
+}
+
+const CONTROLLERS = [IncidentListPageController, IncidentPageController, ActionableListPageController, PatternPageController, PageAssetsController];
+
+/** Server-rendered HTML pages for people: incidents, follow-ups, patterns. */
+@Module({})
+export class PagesModule implements NestModule {
+  static register(options: PagesModuleOptions = {}): DynamicModule {
+    return {
+      module: PagesModule,
+      imports: [IncidentsModule, ...(options.imports ?? [])],
+      controllers: CONTROLLERS,
+      providers: [PageDataService, { provide: INCIDENT_MODEL_PANEL, useClass: options.modelPanel ?? EmptyModelPanel }],
+    };
+  }
+
+  configure(consumer: MiddlewareConsumer): void {
+    consumer.apply(PageHeadersMiddleware).forRoutes(...CONTROLLERS);
+  }
+}

@@ -1,0 +1,95 @@
+import type { CausalLinkKind, FactorRole } from '@hindsight/domain';
+import type { CausalFactorRecord, CausalLinkRecord } from '@hindsight/incidents';
+import {
+  anchorId,
+  CAUSAL_LINK_KIND_ORDER,
+  edgeSample,
+  html,
+  joinHtml,
+  layoutCausalGraph,
+  renderCausalGraphSvg,
+  roleSample,
+  type CausalGraphLayout,
+  type SafeHtml,
+} from '@hindsight/web';
+import { factorLabel, LINK_KIND_VERBS, ROLE_LABELS } from './labels';
+
+export interface KeyedLink {
+  from: string;
+  to: string;
+  kind: CausalLinkKind;
+}
+
+/** Links by factor key rather than row id: keys are what anchors and the layout speak. */
+export function keyedLinks(factors: readonly CausalFactorRecord[], links: readonly CausalLinkRecord[]): KeyedLink[] {
+  const keyOf = new Map(factors.map((f) => [f.id, f.key]));
+  return links.flatMap((l) => {
+    const from = keyOf.get(l.fromId);
+    const to = keyOf.get(l.toId);
+    return from && to ? [{ from, to, kind: l.kind }] : [];
+  });
+}
+
+export function causalGraphLayout(factors: readonly CausalFactorRecord[], links: readonly KeyedLink[]): CausalGraphLayout {
+  return layoutCausalGraph(
+    factors.map((f) => ({ key: f.key, role: f.role, component: f.component, label: factorLabel(f.key), description: f.text })),
+    links,
+  );
+}
+
+const factorLink = (key: string) => html`<a href="#${anchorId('factor', key)}">${factorLabel(key)}</a>`;
+
+function plural(n: number, one: string, many = `${one}s`): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+/** One loop in words: A causes B, which amplifies C, … which causes A again. */
+function loopSentence(cycle: readonly string[], links: readonly KeyedLink[]): SafeHtml {
+  const steps = cycle.map((from, i) => {
+    const to = cycle[(i + 1) % cycle.length]!;
+    const kind = links.find((l) => l.from === from && l.to === to)?.kind ?? 'causes';
+    return html`${factorLink(from)} <span class="link-kind">${LINK_KIND_VERBS[kind]}</span> `;
+  });
+  return html`${steps}${factorLink(cycle[0]!)} again.`;
+}
+
+/**
+ * The graph as a figure: the SVG in a sideways-scrolling box (boxes stay legible at 360 px
+ * instead of shrinking), a legend, and a text summary that says everything the drawing says,
+ * loops included, for readers who cannot see it.
+ */
+export function causalGraphView(factors: readonly CausalFactorRecord[], links: readonly KeyedLink[], layout: CausalGraphLayout): SafeHtml {
+  if (factors.length === 0) return html`<p class="empty">No causal factors are recorded for this incident.</p>`;
+  const count = (kind: CausalLinkKind) => links.filter((l) => l.kind === kind).length;
+  const kinds = CAUSAL_LINK_KIND_ORDER.filter((k) => count(k) > 0).map((k) => `${count(k)} ${LINK_KIND_VERBS[k]}`);
+  const triggers = factors.filter((f) => f.role === 'trigger');
+  const { cycles, truncated } = layout.loops;
+  const roles = [...new Set(factors.map((f) => f.role))] as FactorRole[];
+
+  const loopText =
+    cycles.length === 0
+      ? html`<p>There are no feedback loops: every chain of links ends.</p>`
+      : html`<p class="loop-summary"><strong>${cycles.length === 1 ? 'One feedback loop' : `${truncated ? 'At least ' : ''}${cycles.length} feedback loops`}</strong> (cycles where an effect feeds back into its own cause), drawn with thick red links:</p>
+<ol class="loop-list">${cycles.map((c) => html`<li>${loopSentence(c, links)}</li>`)}</ol>`;
+
+  const svg = renderCausalGraphSvg(layout, {
+    href: (key) => `#${anchorId('factor', key)}`,
+    title: `Causal graph: ${plural(factors.length, 'factor')}, ${plural(links.length, 'link')}${cycles.length > 0 ? `, ${plural(cycles.length, 'feedback loop')}` : ''}`,
+    describedBy: 'graph-summary',
+  });
+
+  return html`<figure class="causal-graph">
+<div class="graph-scroll" tabindex="0" role="region" aria-label="Causal graph drawing; scrolls sideways on narrow screens">${svg}</div>
+<figcaption>
+<ul class="graph-legend" aria-label="Legend">
+${CAUSAL_LINK_KIND_ORDER.map((k) => html`<li>${edgeSample(k, false)} ${LINK_KIND_VERBS[k]}</li>`)}
+<li>${edgeSample('causes', true)} part of a feedback loop</li>
+${roles.map((r) => html`<li>${roleSample(r)} ${ROLE_LABELS[r].toLowerCase()}</li>`)}
+</ul>
+<div id="graph-summary" class="graph-summary">
+<p>${plural(factors.length, 'causal factor')} joined by ${plural(links.length, 'link')}${kinds.length > 0 ? ` (${kinds.join(', ')})` : ''}.${triggers.length > 0 ? html` ${triggers.length === 1 ? 'Trigger' : 'Triggers'}: ${joinHtml(triggers.map((t) => factorLink(t.key)), ', ')}.` : ''}</p>
+${loopText}
+</div>
+</figcaption>
+</figure>`;
+}

@@ -1,0 +1,215 @@
+import type { TimePrecision } from '@hindsight/domain';
+import type {
+  ActionableRecord,
+  CausalFactorRecord,
+  CausalLinkRecord,
+  ExternalReferenceRecord,
+  IncidentRecord,
+  PatternRecord,
+  TimelineEventRecord,
+} from '@hindsight/incidents';
+import {
+  anchorId,
+  formatDate,
+  formatInstant,
+  html,
+  PRECISION_LABELS,
+  renderMarkdown,
+  safeUrl,
+  truncateWords,
+  type SafeHtml,
+} from '@hindsight/web';
+import { anchorToolsView } from './anchor-tools.view';
+import { causalGraphLayout, causalGraphView, keyedLinks } from './causal-graph.view';
+import {
+  EVENT_KIND_LABELS,
+  factorLabel,
+  isOverdue,
+  LINK_KIND_VERBS,
+  REFERENCE_KIND_LABELS,
+  ROLE_LABELS,
+  STATUS_LABELS,
+} from './labels';
+import { layoutView } from './layout.view';
+
+export interface ActionableDetail extends ActionableRecord {
+  references: ExternalReferenceRecord[];
+  addresses: CausalFactorRecord[];
+}
+
+export interface IncidentPageModel {
+  incident: IncidentRecord;
+  patterns: PatternRecord[];
+  timeline: TimelineEventRecord[];
+  factors: CausalFactorRecord[];
+  links: CausalLinkRecord[];
+  actionables: ActionableDetail[];
+  /** Inside of the "Model" aside, from the bound IncidentModelPanel. */
+  modelPanel: SafeHtml;
+  /** Scheme, host and port the reader used; runbook snippets carry absolute links. */
+  origin: string;
+  /** YYYY-MM-DD (UTC), for overdue marks. */
+  today: string;
+}
+
+function keyTime(label: string, at: Date | null, precision: TimePrecision): SafeHtml {
+  if (!at) return html``;
+  return html`<div><dt>${label}</dt><dd><time datetime="${at.toISOString()}">${formatInstant(at, precision)}</time> <span class="precision">(${PRECISION_LABELS[precision]})</span></dd></div>`;
+}
+
+function headerView(m: IncidentPageModel): SafeHtml {
+  const i = m.incident;
+  const source = safeUrl(i.sourceUrl);
+  return html`<header class="incident-header">
+<p class="eyebrow">${i.organization}</p>
+<h1 id="incident-title">${i.title}</h1>
+<p class="summary">${i.summary}</p>
+<dl class="facts">
+<div><dt>Organization</dt><dd>${i.organization}</dd></div>
+${keyTime('Started', i.startedAt, i.startedPrecision)}
+${keyTime('Detected', i.detectedAt, i.detectedPrecision)}
+${keyTime('Mitigated', i.mitigatedAt, i.mitigatedPrecision)}
+${keyTime('Resolved', i.resolvedAt, i.resolvedPrecision)}
+${i.components.length > 0 ? html`<div><dt>Components</dt><dd>${i.components.join(', ')}</dd></div>` : ''}
+${m.patterns.length > 0 ? html`<div><dt>Patterns</dt><dd><ul class="tags">${m.patterns.map((p) => html`<li><a href="/patterns/${encodeURIComponent(p.key)}">${p.name}</a></li>`)}</ul></dd></div>` : ''}
+<div><dt>Source</dt><dd>${source ? html`<a href="${source}" rel="noopener noreferrer">${i.sourceTitle}</a>` : i.sourceTitle}${i.sourceLanguage !== 'en' ? html` <span class="muted">(originally in <span lang="${i.sourceLanguage}">${i.sourceLanguage}</span>)</span>` : ''}</dd></div>
+</dl>
+<section class="impact" aria-labelledby="impact-heading">
+<h2 id="impact-heading">Impact</h2>
+<p>${i.impact}</p>
+</section>
+<nav class="toc" aria-label="On this page">
+<ul>
+<li><a href="#narrative">Narrative</a></li>
+<li><a href="#model">Model</a></li>
+<li><a href="#timeline">Timeline <span class="count">(${m.timeline.length})</span></a></li>
+<li><a href="#causal-factors">Causal factors <span class="count">(${m.factors.length})</span></a></li>
+<li><a href="#actionables">Actionables <span class="count">(${m.actionables.length})</span></a></li>
+</ul>
+</nav>
+</header>`;
+}
+
+/**
+ * The time as the source wrote it, then what it was read as, then how precise it is. An event the
+ * source gave no time for says so; one whose time comes only from context (a date but no
+ * written time) shows the parsed time alone.
+ */
+function eventTime(e: TimelineEventRecord): SafeHtml {
+  if (!e.asWritten && !e.at) return html`<p class="event-time"><span class="as-written no-time">No time given</span></p>`;
+  const written = e.asWritten ? html`<span class="as-written">${e.asWritten}</span> ` : '';
+  const parsed = e.at ? html`<time datetime="${e.at.toISOString()}">${formatInstant(e.at, e.precision)}</time> ` : '';
+  const precision = e.precision !== 'none' ? html`<span class="precision">${PRECISION_LABELS[e.precision]}</span>` : '';
+  return html`<p class="event-time">${written}${parsed}${precision}</p>`;
+}
+
+function timelineView(m: IncidentPageModel, pageUrl: string): SafeHtml {
+  if (m.timeline.length === 0) return html`<p class="empty">No timeline is recorded for this incident.</p>`;
+  const items = m.timeline.map((e) => {
+    const id = anchorId('timeline', e.key);
+    return html`<li id="${id}" class="timeline-event kind-${e.kind} anchored">
+${eventTime(e)}
+<p class="event-text"><span class="badge kind-badge kind-${e.kind}">${EVENT_KIND_LABELS[e.kind]}</span> ${e.text}</p>
+${anchorToolsView({ kind: 'timeline', id, pageUrl, label: `${m.incident.title} — ${e.asWritten ? `${e.asWritten}: ` : ''}${truncateWords(e.text, 80)}` })}
+</li>`;
+  });
+  return html`<ol class="timeline">${items}</ol>`;
+}
+
+function factorsListView(m: IncidentPageModel, pageUrl: string, inLoop: ReadonlySet<string>): SafeHtml {
+  const links = keyedLinks(m.factors, m.links);
+  const addressedBy = new Map<string, ActionableDetail[]>();
+  for (const a of m.actionables) for (const f of a.addresses) addressedBy.set(f.key, [...(addressedBy.get(f.key) ?? []), a]);
+  const items = m.factors.map((f) => {
+    const id = anchorId('factor', f.key);
+    const out = links.filter((l) => l.from === f.key);
+    const into = links.filter((l) => l.to === f.key);
+    const fixes = addressedBy.get(f.key) ?? [];
+    const relation = (label: string, entries: SafeHtml[]) =>
+      entries.length > 0 ? html`<div><dt>${label}</dt><dd><ul class="inline-list">${entries.map((e) => html`<li>${e}</li>`)}</ul></dd></div>` : '';
+    return html`<li id="${id}" class="factor role-${f.role} anchored">
+<h3 class="factor-title"><span class="badge role-badge role-${f.role}">${ROLE_LABELS[f.role]}</span> ${factorLabel(f.key)} <span class="component">${f.component}</span></h3>
+${inLoop.has(f.key) ? html`<p class="loop-note">Part of a feedback loop</p>` : ''}
+<p>${f.text}</p>
+<dl class="relations">
+${relation('Leads to', out.map((l) => html`${LINK_KIND_VERBS[l.kind]} <a href="#${anchorId('factor', l.to)}">${factorLabel(l.to)}</a>`))}
+${relation('Follows from', into.map((l) => html`<a href="#${anchorId('factor', l.from)}">${factorLabel(l.from)}</a> (${LINK_KIND_VERBS[l.kind]})`))}
+${relation('Addressed by', fixes.map((a) => html`<a href="#${anchorId('actionable', a.key)}">${a.title}</a>`))}
+</dl>
+${anchorToolsView({ kind: 'factor', id, pageUrl, label: `${m.incident.title} — ${factorLabel(f.key)}` })}
+</li>`;
+  });
+  return html`<ol class="factor-list">${items}</ol>`;
+}
+
+function referenceView(r: ExternalReferenceRecord): SafeHtml {
+  const url = safeUrl(r.url);
+  const kind = html`<span class="ref-kind">(${REFERENCE_KIND_LABELS[r.kind]})</span>`;
+  return url ? html`<a class="ref" href="${url}" rel="noopener noreferrer">${r.ref}</a> ${kind}` : html`<span class="ref">${r.ref}</span> ${kind}`;
+}
+
+export function actionableMetaView(a: ActionableRecord, today: string): SafeHtml {
+  const overdue = isOverdue(a, today);
+  return html`<dl class="meta">
+<div><dt>Status</dt><dd><span class="badge status-badge status-${a.status}">${STATUS_LABELS[a.status]}</span></dd></div>
+<div><dt>Owner</dt><dd>${a.owner ?? html`<span class="muted">Unassigned</span>`}</dd></div>
+<div><dt>Due</dt><dd>${a.dueDate ? html`<time datetime="${formatDate(a.dueDate)}">${formatDate(a.dueDate)}</time>` : html`<span class="muted">No due date</span>`}${overdue ? html` <strong class="overdue">Overdue</strong>` : ''}</dd></div>
+</dl>`;
+}
+
+export function referencesView(refs: readonly ExternalReferenceRecord[]): SafeHtml {
+  if (refs.length === 0) return html``;
+  return html`<div class="refs"><span class="refs-label">Tracked in</span> <ul class="inline-list">${refs.map((r) => html`<li>${referenceView(r)}</li>`)}</ul></div>`;
+}
+
+function actionablesView(m: IncidentPageModel, pageUrl: string): SafeHtml {
+  if (m.actionables.length === 0) return html`<p class="empty">No follow-up work is recorded for this incident.</p>`;
+  const open = m.actionables.filter((a) => a.status === 'open' || a.status === 'in_progress').length;
+  const items = m.actionables.map((a) => {
+    const id = anchorId('actionable', a.key);
+    return html`<li id="${id}" class="actionable status-${a.status} anchored">
+<h3>${a.title}</h3>
+${actionableMetaView(a, m.today)}
+${a.description ? html`<p>${a.description}</p>` : ''}
+${referencesView(a.references)}
+${a.addresses.length > 0 ? html`<div class="addresses"><span class="refs-label">Addresses</span> <ul class="inline-list">${a.addresses.map((f) => html`<li><a href="#${anchorId('factor', f.key)}">${factorLabel(f.key)}</a></li>`)}</ul></div>` : ''}
+${anchorToolsView({ kind: 'actionable', id, pageUrl, label: `${m.incident.title} — ${a.title}` })}
+</li>`;
+  });
+  return html`<p class="section-note">${open} of ${m.actionables.length} still open or in progress.</p><ol class="actionable-list">${items}</ol>`;
+}
+
+export function incidentView(m: IncidentPageModel): SafeHtml {
+  const pageUrl = `${m.origin}/incidents/${encodeURIComponent(m.incident.slug)}`;
+  const links = keyedLinks(m.factors, m.links);
+  const layout = causalGraphLayout(m.factors, links);
+  const main = html`<article class="incident" aria-labelledby="incident-title">
+${headerView(m)}
+<div class="incident-body">
+<section id="narrative" class="narrative" aria-labelledby="narrative-heading">
+<h2 id="narrative-heading">Narrative</h2>
+<div class="prose">${renderMarkdown(m.incident.narrative, { headingOffset: 1 })}</div>
+</section>
+<aside id="model" class="model-panel" aria-labelledby="model-heading">
+<h2 id="model-heading">Model</h2>
+${m.modelPanel}
+</aside>
+</div>
+<section id="timeline" class="timeline-section" aria-labelledby="timeline-heading">
+<h2 id="timeline-heading">Timeline</h2>
+<p class="section-note">Times are shown as the source wrote them, with how precise they are; parsed times are UTC.</p>
+${timelineView(m, pageUrl)}
+</section>
+<section id="causal-factors" class="factors-section" aria-labelledby="factors-heading">
+<h2 id="factors-heading">Causal factors</h2>
+${causalGraphView(m.factors, links, layout)}
+${factorsListView(m, pageUrl, layout.loops.nodesInLoops)}
+</section>
+<section id="actionables" class="actionables-section" aria-labelledby="actionables-heading">
+<h2 id="actionables-heading">Actionables</h2>
+${actionablesView(m, pageUrl)}
+</section>
+</article>`;
+  return layoutView({ title: m.incident.title, main, active: 'incidents', description: truncateWords(m.incident.summary, 200) });
+}
+

@@ -1,0 +1,54 @@
+import type { ActionableStatus, CausalLinkKind, FactorRole, ReferenceKind, TimelineEventKind } from '@hindsight/domain';
+
+export const STATUS_LABELS: Record<ActionableStatus, string> = {
+  open: 'Open',
+  in_progress: 'In progress',
+  done: 'Done',
+  wont_do: 'Won’t do',
+};
+
+export const EVENT_KIND_LABELS: Record<TimelineEventKind, string> = {
+  trigger: 'Trigger',
+  detection: 'Detection',
+  escalation: 'Escalation',
+  mitigation: 'Mitigation',
+  recovery: 'Recovery',
+  observation: 'Observation',
+};
+
+export const ROLE_LABELS: Record<FactorRole, string> = {
+  trigger: 'Trigger',
+  condition: 'Condition',
+  amplifier: 'Amplifier',
+  latent: 'Latent condition',
+  mitigating: 'Mitigating',
+};
+
+export const LINK_KIND_VERBS: Record<CausalLinkKind, string> = {
+  causes: 'causes',
+  amplifies: 'amplifies',
+  enables: 'enables',
+};
+
+export const REFERENCE_KIND_LABELS: Record<ReferenceKind, string> = {
+  phabricator: 'Phabricator',
+  github_pull: 'GitHub pull request',
+  github_issue: 'GitHub issue',
+  jira: 'Jira',
+  url: 'Link',
+};
+
+/** Factors have no short name of their own; their stable keys are written to be read. */
+export function factorLabel(key: string): string {
+  const words = key.replace(/-/g, ' ');
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+/** Calendar day in UTC, the unit due dates are compared in. */
+export function todayUtc(now = new Date()): string {
+  return now.toISOString().slice(0, 10);
+}
+
+export function isOverdue(a: { dueDate: Date | null; status: ActionableStatus }, today: string): boolean {
+  return a.dueDate !== null && (a.status === 'open' || a.status === 'in_progress') && a.dueDate.toISOString().slice(0, 10) < today;
+}

@@ -1,0 +1,302 @@
+import fs from 'node:fs';
+import type { Server } from 'node:http';
+import path from 'node:path';
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
+import { projectRoot } from '@hindsight/db';
+import { readSeedFiles, writeIncidentDocument } from '@hindsight/incidents';
+import { startTestApp, type TestApp } from './support/test-app';
+import { testPrisma } from './support/test-db';
+
+const CHROMIUM = '/usr/bin/chromium';
+const SCREENSHOTS = path.join(projectRoot(), '.artifacts', 'screenshots');
+const SEEDS = readSeedFiles(path.join(projectRoot(), 'seeds')).incidents;
+const CHANGEPROP = 'changeprop-feedback-loop-2016';
+
+const DESKTOP: BrowserContextOptions = { viewport: { width: 1280, height: 900 } };
+const PHONE: BrowserContextOptions = { viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true };
+
+const HOSTILE_NARRATIVE = [
+  '## Injected content',
+  '',
+  '<script>window.__xss = "script"; alert("script")</script>',
+  '',
+  '<img src="/nope.png" onerror="window.__xss = \'img\'; alert(\'img\')">',
+  '',
+  '[markdown link](javascript:window.__xss=\'md\';alert("md-link"))',
+  '',
+  '<a id="injected-a" href="javascript:window.__xss=\'a\';alert(\'a-tag\')">anchor tag</a>',
+  '',
+  '<svg onload="window.__xss = \'svg\'; alert(\'svg\')"><circle r="4"/></svg>',
+  '',
+  '<iframe src="javascript:alert(\'iframe\')"></iframe>',
+  '',
+  '<details open ontoggle="window.__xss=\'details\';alert(\'details\')"><summary>x</summary>y</details>',
+  '',
+  'The sentence after the payload still renders.',
+].join('\n');
+
+/**
+ * The callbacks handed to `page.evaluate` run inside the page. The project compiles without the
+ * DOM library (it is server code), so they reach the browser's globals through this narrow type:
+ * `(globalThis as unknown as Dom)`, an assertion that disappears when compiled.
+ */
+interface Dom {
+  window: { innerHeight: number; scrollTo(x: number, y: number): void; __violations?: string[]; __xss?: string };
+  document: {
+    documentElement: { scrollWidth: number };
+    getElementById(id: string): { scrollIntoView(): void } | null;
+    addEventListener(type: 'securitypolicyviolation', listener: (e: { violatedDirective: string; blockedURI: string }) => void): void;
+  };
+  navigator: { clipboard: { readText(): Promise<string> } };
+  getComputedStyle(element: unknown): { fontSize: string; color: string };
+}
+
+const haveChromium = fs.existsSync(CHROMIUM);
+if (!haveChromium) {
+  // Only a missing browser skips these; CI installs it with `apt-get install -y chromium`.
+  console.warn(`Browser tests skipped: ${CHROMIUM} is not installed (Debian: apt-get install -y chromium).`);
+}
+const describeInBrowser = haveChromium ? describe : describe.skip;
+
+describeInBrowser('pages in headless Chromium', () => {
+  let t: TestApp;
+  let browser: Browser;
+  let origin: string;
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    const prisma = testPrisma(t.db.url);
+    try {
+      const changeprop = await prisma.incident.findUniqueOrThrow({ where: { slug: CHANGEPROP } });
+      await prisma.incidentSlugAlias.create({ data: { slug: 'changeprop-retry-loop-2016', incidentId: changeprop.id } });
+    } finally {
+      await prisma.onModuleDestroy();
+    }
+    await t.app.listen(0, '127.0.0.1');
+    origin = `http://127.0.0.1:${((t.app.getHttpServer() as Server).address() as { port: number }).port}`;
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+    });
+    fs.mkdirSync(SCREENSHOTS, { recursive: true });
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await t?.close();
+  });
+
+  /** A fresh context per check; records script errors, CSP violations and dialogs. */
+  async function open(options: BrowserContextOptions = DESKTOP): Promise<{ context: BrowserContext; page: Page; problems: string[]; dialogs: string[] }> {
+    const context = await browser.newContext(options);
+    const page = await context.newPage();
+    const problems: string[] = [];
+    const dialogs: string[] = [];
+    page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
+    page.on('console', (message) => {
+      if (message.type() === 'error') problems.push(`console: ${message.text()}`);
+    });
+    page.on('dialog', (dialog) => {
+      dialogs.push(dialog.message());
+      void dialog.dismiss();
+    });
+    await context.addInitScript(() => {
+      const { window, document } = globalThis as unknown as Dom;
+      const seen: string[] = [];
+      window.__violations = seen;
+      document.addEventListener('securitypolicyviolation', (e) => seen.push(`${e.violatedDirective} ${e.blockedURI}`));
+    });
+    return { context, page, problems, dialogs };
+  }
+
+  const violations = (page: Page) => page.evaluate(() => (globalThis as unknown as Dom).window.__violations ?? []);
+  const pageWidth = (page: Page) => page.evaluate(() => (globalThis as unknown as Dom).document.documentElement.scrollWidth);
+  const inViewport = (page: Page, selector: string) =>
+    page.locator(selector).evaluate((el) => {
+      const r = el.getBoundingClientRect();
+      return r.top >= 0 && r.top < (globalThis as unknown as Dom).window.innerHeight;
+    });
+
+  /** The viewport as the reader sees it (`fullPage` for short pages only: a long one takes many seconds to paint). */
+  async function screenshot(page: Page, name: string, fullPage = false): Promise<void> {
+    await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage });
+  }
+
+  /** One viewport-sized shot per part of an incident page, each scrolled to the top of its section. */
+  async function screenshotSections(page: Page, name: string): Promise<void> {
+    for (const section of ['top', 'narrative', 'timeline', 'causal-factors', 'actionables']) {
+      await page.evaluate((id) => {
+        const { window, document } = globalThis as unknown as Dom;
+        if (id === 'top') window.scrollTo(0, 0);
+        else document.getElementById(id)!.scrollIntoView();
+      }, section);
+      await screenshot(page, `${name}-${section}`);
+    }
+  }
+
+  it.each(SEEDS.map((s) => [s.slug]))('loads %s at desktop and phone widths, cleanly, and saves screenshots', async (slug) => {
+    const desktop = await open(DESKTOP);
+    try {
+      const response = await desktop.page.goto(`${origin}/incidents/${slug}`);
+      expect(response?.status()).toBe(200);
+      await expect(desktop.page.locator('h1').textContent()).resolves.toBe(SEEDS.find((s) => s.slug === slug)!.title);
+      // Narrative and model side by side on a wide screen.
+      const narrative = (await desktop.page.locator('#narrative').boundingBox())!;
+      const model = (await desktop.page.locator('#model').boundingBox())!;
+      expect(model.x).toBeGreaterThanOrEqual(narrative.x + narrative.width);
+      expect(Math.abs(model.y - narrative.y)).toBeLessThan(2);
+      await expect(desktop.page.locator('#model').textContent()).resolves.toContain('No model is attached to this incident yet.');
+      expect(await pageWidth(desktop.page)).toBeLessThanOrEqual(1280);
+      await screenshotSections(desktop.page, `incident-${slug}-desktop`);
+      expect(desktop.problems).toEqual([]);
+      expect(await violations(desktop.page)).toEqual([]);
+    } finally {
+      await desktop.context.close();
+    }
+
+    const phone = await open(PHONE);
+    try {
+      await phone.page.goto(`${origin}/incidents/${slug}`);
+      // Stacked on a phone, and nothing pushes the page sideways: the graph scrolls in its own box.
+      const narrative = (await phone.page.locator('#narrative').boundingBox())!;
+      const model = (await phone.page.locator('#model').boundingBox())!;
+      expect(model.y).toBeGreaterThanOrEqual(narrative.y + narrative.height);
+      expect(await pageWidth(phone.page)).toBeLessThanOrEqual(360);
+      const graph = await phone.page.locator('.graph-scroll svg').evaluate((svg) => ({
+        drawn: svg.getBoundingClientRect().width,
+        declared: Number(svg.getAttribute('width')),
+        font: parseFloat((globalThis as unknown as Dom).getComputedStyle(svg.querySelector('text tspan:nth-child(2)') ?? svg).fontSize),
+      }));
+      // Boxes keep their size (12 px labels) rather than shrinking to fit 360 px.
+      expect(graph.drawn).toBeCloseTo(graph.declared, 0);
+      expect(graph.font).toBeGreaterThanOrEqual(12);
+      // The box opens on the trigger, where reading starts.
+      const trigger = (await phone.page.locator('.graph-scroll a.node-trigger').first().boundingBox())!;
+      expect(trigger.x + trigger.width / 2).toBeGreaterThan(0);
+      expect(trigger.x + trigger.width / 2).toBeLessThan(360);
+      await screenshotSections(phone.page, `incident-${slug}-phone`);
+      expect(phone.problems).toEqual([]);
+      expect(await violations(phone.page)).toEqual([]);
+    } finally {
+      await phone.context.close();
+    }
+  });
+
+  it.each([
+    ['incidents', '/incidents'],
+    ['actionables', '/actionables'],
+    ['patterns', '/patterns'],
+    ['pattern-retry-amplification', '/patterns/retry-amplification'],
+  ])('renders the %s page at both widths and saves screenshots', async (name, url) => {
+    for (const [width, options] of [['desktop', DESKTOP], ['phone', PHONE]] as const) {
+      const { context, page, problems } = await open(options);
+      try {
+        expect((await page.goto(`${origin}${url}`))?.status()).toBe(200);
+        expect(await pageWidth(page)).toBeLessThanOrEqual(options.viewport!.width);
+        await screenshot(page, `${name}-${width}`, true);
+        expect(problems).toEqual([]);
+        expect(await violations(page)).toEqual([]);
+      } finally {
+        await context.close();
+      }
+    }
+  });
+
+  it('lands a runbook link on its factor, jumps from a graph node to its entry, and follows a renamed slug', async () => {
+    const { context, page } = await open(PHONE);
+    try {
+      await page.goto(`${origin}/incidents/${CHANGEPROP}#factor-changeprop-retries-on-500`);
+      expect(await inViewport(page, '#factor-changeprop-retries-on-500')).toBe(true);
+      expect(await page.locator('#factor-changeprop-retries-on-500').evaluate((el) => el.matches(':target'))).toBe(true);
+      await screenshot(page, 'anchor-factor-phone');
+
+      await page.locator('.graph-scroll a.node[data-key="slow-parsoid-render"]').click();
+      await page.waitForURL(/#factor-slow-parsoid-render$/);
+      expect(await inViewport(page, '#factor-slow-parsoid-render')).toBe(true);
+
+      await page.goto(`${origin}/incidents/changeprop-retry-loop-2016#actionable-changeprop-safer-retry-policy`);
+      expect(page.url()).toBe(`${origin}/incidents/${CHANGEPROP}#actionable-changeprop-safer-retry-policy`);
+      expect(await inViewport(page, '#actionable-changeprop-safer-retry-policy')).toBe(true);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('copies an absolute anchor link and a runbook snippet to the clipboard', async () => {
+    const { context, page, problems } = await open(DESKTOP);
+    try {
+      await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
+      await page.goto(`${origin}/incidents/${CHANGEPROP}`);
+      const item = page.locator('#timeline-first-retry-count-exceeded');
+      await item.locator('button[data-copy-link]').click();
+      await item.locator('button[data-copy-link][data-copied]').waitFor();
+      await expect(item.locator('button[data-copy-link]').textContent()).resolves.toBe('Copied');
+      expect(await page.evaluate(() => (globalThis as unknown as Dom).navigator.clipboard.readText())).toBe(`${origin}/incidents/${CHANGEPROP}#timeline-first-retry-count-exceeded`);
+      await expect(page.locator('#copy-status').textContent()).resolves.toContain('Copied to the clipboard');
+
+      await item.locator('summary').click();
+      await item.locator('button[data-copy-from]').click();
+      await item.locator('button[data-copy-from][data-copied]').waitFor();
+      const snippet = await page.evaluate(() => (globalThis as unknown as Dom).navigator.clipboard.readText());
+      expect(snippet).toMatch(new RegExp(`^\\[ChangeProp feedback loop .* — 2016-05-05T02:34:16: .*\\]\\(${origin.replace(/[.]/g, '\\.')}/incidents/${CHANGEPROP}#timeline-first-retry-count-exceeded\\)$`));
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('works with JavaScript off: no dead copy buttons, anchor links visible and followable', async () => {
+    const { context, page } = await open({ ...PHONE, javaScriptEnabled: false });
+    try {
+      await page.goto(`${origin}/incidents/${CHANGEPROP}`);
+      expect(await page.locator('button.copy-button').count()).toBeGreaterThan(0);
+      expect(await page.locator('button.copy-button:visible').count()).toBe(0);
+      const permalink = page.locator('#actionable-lvs-endpoint-service-alert a.anchor-link');
+      await expect(permalink.isVisible()).resolves.toBe(true);
+      await permalink.click();
+      expect(page.url()).toBe(`${origin}/incidents/${CHANGEPROP}#actionable-lvs-endpoint-service-alert`);
+      expect(await inViewport(page, '#actionable-lvs-endpoint-service-alert')).toBe(true);
+      await page.locator('#actionable-lvs-endpoint-service-alert summary').click();
+      await expect(page.locator('#snippet-actionable-lvs-endpoint-service-alert').isVisible()).resolves.toBe(true);
+      await screenshot(page, 'no-javascript-phone');
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('runs no script injected through the narrative', async () => {
+    // Added here, last, so the list screenshots above show only the shipped incidents.
+    const prisma = testPrisma(t.db.url);
+    try {
+      const apache = SEEDS.find((s) => s.slug === 'apache-outbound-calls-without-timeouts-2011')!;
+      await prisma.$transaction((tx) =>
+        writeIncidentDocument(tx, { ...apache, slug: 'hostile-narrative', title: 'Hostile narrative', narrative: HOSTILE_NARRATIVE }, { status: 'published' }),
+      );
+    } finally {
+      await prisma.onModuleDestroy();
+    }
+    const { context, page, dialogs } = await open(DESKTOP);
+    try {
+      expect((await page.goto(`${origin}/incidents/hostile-narrative`))?.status()).toBe(200);
+      await page.waitForLoadState('networkidle');
+      await expect(page.locator('#narrative').textContent()).resolves.toContain('The sentence after the payload still renders.');
+      // Whatever is left of the injected links is inert when clicked.
+      for (const text of ['markdown link', 'anchor tag']) {
+        const target = page.locator('#narrative').getByText(text, { exact: false }).first();
+        if ((await target.count()) > 0) await target.click();
+      }
+      await page.waitForTimeout(200);
+      expect(dialogs).toEqual([]);
+      expect(await page.evaluate(() => (globalThis as unknown as Dom).window.__xss)).toBeUndefined();
+      expect(await page.locator('#narrative script, #narrative iframe, #narrative svg, #narrative img, #narrative [onerror], #narrative [onload]').count()).toBe(0);
+      expect(page.url()).toBe(`${origin}/incidents/hostile-narrative`);
+      // A link whose URL was refused reads as plain text, not as a dead link.
+      const colour = (locator: ReturnType<Page['locator']>) => locator.evaluate((el) => (globalThis as unknown as Dom).getComputedStyle(el).color);
+      expect(await page.locator('#narrative a:not([href])').count()).toBeGreaterThan(0);
+      expect(await colour(page.locator('#narrative a:not([href])').first())).toBe(await colour(page.locator('#narrative p').last()));
+      await screenshot(page, 'hostile-narrative-desktop');
+    } finally {
+      await context.close();
+    }
+  });
+});

@@ -1,0 +1,247 @@
+import path from 'node:path';
+import request from 'supertest';
+import { PrismaService, projectRoot } from '@hindsight/db';
+import { readSeedFiles } from '@hindsight/incidents';
+import { elements, sectionById, textOf } from './support/html-inspect';
+import { startTestApp, type TestApp } from './support/test-app';
+import { testPrisma } from './support/test-db';
+
+const SEEDS = readSeedFiles(path.join(projectRoot(), 'seeds'));
+const ALL_ACTIONABLES = SEEDS.incidents.flatMap((i) => i.actionables.map((a) => ({ ...a, slug: i.slug })));
+
+/** Slugs of the incidents listed on a page, in order. */
+function listedIncidents(html: string): string[] {
+  return elements(html)
+    .filter((e) => e.tag === 'a' && /^\/incidents\/[a-z0-9-]+$/.test(e.attrs.href ?? ''))
+    .map((e) => e.attrs.href!.slice('/incidents/'.length))
+    .filter((slug, i, all) => all.indexOf(slug) === i);
+}
+
+/** `slug#actionable-key` of the follow-ups listed on a page, in order. */
+function listedActionables(html: string): string[] {
+  return elements(html)
+    .filter((e) => e.tag === 'a' && /^\/incidents\/[a-z0-9-]+#actionable-/.test(e.attrs.href ?? ''))
+    .map((e) => e.attrs.href!.slice('/incidents/'.length).replace('#actionable-', '#'));
+}
+
+function link(html: string, rel: string): string | undefined {
+  return elements(html).find((e) => e.tag === 'a' && e.attrs.rel === rel)?.attrs.href;
+}
+
+/** Every form control has a label pointing at it. */
+function unlabelledControls(html: string): string[] {
+  const all = elements(html);
+  const labelled = new Set(all.filter((e) => e.tag === 'label').map((e) => e.attrs.for));
+  return all
+    .filter((e) => (e.tag === 'input' && e.attrs.type !== 'hidden') || e.tag === 'select' || e.tag === 'textarea')
+    .filter((e) => !e.attrs.id || !labelled.has(e.attrs.id))
+    .map((e) => e.attrs.name ?? e.tag);
+}
+
+describe('list pages', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp();
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  const get = (url: string) => request(t.app.getHttpServer()).get(url);
+
+  describe('incidents', () => {
+    it('lists every incident, newest first, on / and /incidents alike', async () => {
+      const home = await get('/');
+      const list = await get('/incidents');
+      expect(home.status).toBe(200);
+      expect(listedIncidents(home.text)).toEqual([
+        'slack-cache-metastability-2022',
+        'changeprop-feedback-loop-2016',
+        'stackegg-haproxy-session-cap-2015',
+        'apache-outbound-calls-without-timeouts-2011',
+      ]);
+      expect(listedIncidents(list.text)).toEqual(listedIncidents(home.text));
+      expect(textOf(list.text)).toContain('4 incidents match.');
+      expect(textOf(list.text)).toContain('Start time not given');
+      expect(unlabelledControls(list.text)).toEqual([]);
+      expect(list.headers['content-security-policy']).toContain("script-src 'self'");
+    });
+
+    it.each([
+      ['q=MAXCLIENTS', ['apache-outbound-calls-without-timeouts-2011']],
+      ['q=m%C3%A9tastable', ['slack-cache-metastability-2022']],
+      ['pattern=retry-amplification', ['slack-cache-metastability-2022', 'changeprop-feedback-loop-2016']],
+      ['pattern=missing-timeout&pattern=connection-cap', ['stackegg-haproxy-session-cap-2015', 'apache-outbound-calls-without-timeouts-2011']],
+      ['organization=slack', ['slack-cache-metastability-2022']],
+      ['year=2016', ['changeprop-feedback-loop-2016']],
+      ['year=2015&organization=Stack+Exchange', ['stackegg-haproxy-session-cap-2015']],
+      ['order=title', ['apache-outbound-calls-without-timeouts-2011', 'changeprop-feedback-loop-2016', 'slack-cache-metastability-2022', 'stackegg-haproxy-session-cap-2015']],
+    ])('filters with ?%s', async (query, expected) => {
+      const res = await get(`/incidents?${query}`);
+      expect(res.status).toBe(200);
+      expect(listedIncidents(res.text)).toEqual(expected);
+    });
+
+    it('keeps the filters in the form and offers to clear them', async () => {
+      const res = await get('/incidents?q=cache&pattern=cache-dependency&year=2022');
+      const fields = Object.fromEntries(elements(res.text).filter((e) => e.tag === 'input').map((e) => [e.attrs.name, e.attrs.value]));
+      expect(fields).toMatchObject({ q: 'cache', year: '2022' });
+      expect(elements(res.text).find((e) => e.tag === 'option' && 'selected' in e.attrs && e.attrs.value === 'cache-dependency')).toBeDefined();
+      expect(textOf(res.text)).toContain('Clear filters');
+    });
+
+    it('says so when nothing matches', async () => {
+      const res = await get('/incidents?year=2011');
+      expect(res.status).toBe(200);
+      expect(listedIncidents(res.text)).toEqual([]);
+      expect(textOf(res.text)).toContain('No incident matches these filters.');
+    });
+
+    it('shows a refused value next to its field, not an error page', async () => {
+      const res = await get('/incidents?year=20x&q=slack');
+      expect(res.status).toBe(400);
+      const year = elements(res.text).find((e) => e.tag === 'input' && e.attrs.name === 'year')!;
+      expect(year.attrs['aria-invalid']).toBe('true');
+      expect(year.attrs['aria-describedby']).toBe('field-year-error');
+      expect(year.attrs.value).toBe('20x');
+      expect(textOf(sectionById(res.text, 'field-year-error'))).toBe('Enter a four-digit year, such as 2016.');
+      // The error sits right after its field, inside the same field group.
+      const group = res.text.slice(res.text.lastIndexOf('<div class="field', res.text.indexOf('id="field-year"')), res.text.indexOf('id="field-year-error"'));
+      expect(group).toContain('for="field-year"');
+      expect(listedIncidents(res.text)).toEqual([]);
+    });
+
+    it('pages forward with keyset cursors and back to the first page', async () => {
+      const first = await get('/incidents?first=3');
+      expect(listedIncidents(first.text)).toHaveLength(3);
+      expect(textOf(first.text)).toContain('4 incidents match.');
+      const next = link(first.text, 'next')!;
+      expect(next).toMatch(/^\/incidents\?first=3&after=[A-Za-z0-9_-]+$/);
+      const second = await get(next);
+      expect(second.status).toBe(200);
+      expect(listedIncidents(second.text)).toEqual(['apache-outbound-calls-without-timeouts-2011']);
+      expect(link(second.text, 'next')).toBeUndefined();
+      expect(elements(second.text).find((e) => e.tag === 'a' && textOf(second.text.slice(e.at, second.text.indexOf('</a>', e.at))) === 'First page')?.attrs.href).toBe('/incidents?first=3');
+      // Filters ride along with the cursor.
+      const filtered = await get('/incidents?pattern=retry-amplification&first=1');
+      expect(link(filtered.text, 'next')).toMatch(/^\/incidents\?pattern=retry-amplification&first=1&after=/);
+    });
+
+    it('explains a stale or mangled page link instead of failing', async () => {
+      const res = await get('/incidents?after=not-a-cursor');
+      expect(res.status).toBe(400);
+      expect(textOf(res.text)).toContain('That page link is no longer valid');
+      const wrongOrder = link((await get('/incidents?first=1')).text, 'next')!.replace('first=1', 'first=1&order=title');
+      expect((await get(wrongOrder)).status).toBe(400);
+    });
+
+    it('stays within the GraphQL query budget, whatever the page size', async () => {
+      const prisma = t.app.get(PrismaService);
+      const count = async (run: () => Promise<unknown>) => {
+        const before = prisma.statementCount;
+        await run();
+        return prisma.statementCount - before;
+      };
+      const one = await count(() => get('/incidents?first=1').expect(200));
+      const four = await count(() => get('/incidents?first=4').expect(200));
+      expect(four).toBe(one);
+      const graphql = await count(() =>
+        t.gql(`{ patterns { key name incidentCount } incidents(first: 4) { totalCount pageInfo { hasNextPage endCursor } nodes { slug title organization summary started { at precision } patterns { key name } } } }`),
+      );
+      expect(four).toBeLessThanOrEqual(graphql);
+    });
+  });
+
+  describe('follow-ups', () => {
+    it('lists open and in-progress follow-ups across incidents by default, each linking to its anchor', async () => {
+      const res = await get('/actionables');
+      expect(res.status).toBe(200);
+      const unresolved = ALL_ACTIONABLES.filter((a) => a.status === 'open' || a.status === 'in_progress');
+      expect(textOf(res.text)).toContain(`${unresolved.length} follow-ups match.`);
+      const all = await get('/actionables?first=100');
+      expect(new Set(listedActionables(all.text))).toEqual(new Set(unresolved.map((a) => `${a.slug}#${a.key}`)));
+      expect(textOf(res.text)).toContain('Open follow-ups');
+      expect(unlabelledControls(res.text)).toEqual([]);
+      const bound = elements(res.text).find((e) => e.tag === 'a' && e.attrs.href === 'https://phabricator.wikimedia.org/T134456');
+      expect(bound?.attrs.rel).toBe('noopener noreferrer');
+    });
+
+    it.each([
+      ['status=done', (a: (typeof ALL_ACTIONABLES)[number]) => a.status === 'done'],
+      ['status=wont_do', (a: (typeof ALL_ACTIONABLES)[number]) => a.status === 'wont_do'],
+      ['owner=restbase', (a: (typeof ALL_ACTIONABLES)[number]) => a.owner === 'RESTBase' && (a.status === 'open' || a.status === 'in_progress')],
+      ['owner=RESTBase&status=any', (a: (typeof ALL_ACTIONABLES)[number]) => a.owner === 'RESTBase'],
+    ])('filters with ?%s', async (query, expected) => {
+      const res = await get(`/actionables?${query}&first=100`);
+      expect(res.status).toBe(200);
+      expect(new Set(listedActionables(res.text))).toEqual(new Set(ALL_ACTIONABLES.filter(expected).map((a) => `${a.slug}#${a.key}`)));
+    });
+
+    it('finds overdue follow-ups and marks them, here and on the incident page', async () => {
+      expect(textOf((await get('/actionables?overdue=yes')).text)).toContain('No follow-up matches these filters.');
+      const prisma = testPrisma(t.db.url);
+      try {
+        await prisma.actionable.updateMany({ where: { key: 'changeprop-safer-retry-policy' }, data: { dueDate: new Date('2016-06-01T00:00:00Z') } });
+      } finally {
+        await prisma.onModuleDestroy();
+      }
+      const res = await get('/actionables?overdue=yes');
+      expect(listedActionables(res.text)).toEqual(['changeprop-feedback-loop-2016#changeprop-safer-retry-policy']);
+      expect(textOf(res.text)).toContain('Due 2016-06-01 Overdue');
+      const checkbox = elements(res.text).find((e) => e.tag === 'input' && e.attrs.name === 'overdue')!;
+      expect('checked' in checkbox.attrs).toBe(true);
+      const page = await get('/incidents/changeprop-feedback-loop-2016');
+      expect(textOf(sectionById(page.text, 'actionable-changeprop-safer-retry-policy'))).toContain('Due 2016-06-01 Overdue');
+    });
+
+    it('shows an unknown status next to its field', async () => {
+      const res = await get('/actionables?status=closed');
+      expect(res.status).toBe(400);
+      expect(textOf(sectionById(res.text, 'field-status-error'))).toBe('Choose one of the listed statuses.');
+    });
+
+    it('pages forward and stays within the GraphQL query budget', async () => {
+      const first = await get('/actionables?status=any&first=5');
+      expect(listedActionables(first.text)).toHaveLength(5);
+      const second = await get(link(first.text, 'next')!);
+      expect(listedActionables(second.text)).toHaveLength(5);
+      expect(listedActionables(second.text).some((a) => listedActionables(first.text).includes(a))).toBe(false);
+
+      const prisma = t.app.get(PrismaService);
+      const before = prisma.statementCount;
+      await get('/actionables?status=any&first=30').expect(200);
+      const page = prisma.statementCount - before;
+      const mid = prisma.statementCount;
+      await t.gql(`{ actionables(first: 30) { totalCount pageInfo { hasNextPage endCursor } nodes { key title status owner dueDate overdue incident { slug title } references { kind ref url } } } }`);
+      expect(page).toBeLessThanOrEqual(prisma.statementCount - mid);
+    });
+  });
+
+  describe('patterns', () => {
+    it('indexes every pattern with its incident count', async () => {
+      const res = await get('/patterns');
+      expect(res.status).toBe(200);
+      const links = elements(res.text).filter((e) => e.tag === 'a' && e.attrs.href?.startsWith('/patterns/')).map((e) => e.attrs.href);
+      expect(links).toEqual(expect.arrayContaining(SEEDS.patterns.map((p) => `/patterns/${p.key}`)));
+      expect(textOf(res.text)).toContain('Retry amplification 2 incidents');
+    });
+
+    it('shows what a pattern is and every incident showing it, with a runbook link', async () => {
+      const res = await get('/patterns/retry-amplification');
+      expect(res.status).toBe(200);
+      const text = textOf(res.text);
+      expect(text).toContain('Retry amplification');
+      expect(text).toContain(SEEDS.patterns.find((p) => p.key === 'retry-amplification')!.description);
+      expect(text).toContain('The 2 incidents showing it');
+      expect(listedIncidents(res.text)).toEqual(['slack-cache-metastability-2022', 'changeprop-feedback-loop-2016']);
+      const host = res.request.url.replace(/\/patterns\/.*$/, '');
+      expect(textOf(sectionById(res.text, 'snippet-pattern'))).toBe(`[Incidents showing retry amplification](${host}/patterns/retry-amplification)`);
+    });
+
+    it('answers an unknown pattern with a 404 page', async () => {
+      const res = await get('/patterns/no-such-pattern');
+      expect(res.status).toBe(404);
+      expect(textOf(res.text)).toContain('Pattern "no-such-pattern" does not exist.');
+    });
+  });
+});
