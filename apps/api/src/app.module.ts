@@ -5,6 +5,7 @@ import { GraphQLModule } from '@nestjs/graphql';
 import type { Request } from 'express';
 import { PrismaService } from '@hindsight/db';
 import { IncidentLoaders } from '@hindsight/incidents';
+import { AuthModule } from './auth/auth.module';
 import { AppErrorFilter } from './common/app-error.filter';
 import { depthLimit } from './common/depth-limit.rule';
 import type { GqlContext } from './common/gql-context';
@@ -13,7 +14,10 @@ import { APP_CONFIG } from './config/app-config.token';
 import { ExplorerController } from './explorer/explorer.controller';
 import { explorerLandingPage } from './explorer/explorer.plugin';
 import { HealthController } from './health/health.controller';
+import { ImportsModule } from './imports/imports.module';
 import { IncidentsModule } from './incidents/incidents.module';
+import { PagesModule } from './pages/pages.module';
+import { TrackingModule } from './tracking/tracking.module';
 
 const MAX_QUERY_DEPTH = 12;
 
@@ -54,6 +58,11 @@ export class AppModule {
           }),
         }),
         IncidentsModule,
+        PagesModule.register(),
+        // One global guard: API tokens and roles for GraphQL and HTTP alike; these controllers stay open.
+        AuthModule.forRoot({ publicControllers: [HealthController, ExplorerController] }),
+        TrackingModule,
+        ImportsModule,
       ],
       controllers: [HealthController, ExplorerController],
       providers: [{ provide: APP_FILTER, useClass: AppErrorFilter }],

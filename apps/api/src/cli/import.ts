@@ -1,0 +1,33 @@
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import { importCli } from '@hindsight/importer';
+import { ImportsService, UNKNOWN_ORGANIZATION } from '@hindsight/imports';
+import { loadConfig } from '../config/app-config';
+import { withDatabase } from './cli-database';
+
+/**
+ * `npm run import -- <file>… [--format markdown|wikitext|text] [--dry-run]`: turns postmortem
+ * documents into draft incidents (review them, then publish). `--dry-run` only prints what
+ * would be imported and needs no database.
+ */
+export async function main(argv: string[]): Promise<number> {
+  const io = {
+    readFile: (file: string) => fs.readFile(file),
+    stdout: (text: string) => process.stdout.write(text),
+    stderr: (text: string) => process.stderr.write(text),
+  };
+  // A stored draft needs an organization; the reviewer corrects the placeholder before publishing.
+  const args = argv.some((a) => a.startsWith('--organization')) ? argv : [...argv, '--organization', UNKNOWN_ORGANIZATION];
+  if (argv.includes('--dry-run') || argv.includes('--help') || argv.length === 0) return importCli(args, io);
+  const config = loadConfig();
+  return withDatabase(async (prisma) => {
+    const imports = new ImportsService(prisma, config.imports);
+    return importCli(args, {
+      ...io,
+      async saveDraft(result, file) {
+        const outcome = await imports.saveDraft(result, { sourceUrl: result.draft.source.url, actor: { name: `cli:${os.userInfo().username}`, tokenId: null } });
+        return outcome.created ? 'created draft' : 'updated draft';
+      },
+    });
+  });
+}

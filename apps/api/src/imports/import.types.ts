@@ -1,0 +1,66 @@
+import { Field, Float, InputType, Int, ObjectType, registerEnumType } from '@nestjs/graphql';
+import { DOCUMENT_FORMATS, type DocumentFormat } from '@hindsight/importer';
+import { Incident } from '../incidents/types/incident.types';
+
+export const DocumentFormatEnum = Object.fromEntries(DOCUMENT_FORMATS.map((f) => [f.toUpperCase(), f])) as Record<string, DocumentFormat>;
+registerEnumType(DocumentFormatEnum, { name: 'DocumentFormat' });
+
+@ObjectType()
+export class RecognisedSection {
+  @Field() heading!: string;
+  @Field(() => Int) line!: number;
+  @Field({ description: 'summary, impact, timeline, causes, actionables, background, resolution, related or other.' }) kind!: string;
+  @Field(() => Float, { description: '0 to 1.' }) confidence!: number;
+}
+
+@ObjectType()
+export class ImportWarning {
+  @Field() code!: string;
+  @Field() message!: string;
+  @Field(() => Int, { nullable: true }) line?: number | null;
+}
+
+@ObjectType({ description: 'A line of the document that went into no field of the draft.' })
+export class UnusedLine {
+  @Field(() => Int) line!: number;
+  @Field() text!: string;
+}
+
+@ObjectType()
+export class SuggestedPattern {
+  @Field() key!: string;
+  @Field({ description: 'The words that suggested it.' }) evidence!: string;
+  @Field(() => Int) line!: number;
+}
+
+@ObjectType({ description: 'What the importer recognised, so a person can fix the draft before publishing.' })
+export class ImportReport {
+  @Field(() => DocumentFormatEnum) format!: DocumentFormat;
+  @Field() formatDetected!: boolean;
+  @Field() contentHash!: string;
+  @Field() language!: string;
+  @Field(() => [RecognisedSection]) sections!: RecognisedSection[];
+  @Field(() => [ImportWarning]) warnings!: ImportWarning[];
+  @Field(() => [UnusedLine]) unusedLines!: UnusedLine[];
+  @Field(() => [SuggestedPattern]) suggestedPatterns!: SuggestedPattern[];
+}
+
+@ObjectType()
+export class ImportOutcome {
+  @Field(() => Incident, { description: 'The draft incident (status draft until published).' }) incident!: Incident;
+  @Field(() => ImportReport) report!: ImportReport;
+  @Field({ description: 'False when an earlier draft of the same document was updated.' }) created!: boolean;
+}
+
+@ObjectType()
+export class DraftIncident {
+  @Field(() => Incident) incident!: Incident;
+  @Field(() => ImportReport, { nullable: true }) report!: ImportReport | null;
+}
+
+@InputType()
+export class ImportPostmortemInput {
+  @Field({ description: 'The document text (Markdown, MediaWiki wikitext or plain text).' }) document!: string;
+  @Field(() => DocumentFormatEnum, { nullable: true, description: 'Detected when omitted.' }) format?: DocumentFormat | null;
+  @Field(() => String, { nullable: true, description: 'Where the document lives; re-importing the same URL updates the same draft.' }) sourceUrl?: string | null;
+}

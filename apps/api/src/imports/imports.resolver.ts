@@ -1,0 +1,34 @@
+import { Args, Int, Mutation, Query, Resolver } from '@nestjs/graphql';
+import { ImportsService } from '@hindsight/imports';
+import type { Principal } from '@hindsight/tracking';
+import { CurrentPrincipal } from '../auth/current-principal.decorator';
+import { RequireRole } from '../auth/roles.decorator';
+import { Incident } from '../incidents/types/incident.types';
+import { DraftIncident, ImportOutcome, ImportPostmortemInput } from './import.types';
+
+@Resolver()
+export class ImportsResolver {
+  constructor(private readonly imports: ImportsService) {}
+
+  @Mutation(() => ImportOutcome, {
+    description: 'Turns a postmortem document into a draft incident (editor). Importing the same document again updates its draft.',
+  })
+  importPostmortem(@Args('input') input: ImportPostmortemInput, @CurrentPrincipal() principal: Principal) {
+    return this.imports.importDocument({ ...input, actor: principal });
+  }
+
+  @Mutation(() => Incident, { description: 'Makes a draft visible to readers (editor).' })
+  publishIncident(
+    @Args('slug') slug: string,
+    @Args('expectedVersion', { type: () => Int }) expectedVersion: number,
+    @CurrentPrincipal() principal: Principal,
+  ) {
+    return this.imports.publish(slug, expectedVersion, principal);
+  }
+
+  @RequireRole('editor')
+  @Query(() => [DraftIncident], { description: 'Drafts awaiting review, newest first, with their import reports (editor).' })
+  draftIncidents(@Args('first', { type: () => Int, nullable: true, defaultValue: 20 }) first: number) {
+    return this.imports.listDrafts(Math.min(Math.max(first, 0), 100));
+  }
+}

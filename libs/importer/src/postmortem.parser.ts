@@ -1,0 +1,427 @@
+import { AppError, validateIncidentDocument, type FieldProblem, type IncidentDocument, type TimeValue, type TimelineEventDocument } from '@hindsight/domain';
+import { extractActionables, looksLikeActionList } from './actionable.extractor';
+import { parseBlocks } from './block.parser';
+import { takeFirstPost } from './blog-post.splitter';
+import { findDates, findFirstDate, type CalendarDate, type FoundDate } from './calendar-date.parser';
+import { extractCausalFactors } from './causal-factor.extractor';
+import { blockLines, type DocumentBlock, type HeadingBlock } from './document-block.types';
+import { detectFormat } from './format.detector';
+import { readFrontMatter, type DocumentMetadata } from './front-matter.parser';
+import { ImportError } from './import.error';
+import {
+  DOCUMENT_FORMATS,
+  type DocumentFormat,
+  type ImportResult,
+  type ImportWarning,
+  type ParsePostmortemOptions,
+  type RecognisedSection,
+  type SourceLine,
+} from './importer.types';
+import { markdownToPlain, toMarkdownInline } from './inline.converter';
+import { DEFAULT_MAX_BYTES, normaliseInput } from './input.normalizer';
+import { detectLanguage } from './language.detector';
+import { buildNarrative, renderBlocks, splitTextParagraphs, type NarrativePart } from './narrative.builder';
+import { suggestPatterns } from './pattern.suggester';
+import { buildSections, type DocumentSection } from './section.builder';
+import { classifyHeading, cleanHeading } from './section.classifier';
+import { slugify } from './slug.util';
+import { extractTimeline } from './timeline.extractor';
+import { parseZoneNote, resolveZone, type ZoneSpec } from './time-zone.resolver';
+
+function checkOptions(options: ParsePostmortemOptions): void {
+  const bad = (message: string) => new ImportError('INVALID_OPTIONS', message);
+  if (options.format !== undefined && !DOCUMENT_FORMATS.includes(options.format)) {
+    throw bad(`Unknown format "${String(options.format)}"; expected one of ${DOCUMENT_FORMATS.join(', ')}.`);
+  }
+  if (options.maxBytes !== undefined && !(Number.isInteger(options.maxBytes) && options.maxBytes > 0)) {
+    throw bad(`maxBytes must be a positive whole number of bytes; got ${String(options.maxBytes)}.`);
+  }
+  if (options.defaultYear !== undefined && !(Number.isInteger(options.defaultYear) && options.defaultYear >= 1970 && options.defaultYear <= 2100)) {
+    throw bad(`defaultYear must be a year between 1970 and 2100; got ${String(options.defaultYear)}.`);
+  }
+  if (options.assumeTimeZone !== undefined && !resolveZone(options.assumeTimeZone)) {
+    throw bad(`assumeTimeZone "${options.assumeTimeZone}" is not a zone the importer knows (try UTC, PDT, +02:00 or Europe/Berlin).`);
+  }
+}
+
+const isBlank = (l: SourceLine) => l.text.trim() === '';
+const wordCount = (text: string) => text.split(/\s+/).filter((w) => /\p{L}/u.test(w)).length;
+
+/** A heading or first line that names the incident, not a section of it. */
+function titleCandidate(block: DocumentBlock | undefined): HeadingBlock | null {
+  if (!block || block.type !== 'heading') return null;
+  if (classifyHeading(block.text).confidence >= 0.7) return null;
+  return block;
+}
+
+function firstSentence(text: string, max = 100): string {
+  const plain = markdownToPlain(text).replace(/\s+/g, ' ').trim();
+  const sentence = /^(.+?[.!?])(?:\s|$)/.exec(plain)?.[1] ?? plain;
+  if (sentence.length <= max) return sentence.replace(/[.!?]$/, '');
+  return `${sentence.slice(0, max - 1).replace(/\s+\S*$/, '')}…`;
+}
+
+const LANGUAGE_NAMES: Record<string, string> = {
+  english: 'en', german: 'de', deutsch: 'de', french: 'fr', français: 'fr', francais: 'fr', spanish: 'es', español: 'es', espanol: 'es',
+  vietnamese: 'vi', 'tiếng việt': 'vi', 'tieng viet': 'vi',
+};
+
+/** A BCP 47 tag from what front matter says: "en", "pt-BR", or a language's name. */
+function languageTag(value: string): string | null {
+  const v = value.trim();
+  if (/^[a-z]{2,3}(?:-[A-Za-z0-9]+)*$/i.test(v)) {
+    const [primary, ...rest] = v.split('-');
+    return [primary.toLowerCase(), ...rest].join('-');
+  }
+  return LANGUAGE_NAMES[v.toLowerCase()] ?? null;
+}
+
+/** Cut at a sentence end (or a word) so a field stays within what an incident may hold. */
+function shorten(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const sentence = new RegExp(`^([\\s\\S]{${Math.floor(max / 2)},${max - 1}}[.!?])\\s`).exec(text);
+  return sentence ? sentence[1] : `${text.slice(0, max - 1).replace(/\s+\S*$/, '')}…`;
+}
+
+function timeValue(event: TimelineEventDocument | undefined): TimeValue | null {
+  return event && event.at ? { at: event.at, precision: event.precision } : null;
+}
+
+/** Takes the block that names the incident out of the body: a first heading nothing outranks, or a short first line of plain text. */
+function takeTitle(blocks: DocumentBlock[], format: DocumentFormat, used: Set<number>): string | null {
+  const firstIndex = blocks.findIndex((b) => b.type !== 'comment');
+  const first = blocks[firstIndex];
+  const heading = titleCandidate(first);
+  // "# Title" over "## Summary" names the incident; "## Summary" first does not.
+  if (heading && blocks.every((b) => b.type !== 'heading' || b.level >= heading.level)) {
+    blockLines(heading).forEach((l) => used.add(l));
+    blocks.splice(firstIndex, 1);
+    return markdownToPlain(toMarkdownInline(cleanHeading(heading.text), format));
+  }
+  if (!heading && format === 'text' && first?.type === 'paragraph' && first.lines.length === 1) {
+    const t = first.lines[0].text.trim();
+    if (t.length <= 100 && !/[.!?,;]$/.test(t)) {
+      used.add(first.lines[0].line);
+      blocks.splice(firstIndex, 1);
+      return t;
+    }
+  }
+  return null;
+}
+
+/** A list of imperatives or task ids right after the action items, at the same level ("Alerts"), is more action items. */
+function extendActionables(sections: DocumentSection[], format: DocumentFormat): void {
+  for (let i = 1; i < sections.length; i++) {
+    const s = sections[i];
+    const previousTop = sections.slice(0, i).reverse().find((p) => p.level <= s.level);
+    if (s.kind === 'other' && previousTop?.kind === 'actionables' && previousTop.level === s.level && looksLikeActionList(s, format)) {
+      s.kind = 'actionables';
+      s.confidence = 0.5;
+      s.inheritedFrom = previousTop.title;
+      s.continues = true;
+    }
+  }
+}
+
+/** The year for dates written without one: front matter, the post header, the first dated line, a year near the top, the options. */
+function documentYear(
+  context: { metaDate: CalendarDate | null; postDate: CalendarDate | null; body: readonly SourceLine[]; title: string | null; dayFirst: boolean },
+  defaultYear: number | undefined,
+  warnings: ImportWarning[],
+): number | null {
+  let dated: FoundDate | null = null;
+  for (const l of context.body) {
+    dated = findDates(l.text, { dayFirst: context.dayFirst }).find((d) => d.date.year !== null) ?? null;
+    if (dated) break;
+  }
+  const standalone = [context.title ?? '', ...context.body.slice(0, 12).map((l) => l.text)]
+    .map((t) => /(?<!\d)(19[7-9]\d|20\d\d)(?!\d)/.exec(t)?.[1])
+    .find(Boolean);
+  const year = context.metaDate?.year ?? context.postDate?.year ?? dated?.date.year ?? (standalone ? Number(standalone) : null);
+  if (year !== null || defaultYear === undefined) return year;
+  warnings.push({ code: 'YEAR_ASSUMED', message: `The document names no year; ${defaultYear} from the options was used for dates written without one.` });
+  return defaultYear;
+}
+
+/** A zone stated for the whole document: the front matter, or an "All times in UTC" line outside the timeline. */
+function documentZoneOf(meta: DocumentMetadata, sections: readonly DocumentSection[], warnings: ImportWarning[]): ZoneSpec | null {
+  if (meta.timeZone) {
+    const zone = resolveZone(meta.timeZone);
+    if (zone) return zone;
+    warnings.push({ code: 'UNKNOWN_ZONE', message: `The front matter's time zone "${meta.timeZone}" is not one the importer knows; it was ignored.` });
+  }
+  for (const block of sections.filter((s) => s.kind !== 'timeline').flatMap((s) => s.blocks)) {
+    if (block.type !== 'paragraph') continue;
+    const note = block.lines.map((l) => parseZoneNote(markdownToPlain(l.text))).find(Boolean);
+    if (note) return note;
+  }
+  return null;
+}
+
+/** The day bare times belong to when no timeline heading gives one: the front matter's date, else the first full date written before the timeline. */
+function timelineStartDate(
+  metaDate: CalendarDate | null,
+  sections: readonly DocumentSection[],
+  firstTimeline: DocumentSection | undefined,
+  dayFirst: boolean,
+): { date: CalendarDate | null; inferredFrom: string | null } {
+  if (metaDate && metaDate.year !== null) return { date: metaDate, inferredFrom: null };
+  if (!firstTimeline) return { date: null, inferredFrom: null };
+  const before = sections.slice(0, sections.indexOf(firstTimeline));
+  const text = before
+    .flatMap((s) => [s.title, ...s.blocks.flatMap((b) => (b.type === 'paragraph' ? b.lines.map((l) => l.text) : b.type === 'item' ? [b.text] : []))])
+    .join('\n');
+  const found = findDates(text, { dayFirst }).find((d) => d.date.year !== null);
+  return found ? { date: found.date, inferredFrom: found.text } : { date: null, inferredFrom: null };
+}
+
+/** The summary section, else the first paragraph (or bullet) long enough to stand as one. */
+function summaryOf(sections: readonly DocumentSection[], format: DocumentFormat, warnings: ImportWarning[]): string {
+  const section = sections.find((s) => s.kind === 'summary');
+  const fromSection = section ? renderBlocks(section.blocks.filter((b) => b.type !== 'comment'), format) : '';
+  if (fromSection) return fromSection;
+  const prose = sections.filter((s) => s.kind === 'other' || s.kind === 'background' || s.kind === 'impact').flatMap((s) => s.blocks);
+  const paragraphs = prose.flatMap((b) =>
+    b.type === 'paragraph'
+      ? (format === 'text' ? splitTextParagraphs(b.lines) : [b.lines]).map((g) => toMarkdownInline(g.map((l) => l.text.trim()).join(' '), format))
+      : [],
+  );
+  const items = prose.flatMap((b) => (b.type === 'item' ? [toMarkdownInline(b.text, format)] : []));
+  // An epigraph in quotes is not a summary.
+  const candidate = (t: string) => wordCount(t) >= 12 && !/^["“«„'‘]/.test(t.trim());
+  const summary = paragraphs.find(candidate) ?? items.find(candidate) ?? '';
+  if (!summary) warnings.push({ code: 'NO_SUMMARY', message: 'No summary section and no paragraph long enough to stand as one; the summary is the title.' });
+  return summary;
+}
+
+/** A title when the document has none: the source URL's last segment, else the summary's first sentence. */
+function fallbackTitle(sourceUrl: string | null | undefined, summary: string, warnings: ImportWarning[]): string {
+  const segment = sourceUrl
+    ?.replace(/[?#].*$/, '')
+    .split('/')
+    .filter(Boolean)
+    .reverse()
+    .find((s) => /[a-z]{3}/i.test(s) && !/\.\w+$/.test(s));
+  if (sourceUrl && segment) {
+    const title = decodeURIComponent(segment).replace(/[-_]+/g, ' ').trim();
+    warnings.push({ code: 'NO_TITLE', message: `The document has no title; "${title}" was taken from its source URL.` });
+    return title;
+  }
+  const title = summary ? firstSentence(summary) : 'Untitled incident';
+  warnings.push({ code: 'NO_TITLE', message: `The document has no title line or heading; "${title}" was taken from its first sentence. Edit it before saving.` });
+  return title;
+}
+
+/** Patterns the front matter names (and tags that are pattern keys), then suggestions from the wording. */
+function patternsOf(meta: DocumentMetadata, usedLines: readonly SourceLine[], known: readonly string[] | undefined, warnings: ImportWarning[]) {
+  const stated = [
+    ...new Set([
+      ...meta.patterns.map((p) => slugify(p)).filter(Boolean),
+      ...(known ? meta.tags.map((t) => slugify(t)).filter((t) => known.includes(t)) : []),
+    ]),
+  ];
+  const suggested = suggestPatterns(usedLines, known).filter((s) => !stated.includes(s.key));
+  if (suggested.length > 0) {
+    warnings.push({
+      code: 'PATTERNS_SUGGESTED',
+      message: `Patterns ${suggested.map((s) => `${s.key} ("${s.evidence}", line ${s.line})`).join(', ')} are suggestions from the wording; confirm or remove them.`,
+    });
+  }
+  return { patterns: [...stated, ...suggested.map((s) => s.key)], suggested };
+}
+
+function sectionReport(sections: readonly DocumentSection[], format: DocumentFormat): RecognisedSection[] {
+  return sections
+    .filter((s): s is DocumentSection & { heading: HeadingBlock } => s.heading !== null)
+    .map((s) => ({
+      heading: markdownToPlain(toMarkdownInline(s.title, format)),
+      line: s.heading.line,
+      level: s.level,
+      kind: s.kind,
+      confidence: s.confidence,
+      ...(s.inheritedFrom ? { inheritedFrom: s.inheritedFrom, inheritance: s.continues ? ('continues' as const) : ('inside' as const) } : {}),
+    }));
+}
+
+/**
+ * Reads a postmortem written in Markdown, MediaWiki wikitext or plain text into a draft
+ * `IncidentDocument` and a report of what was recognised, what was assumed and which lines were
+ * not used. Pure: no I/O, no clock, the same input always gives the same output.
+ */
+export function parsePostmortem(document: string | Buffer, options: ParsePostmortemOptions = {}): ImportResult {
+  checkOptions(options);
+  const input = normaliseInput(document, options.maxBytes ?? DEFAULT_MAX_BYTES);
+  const all: SourceLine[] = input.lines.map((text, i) => ({ line: i + 1, text }));
+  // Every line that went into the draft; the others are reported unused.
+  const used = new Set<number>();
+  const warnings: ImportWarning[] = [];
+  const format = options.format ?? detectFormat(input.lines);
+
+  const front = readFrontMatter(all);
+  front.used.forEach((l) => used.add(l));
+  warnings.push(...front.warnings);
+  const meta = front.metadata;
+  let body = all.slice(front.bodyStart);
+  if (body.every(isBlank)) throw new ImportError('EMPTY_DOCUMENT', 'The document has front matter but no text after it.');
+  const bodyText = body.map((l) => l.text).join('\n');
+  if (!/\p{L}/u.test(bodyText)) throw new ImportError('NO_STRUCTURE', 'The document contains no words: nothing in it can be read as a postmortem.');
+  const statedLanguage = meta.language ? languageTag(meta.language) : null;
+  if (meta.language && !statedLanguage) {
+    warnings.push({ code: 'FRONT_MATTER_INVALID', message: `The front matter's language "${meta.language}" is not a language tag such as "en" or "vi"; the language was detected instead.` });
+  }
+  const language = statedLanguage ?? detectLanguage(bodyText);
+  const dayFirst = language !== 'en';
+
+  // A saved blog page: only the first post is the incident.
+  let title: string | null = meta.title ?? null;
+  const post = takeFirstPost(body, { dayFirst });
+  if (post) {
+    body = post.body;
+    used.add(post.header.line);
+    if (post.title) {
+      used.add(post.title.line);
+      title ??= post.title.text.replace(/^#+\s*/, '').trim();
+    }
+    if (post.postCount > 1) {
+      warnings.push({
+        code: 'MULTIPLE_POSTS',
+        message: `The page holds ${post.postCount} dated posts; only the first ("${post.title?.text.trim() ?? post.header.text.trim()}") was imported and the rest is listed as unused.`,
+        line: post.header.line,
+      });
+    }
+  }
+
+  const blocks = parseBlocks(body, format);
+  const bodyTitle = takeTitle(blocks, format, used);
+  title ??= bodyTitle;
+  const sections = buildSections(blocks);
+  extendActionables(sections, format);
+  for (const s of sections) if (s.heading) blockLines(s.heading).forEach((l) => used.add(l));
+
+  const metaDate = meta.date ? findFirstDate(meta.date, { dayFirst })?.date ?? null : null;
+  const year = documentYear({ metaDate, postDate: post?.date.date ?? null, body, title, dayFirst }, options.defaultYear, warnings);
+  const timelineSections = sections.filter((s) => s.kind === 'timeline');
+  const start = timelineStartDate(metaDate, sections, timelineSections[0], dayFirst);
+  const timeline = extractTimeline(timelineSections, {
+    format,
+    dayFirst,
+    year,
+    date: start.date,
+    dateInferredFrom: start.inferredFrom,
+    documentZone: documentZoneOf(meta, sections, warnings),
+    assumedZone: options.assumeTimeZone ? resolveZone(options.assumeTimeZone) : null,
+    used,
+    warnings,
+  });
+  const actions = extractActionables(
+    sections.filter((s) => s.kind === 'actionables'),
+    { format, trackers: options.trackers ?? {}, year, dayFirst, used },
+  );
+  const organization = meta.organization ?? options.organization ?? /^([\p{Lu}][\p{L}\d&.-]*(?: [\p{Lu}][\p{L}\d&.-]*)?)['’]s\s/u.exec(title ?? '')?.[1] ?? '';
+  const causalFactors = extractCausalFactors(
+    sections.filter((s) => s.kind === 'causes'),
+    { format, used, fallbackComponent: organization || 'unspecified' },
+  );
+
+  // Narrative: all prose; structured sections contribute only what did not become data.
+  const parts: NarrativePart[] = sections.map((section) => {
+    const structured = section.kind === 'timeline' ? timeline.prose : section.kind === 'actionables' ? actions.prose : null;
+    const blocksOf = structured ? structured.get(section) ?? [] : section.blocks.filter((b) => b.type !== 'comment');
+    return { section, blocks: blocksOf, keepEmptyHeading: !structured && sections.some((s) => s.parent === section) };
+  });
+  const narrative = buildNarrative(parts, format, used);
+
+  let summary = summaryOf(sections, format, warnings);
+  const impactSection = sections.find((s) => s.kind === 'impact');
+  const impact = impactSection ? renderBlocks(impactSection.blocks.filter((b) => b.type !== 'comment'), format) : '';
+  title ??= fallbackTitle(options.sourceUrl, summary, warnings);
+  // Within what an incident may hold: a 2,000-character summary and a 200-character title are generous.
+  summary = shorten(summary || title, 2000);
+  title = shorten(title, 200);
+  const { patterns, suggested } = patternsOf(meta, all.filter((l) => used.has(l.line)), options.knownPatterns, warnings);
+
+  const events = timeline.events;
+  const structureFound = sections.some((s) => s.heading && s.kind !== 'other') || events.length > 0 || actions.actionables.length > 0;
+  if (!structureFound) {
+    if (options.requireStructure) {
+      throw new ImportError('NO_STRUCTURE', 'No section of the document could be recognised (no timeline, causes, action items or summary heading).');
+    }
+    warnings.push({ code: 'NO_STRUCTURE', message: 'No recognisable sections: the draft holds the text as narrative only; add the timeline and action items by hand.' });
+  }
+  if (events.length === 0) {
+    warnings.push({ code: 'NO_TIMELINE', message: timelineSections.length > 0 ? 'A timeline section was found but no events could be read from it.' : 'No timeline section was found.' });
+  }
+  if (actions.actionables.length === 0) warnings.push({ code: 'NO_ACTIONABLES', message: 'No action items were found.' });
+  if (causalFactors.length === 0) warnings.push({ code: 'NO_CAUSES', message: 'No causes section with items was found.' });
+  for (const s of sections) {
+    if (s.heading && s.kind !== 'other' && s.confidence < 0.5) {
+      warnings.push({ code: 'LOW_CONFIDENCE_SECTION', message: `"${s.title}" was read as ${s.kind} with low confidence (${s.confidence}); check it.`, line: s.heading.line });
+    }
+  }
+  if (timeline.zones.local > 0) {
+    warnings.push({
+      code: 'TIMES_KEPT_LOCAL',
+      message: `${timeline.zones.local} event time(s) have no zone and the document states none: they were kept as written, not converted (stored as if UTC). Pass assumeTimeZone or add a zone to the timeline heading.`,
+    });
+  }
+  if (timeline.zones.assumed > 0) {
+    warnings.push({ code: 'ZONE_ASSUMED', message: `${timeline.zones.assumed} event time(s) have no zone in the document; they were converted from ${options.assumeTimeZone} as the options asked.` });
+  }
+  if (!organization) warnings.push({ code: 'ORGANIZATION_UNKNOWN', message: 'The document does not say which organization it is about; set it before saving.' });
+
+  const byKind = (kind: TimelineEventDocument['kind']) => events.filter((e) => e.kind === kind && e.at);
+  const components = [...new Set([...meta.components, ...causalFactors.map((f) => f.component).filter((c) => c !== organization && c !== 'unspecified'), ...actions.headingOwners])];
+  const slugYear = metaDate?.year ?? year;
+  const baseSlug = meta.slug ? slugify(meta.slug, { maxLength: 120 }) : slugify(title, { maxLength: 100 }) || 'untitled-incident';
+  const slug = meta.slug || !slugYear || baseSlug.endsWith(String(slugYear)) ? baseSlug : `${baseSlug}-${slugYear}`;
+
+  const draft: IncidentDocument = {
+    slug,
+    title,
+    organization,
+    components: components.slice(0, 20),
+    summary,
+    narrative,
+    impact,
+    patterns,
+    source: { title: meta.sourceTitle ?? title, url: options.sourceUrl ?? meta.source ?? null, language },
+    keyTimes: {
+      started: timeValue(byKind('trigger')[0] ?? events.find((e) => e.at)),
+      detected: timeValue(byKind('detection')[0]),
+      mitigated: timeValue(byKind('mitigation')[0]),
+      resolved: timeValue(byKind('recovery').at(-1)),
+    },
+    timeline: events,
+    causalFactors,
+    causalLinks: [],
+    actionables: actions.actionables,
+  };
+
+  let problems: FieldProblem[] = [];
+  try {
+    validateIncidentDocument(draft);
+  } catch (error) {
+    if (!(error instanceof AppError)) throw error;
+    problems = (error.details.problems as FieldProblem[] | undefined) ?? [{ field: '', reason: error.message }];
+    warnings.push({ code: 'DRAFT_INCOMPLETE', message: `The draft needs editing before it can be saved: ${problems.map((p) => `${p.field} ${p.reason}`).join('; ')}.` });
+  }
+
+  const zoneSource = timeline.zones.converted > 0 ? 'document' : timeline.zones.assumed > 0 ? 'option' : 'none';
+  return {
+    draft,
+    report: {
+      format,
+      formatDetected: options.format === undefined,
+      contentHash: input.contentHash,
+      language,
+      timeZone: { zone: zoneSource === 'none' ? null : timeline.zones.zoneLabel, source: zoneSource },
+      sections: sectionReport(sections, format),
+      counts: { lines: all.length, usedLines: all.filter((l) => !isBlank(l) && used.has(l.line)).length, timeline: events.length, actionables: actions.actionables.length, causalFactors: causalFactors.length },
+      warnings,
+      // Lines outside the first post of a blog page were never read, so they are here too.
+      unusedLines: all.filter((l) => !isBlank(l) && !used.has(l.line)).map((l) => ({ line: l.line, text: l.text })),
+      suggestedPatterns: suggested,
+      problems,
+    },
+  };
+}

@@ -1,0 +1,364 @@
+import type { TimePrecision, TimelineEventDocument } from '@hindsight/domain';
+import { addDays, findDates, findFirstDate, WEEKDAY_ALTERNATION, type CalendarDate } from './calendar-date.parser';
+import type { DocumentBlock, ListItemBlock, ParagraphBlock, TableBlock } from './document-block.types';
+import { classifyEventKind } from './event-kind.classifier';
+import type { DocumentFormat, ImportWarning, SourceLine } from './importer.types';
+import { markdownToPlain, toMarkdownInline } from './inline.converter';
+import type { DocumentSection } from './section.builder';
+import { cleanHeading } from './section.classifier';
+import { slugify, KeyAllocator } from './slug.util';
+import { parseLeadingTime, type LeadingTime } from './time-expression.parser';
+import { findZoneInText, parseZoneNote, toUtcIso, type ZoneSpec } from './time-zone.resolver';
+
+export interface TimelineEnvironment {
+  format: DocumentFormat;
+  dayFirst: boolean;
+  /** Year for dates written without one. */
+  year: number | null;
+  /** Day that bare times belong to until the timeline names another. */
+  date: CalendarDate | null;
+  /** Set when `date` was guessed from the prose; the report says so if an event relies on it. */
+  dateInferredFrom: string | null;
+  /** Zone stated for the whole document (front matter, "All times in UTC"). */
+  documentZone: ZoneSpec | null;
+  /** Zone from the caller's options, used only when the document states none. */
+  assumedZone: ZoneSpec | null;
+  used: Set<number>;
+  warnings: ImportWarning[];
+}
+
+export interface TimelineExtraction {
+  events: TimelineEventDocument[];
+  /** Blocks of the timeline sections that were prose, not events: they stay in the narrative. */
+  prose: Map<DocumentSection, DocumentBlock[]>;
+  zones: { converted: number; assumed: number; local: number; zoneLabel: string | null };
+}
+
+interface PendingEvent {
+  asWritten: string | null;
+  at: string | null;
+  precision: TimePrecision;
+  text: string;
+  /** Wall-clock "HHMM" as written, for the key. */
+  clockTag: string | null;
+  indent: number;
+}
+
+const DATE_CHANGE_WORDS =
+  /^[<[(]?\s*(?:date change|day change|next day|new day|datumswechsel|nächster tag|changement de (?:jour|date)|jour suivant|cambio de (?:día|fecha)|día siguiente|sang ngày(?: mới)?|ngày hôm sau)\s*[>\])]?:?$/i;
+/** `<date change>`, `[next day]`: the following bare times are one day later. */
+const isDateChange = (text: string) => DATE_CHANGE_WORDS.test(text.trim());
+const FILLER_WORDS = new RegExp(
+  `(?<![\\p{L}])(?:${WEEKDAY_ALTERNATION}|timeline|time line|for|on|of|the|day|date|events?|am|le|el|ngày|dòng thời gian|diễn biến|zeitleiste|ablauf|chronologie|cronología|tag|jour|día)(?![\\p{L}])`,
+  'giu',
+);
+const TIME_HEADER = /^(?:time|times|timestamp|when|at|hora|heure|zeit|uhrzeit|thời gian|giờ|date ?\/ ?time|date and time|datetime|time \(.*\))\b/iu;
+const DATE_HEADER = /^(?:date|day|datum|tag|jour|fecha|día|ngày)$/iu;
+const EVENT_HEADER = /(event|what|description|details?|action|ereignis|beschreibung|événement|evento|descripción|sự kiện|mô tả|diễn biến|note|summary|message)/iu;
+const INLINE_DATE_CUE = /(?:^|[\s(])(?:on|ngày|am|le|el|vào)\s*$/iu;
+
+const pad = (n: number) => String(n).padStart(2, '0');
+
+/**
+ * Reads the timeline sections into events: bullet lists, tables, one heading per event, dates
+ * given by headings or by lines of their own, `<date change>` markers, and times in any of the
+ * forms `parseLeadingTime` knows. Times are converted to UTC when a zone is known.
+ */
+export function extractTimeline(sections: readonly DocumentSection[], env: TimelineEnvironment): TimelineExtraction {
+  const pending: PendingEvent[] = [];
+  const prose = new Map<DocumentSection, DocumentBlock[]>();
+  const zones = { converted: 0, assumed: 0, local: 0, zoneLabel: null as string | null };
+  const sectionZones = new Map<DocumentSection, ZoneSpec | null>();
+  let date: CalendarDate | null = env.date;
+  let lastClock: number | null = null;
+  let noteZone: ZoneSpec | null = null;
+  let warnedDateUnknown = false;
+  let warnedInferred = false;
+
+  const plain = (text: string) => markdownToPlain(toMarkdownInline(text, env.format));
+  const use = (...lines: number[]) => lines.forEach((l) => env.used.add(l));
+  const keepProse = (section: DocumentSection, block: DocumentBlock) => {
+    const list = prose.get(section) ?? [];
+    list.push(block);
+    prose.set(section, list);
+  };
+  const withYear = (d: CalendarDate): CalendarDate => (d.year === null && env.year !== null ? { ...d, year: env.year } : d);
+  const setDate = (d: CalendarDate) => {
+    date = withYear(d);
+    lastClock = null;
+  };
+
+  /** "Timeline for April 1st:", "**Thursday, 14 March**", "2024-03-14": a line that only names a day. */
+  const dateOnly = (text: string): CalendarDate | null => {
+    const t = plain(text);
+    const found = findFirstDate(t, { dayFirst: env.dayFirst });
+    if (!found) return null;
+    const rest = (t.slice(0, found.index) + t.slice(found.index + found.text.length))
+      .replace(/\([^()]*\)/g, (inner) => (findZoneInText(inner) ? ' ' : inner))
+      .replace(FILLER_WORDS, ' ')
+      .replace(/[^\p{L}\p{N}]+/gu, ' ')
+      .trim();
+    return rest.split(' ').filter(Boolean).length <= 1 ? found.date : null;
+  };
+
+  const resolve = (lt: LeadingTime, zone: ZoneSpec | null, line: number): Omit<PendingEvent, 'text' | 'indent'> => {
+    if (lt.date) setDate(lt.date);
+    const clock = lt.clock;
+    if (clock && !lt.date && date !== null && lastClock !== null) {
+      const minutes = clock.hour * 60 + clock.minute;
+      // Times that jump back from late evening to early morning crossed midnight.
+      if (lastClock >= 18 * 60 && minutes < 6 * 60) {
+        date = addDays(date, 1);
+        env.warnings.push({ code: 'DATE_ROLLOVER_ASSUMED', message: `"${lt.asWritten}" follows a late-evening time, so it was placed on the next day.`, line });
+      }
+    }
+    if (clock) lastClock = clock.hour * 60 + clock.minute;
+    const clockTag = clock ? `${pad(clock.hour)}${pad(clock.minute)}` : null;
+    const day = lt.date ? withYear(lt.date) : date;
+    if (!lt.date && day && day === env.date && env.dateInferredFrom && !warnedInferred) {
+      warnedInferred = true;
+      env.warnings.push({ code: 'DATE_INFERRED', message: `"${lt.asWritten}" has no date; it was placed on ${env.dateInferredFrom}, the first date the document mentions before its timeline.`, line });
+    }
+    if (!day || day.year === null) {
+      if (!warnedDateUnknown) {
+        env.warnings.push({
+          code: 'DATE_UNKNOWN',
+          message: day
+            ? `"${lt.asWritten}" has no year and the document names none; such events keep their time as written but no instant (pass a default year).`
+            : `"${lt.asWritten}" has no date and the timeline names none; such events keep their time as written but no instant (add a date heading or line).`,
+          line,
+        });
+        warnedDateUnknown = true;
+      }
+      return { asWritten: lt.asWritten, at: null, precision: 'none', clockTag };
+    }
+    const effectiveZone = lt.zone ?? zone ?? noteZone ?? env.documentZone ?? env.assumedZone;
+    if (lt.zone || zone || noteZone || env.documentZone) zones.converted++;
+    else if (env.assumedZone) zones.assumed++;
+    else if (clock) zones.local++;
+    if (effectiveZone && !zones.zoneLabel) zones.zoneLabel = effectiveZone.label;
+    const at = toUtcIso(
+      { year: day.year, month: day.month, day: day.day, hour: clock?.hour ?? 0, minute: clock?.minute ?? 0, second: clock?.second ?? 0 },
+      effectiveZone,
+    );
+    return { asWritten: lt.asWritten, at, precision: lt.precision, clockTag };
+  };
+
+  /** An event line without a leading time may still name its day ("... on 22/2 ..."). */
+  const untimed = (text: string, indent: number, zone: ZoneSpec | null, line: number): PendingEvent => {
+    const t = plain(text);
+    const dates = findDates(t, { dayFirst: env.dayFirst }).filter((d) => /^\d{4}-\d{2}-\d{2}$/.test(d.text) || INLINE_DATE_CUE.test(t.slice(0, d.index)));
+    if (dates.length === 1 && withYear(dates[0].date).year !== null) {
+      const lt: LeadingTime = { asWritten: dates[0].text, rest: t, date: dates[0].date, clock: null, zone: null, precision: 'day' };
+      // A date mentioned in passing does not move the timeline's current day.
+      const saved = { date, lastClock };
+      const resolved = resolve(lt, zone, line);
+      ({ date, lastClock } = saved);
+      return { ...resolved, text, indent };
+    }
+    return { asWritten: null, at: null, precision: 'none', text, clockTag: null, indent };
+  };
+
+  const eventFrom = (lt: LeadingTime, indent: number, zone: ZoneSpec | null, line: number): PendingEvent => ({
+    ...resolve(lt, zone, line),
+    text: lt.rest,
+    indent,
+  });
+
+  const readLine = (text: string, line: number, zone: ZoneSpec | null): 'event' | 'context' | 'none' => {
+    if (isDateChange(text)) {
+      if (date) date = addDays(date, 1);
+      lastClock = null;
+      use(line);
+      return 'context';
+    }
+    const note = parseZoneNote(plain(text));
+    if (note) {
+      noteZone = note;
+      use(line);
+      return 'context';
+    }
+    const lt = parseLeadingTime(text, { dayFirst: env.dayFirst });
+    if (lt && (lt.clock || lt.rest)) {
+      pending.push(eventFrom(lt, 0, zone, line));
+      use(line);
+      return 'event';
+    }
+    const day = lt?.date ?? dateOnly(text);
+    if (day) {
+      setDate(day);
+      use(line);
+      return 'context';
+    }
+    return 'none';
+  };
+
+  const readParagraph = (section: DocumentSection, block: ParagraphBlock, zone: ZoneSpec | null) => {
+    const leftover: SourceLine[] = [];
+    let previous: 'event' | 'context' | 'none' = 'none';
+    for (const { line, text } of block.lines) {
+      const result = readLine(text, line, zone);
+      if (result === 'none' && previous === 'event' && env.format !== 'text' && leftover.length === 0) {
+        // Markdown and wikitext wrap long lines: the line continues the event above it.
+        const last = pending[pending.length - 1];
+        last.text = `${last.text} ${text.trim()}`.trim();
+        use(line);
+        continue;
+      }
+      if (result === 'none') leftover.push({ line, text });
+      previous = result === 'none' ? 'none' : result;
+    }
+    if (leftover.length > 0) keepProse(section, { type: 'paragraph', lines: leftover });
+  };
+
+  let lastItemEvent: { event: PendingEvent; indent: number } | null = null;
+  let dateItemIndent: number | null = null;
+
+  const readItem = (block: ListItemBlock, zone: ZoneSpec | null) => {
+    const continuation = block.continuation.map((l) => l.text).join(' ');
+    use(block.line, ...block.continuation.map((l) => l.line));
+    if (isDateChange(block.text)) {
+      if (date) date = addDays(date, 1);
+      lastClock = null;
+      return;
+    }
+    const lt = parseLeadingTime(block.text, { dayFirst: env.dayFirst });
+    if (lastItemEvent && block.indent > lastItemEvent.indent && !lt?.clock) {
+      // A deeper bullet without a time explains the event above it.
+      lastItemEvent.event.text = `${lastItemEvent.event.text} — ${[block.text, continuation].filter(Boolean).join(' ')}`.trim();
+      return;
+    }
+    if (lt && !lt.clock && lt.date) {
+      setDate(lt.date);
+      dateItemIndent = block.indent;
+      if (!lt.rest) return;
+    } else if (!lt) {
+      const day = dateOnly(block.text);
+      if (day) {
+        setDate(day);
+        dateItemIndent = block.indent;
+        return;
+      }
+    }
+    if (dateItemIndent !== null && block.indent <= dateItemIndent && lt?.clock) dateItemIndent = null;
+    const event = lt ? eventFrom(lt, block.indent, zone, block.line) : untimed(block.text, block.indent, zone, block.line);
+    if (continuation) event.text = `${event.text} ${continuation}`.trim();
+    pending.push(event);
+    lastItemEvent = { event, indent: block.indent };
+  };
+
+  const readTable = (section: DocumentSection, block: TableBlock, zone: ZoneSpec | null) => {
+    const header = block.header?.cells.map((c) => plain(c)) ?? [];
+    let timeColumn = header.findIndex((h) => TIME_HEADER.test(h));
+    const dateColumn = header.findIndex((h) => DATE_HEADER.test(h));
+    const first = block.rows[0]?.cells ?? [];
+    if (timeColumn < 0) timeColumn = first.findIndex((c) => parseLeadingTime(c)?.clock);
+    if (timeColumn < 0 && dateColumn < 0) {
+      keepProse(section, block);
+      return;
+    }
+    const tableZone = (timeColumn >= 0 ? findZoneInText(header[timeColumn] ?? '') : null) ?? zone;
+    let eventColumn = header.findIndex((h, i) => i !== timeColumn && i !== dateColumn && EVENT_HEADER.test(h));
+    if (eventColumn < 0) eventColumn = first.findIndex((_, i) => i !== timeColumn && i !== dateColumn);
+    use(...block.markupLines);
+    if (block.header) use(block.header.line);
+    for (const row of block.rows) {
+      const cell = (i: number) => (i >= 0 ? (row.cells[i] ?? '').trim() : '');
+      const text = cell(eventColumn);
+      if (dateColumn >= 0 && cell(dateColumn)) {
+        const day = parseLeadingTime(cell(dateColumn), { dayFirst: env.dayFirst })?.date ?? dateOnly(cell(dateColumn));
+        if (day) setDate(day);
+      }
+      if (!text) {
+        if (dateColumn >= 0 && cell(dateColumn)) use(row.line);
+        continue;
+      }
+      use(row.line);
+      // Other columns (who, where) stay with the event rather than being dropped.
+      const extras = row.cells
+        .map((c, i) => ({ c: c.trim(), i }))
+        .filter(({ c, i }) => c && i !== timeColumn && i !== dateColumn && i !== eventColumn)
+        .map(({ c, i }) => (header[i] ? `${header[i]}: ${c}` : c));
+      const fullText = extras.length > 0 ? `${text} (${extras.join('; ')})` : text;
+      const lt = timeColumn >= 0 && cell(timeColumn) ? parseLeadingTime(cell(timeColumn), { dayFirst: env.dayFirst }) : null;
+      const event = lt ? { ...eventFrom(lt, 0, tableZone, row.line), text: fullText } : untimed(fullText, 0, tableZone, row.line);
+      if (!lt && cell(timeColumn)) event.asWritten = null;
+      pending.push(event);
+    }
+  };
+
+  for (const section of sections) {
+    const parentZone = section.parent ? sectionZones.get(section.parent) ?? null : null;
+    const headingText = section.heading ? cleanHeading(section.heading.text) : '';
+    const zone = (section.heading ? findZoneInText(headingText) : null) ?? parentZone;
+    sectionZones.set(section, zone);
+    lastItemEvent = null;
+    dateItemIndent = null;
+
+    if (section.heading && section.parent && sections.includes(section.parent)) {
+      const lt = parseLeadingTime(toMarkdownInline(section.heading.text, env.format), { dayFirst: env.dayFirst });
+      if (lt?.clock) {
+        // One heading per event: the heading holds the time, the body the details.
+        const event = eventFrom(lt, 0, zone, section.heading.line);
+        const body: string[] = [];
+        for (const block of section.blocks) {
+          if (block.type === 'paragraph') body.push(block.lines.map((l) => l.text.trim()).join(' '));
+          else if (block.type === 'item') body.push([block.text, ...block.continuation.map((l) => l.text)].join(' '));
+          else if (block.type === 'code' || block.type === 'table') {
+            keepProse(section, block);
+            continue;
+          } else continue;
+          use(...(block.type === 'paragraph' ? block.lines.map((l) => l.line) : [block.line, ...block.continuation.map((l) => l.line)]));
+        }
+        const details = body.join(' ').trim();
+        event.text = event.text && details ? `${event.text}${/[.!?:]$/.test(event.text) ? '' : '.'} ${details}` : event.text || details;
+        pending.push(event);
+        continue;
+      }
+    }
+    if (section.heading) {
+      const day = dateOnly(section.heading.text) ?? findFirstDate(plain(section.heading.text), { dayFirst: env.dayFirst })?.date ?? null;
+      if (day) setDate(day);
+    }
+    for (const block of section.blocks) {
+      switch (block.type) {
+        case 'paragraph':
+          readParagraph(section, block, zone);
+          lastItemEvent = null;
+          break;
+        case 'item':
+          readItem(block, zone);
+          break;
+        case 'table':
+          readTable(section, block, zone);
+          break;
+        case 'rule':
+          use(block.line);
+          break;
+        case 'code':
+          keepProse(section, block);
+          break;
+        case 'comment':
+        case 'heading':
+          break;
+      }
+    }
+  }
+
+  const keys = new KeyAllocator();
+  const events: TimelineEventDocument[] = pending
+    .filter((p) => p.text.trim() !== '' || p.asWritten !== null)
+    .map((p) => {
+      const text = toMarkdownInline(p.text, env.format) || (p.asWritten ?? '');
+      const base = slugify(markdownToPlain(text), { maxWords: 5, maxLength: 48 });
+      return {
+        key: keys.allocate(p.clockTag ? `${base || 'event'}-${p.clockTag}` : base, 'event'),
+        asWritten: p.asWritten,
+        at: p.at,
+        precision: p.precision,
+        kind: classifyEventKind(text),
+        text,
+      };
+    });
+  return { events, prose, zones };
+}

@@ -1,0 +1,174 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { PrismaService } from '@hindsight/db';
+import { AppError, type IncidentDocument } from '@hindsight/domain';
+import { ImportError, parsePostmortem, type DocumentFormat, type ImportReport, type ImportResult, type TrackerBases } from '@hindsight/importer';
+import { writeIncidentDocument, type IncidentRecord } from '@hindsight/incidents';
+import { appendAuditEvents, type Actor } from '@hindsight/tracking';
+
+export const IMPORT_OPTIONS = Symbol('IMPORT_OPTIONS');
+
+/** A draft must be storable; the reviewer replaces this before publishing. */
+export const UNKNOWN_ORGANIZATION = 'Unknown organization';
+
+export interface ImportOptions {
+  /** Documents larger than this many UTF-8 bytes are refused. */
+  maxBytes: number;
+  trackers: TrackerBases;
+}
+
+export interface ImportRequest {
+  document: string;
+  format?: DocumentFormat | null;
+  sourceUrl?: string | null;
+  /** Used when the document does not name its organization. */
+  organization?: string | null;
+  /** Who imports: an API token's principal, or `cli:<user>` for the command line. */
+  actor: Actor;
+}
+
+export interface ImportOutcome {
+  incident: IncidentRecord;
+  report: ImportReport;
+  /** False when an earlier draft of the same document was updated. */
+  created: boolean;
+}
+
+/**
+ * Turns postmortem documents into draft incidents. A draft is an ordinary incident with status
+ * `draft`: invisible to readers until an editor publishes it. Importing the same document again
+ * (same source URL, or same content) updates its draft; a published incident is never
+ * overwritten by an import.
+ */
+@Injectable()
+export class ImportsService {
+  constructor(
+    private readonly prisma: PrismaService,
+    @Inject(IMPORT_OPTIONS) private readonly options: ImportOptions,
+  ) {}
+
+  /** Parses without writing: what an import would produce. */
+  async preview(request: Omit<ImportRequest, 'actor'>) {
+    return this.parse(request, await this.knownPatterns());
+  }
+
+  async importDocument(request: ImportRequest): Promise<ImportOutcome> {
+    return this.saveDraft(this.parse(request, await this.knownPatterns()), request);
+  }
+
+  /** Stores an already parsed document as a draft (the command line parses first, then saves). */
+  async saveDraft({ draft, report }: ImportResult, request: Pick<ImportRequest, 'sourceUrl' | 'actor'>): Promise<ImportOutcome> {
+    if (report.problems.length > 0) {
+      throw new AppError('BAD_USER_INPUT', `The document could not be turned into a draft: ${report.problems.map((p) => `${p.field}: ${p.reason}`).join('; ')}`, {
+        field: 'document',
+        problems: report.problems,
+      });
+    }
+    return this.prisma.$transaction(
+      async (tx) => {
+        const previous = await tx.importedDocument.findFirst({
+          where: request.sourceUrl ? { OR: [{ sourceUrl: request.sourceUrl }, { contentHash: report.contentHash }] } : { contentHash: report.contentHash },
+          include: { incident: { select: { id: true, slug: true, status: true } } },
+          orderBy: { importedAt: 'asc' },
+        });
+        if (previous?.incident.status === 'published') {
+          throw new AppError(
+            'CONFLICT',
+            `This document was already imported and published as "${previous.incident.slug}"; an import never overwrites a published incident.`,
+            { field: 'document', slug: previous.incident.slug },
+          );
+        }
+        const slug = previous ? previous.incident.slug : await this.freeSlug(tx, draft.slug);
+        const doc: IncidentDocument = { ...draft, slug };
+        const written = await writeIncidentDocument(tx, doc, { status: 'draft' });
+        const record = {
+          incidentId: written.incidentId,
+          sourceUrl: request.sourceUrl ?? null,
+          contentHash: report.contentHash,
+          format: report.format,
+          report: JSON.parse(JSON.stringify(report)) as object,
+          importedBy: request.actor.name,
+        };
+        if (previous) await tx.importedDocument.update({ where: { id: previous.id }, data: record });
+        else await tx.importedDocument.create({ data: record });
+        const incident = await tx.incident.findUniqueOrThrow({ where: { id: written.incidentId } });
+        await appendAuditEvents(tx, request.actor, new Date(), `imported from ${request.sourceUrl ?? `a ${report.format} document`}`, [
+          {
+            entity: 'incident',
+            entityKey: incident.slug,
+            action: previous ? 'update' : 'create',
+            field: previous ? 'import' : null,
+            to: { status: 'draft', contentHash: report.contentHash },
+            incidentId: incident.id,
+            version: incident.version,
+          },
+        ]);
+        return { incident, report, created: !previous };
+      },
+      { timeout: 30_000, maxWait: 5_000 },
+    );
+  }
+
+  /** Makes a draft visible to readers. Stale `expectedVersion` → CONFLICT, nothing changes. */
+  async publish(slug: string, expectedVersion: number, actor: Actor): Promise<IncidentRecord> {
+    return this.prisma.$transaction(async (tx) => {
+      const current = await tx.incident.findUnique({ where: { slug } });
+      if (!current) throw AppError.notFound('Incident', slug);
+      if (current.status === 'published') throw new AppError('BAD_USER_INPUT', `Incident "${slug}" is already published.`, { field: 'slug' });
+      const updated = await tx.incident.updateMany({
+        where: { id: current.id, version: expectedVersion, status: 'draft' },
+        data: { status: 'published', version: { increment: 1 } },
+      });
+      if (updated.count === 0) {
+        throw new AppError('CONFLICT', `Incident "${slug}" is at version ${current.version}, not ${expectedVersion}; reload it and try again.`, {
+          field: 'expectedVersion',
+          currentVersion: current.version,
+        });
+      }
+      const published = await tx.incident.findUniqueOrThrow({ where: { id: current.id } });
+      await appendAuditEvents(tx, actor, new Date(), null, [
+        { entity: 'incident', entityKey: slug, action: 'update', field: 'status', from: 'draft', to: 'published', incidentId: current.id, version: published.version },
+      ]);
+      return published;
+    });
+  }
+
+  /** Drafts with their import reports, newest first, for editors reviewing imports. */
+  async listDrafts(first: number): Promise<{ incident: IncidentRecord; report: ImportReport | null }[]> {
+    const drafts = await this.prisma.incident.findMany({
+      where: { status: 'draft' },
+      include: { importedFrom: true },
+      orderBy: { updatedAt: 'desc' },
+      take: first,
+    });
+    return drafts.map(({ importedFrom, ...incident }) => ({ incident, report: (importedFrom?.report as ImportReport | undefined) ?? null }));
+  }
+
+  /** Pattern keys of the taxonomy: suggestions outside it are dropped. */
+  async knownPatterns(): Promise<string[]> {
+    return (await this.prisma.pattern.findMany({ select: { key: true } })).map((p) => p.key);
+  }
+
+  private parse(request: Omit<ImportRequest, 'actor'>, knownPatterns: string[]) {
+    try {
+      return parsePostmortem(request.document, {
+        format: request.format ?? undefined,
+        sourceUrl: request.sourceUrl ?? null,
+        maxBytes: this.options.maxBytes,
+        trackers: this.options.trackers,
+        knownPatterns,
+        organization: request.organization ?? UNKNOWN_ORGANIZATION,
+      });
+    } catch (error) {
+      if (error instanceof ImportError) throw new AppError('BAD_USER_INPUT', `document: ${error.message}`, { field: 'document', reason: error.code });
+      throw error;
+    }
+  }
+
+  private async freeSlug(tx: Pick<PrismaService, 'incident'>, base: string): Promise<string> {
+    const taken = new Set(
+      (await tx.incident.findMany({ where: { slug: { startsWith: base } }, select: { slug: true } })).map((i) => i.slug),
+    );
+    if (!taken.has(base)) return base;
+    for (let n = 2; ; n++) if (!taken.has(`${base}-${n}`)) return `${base}-${n}`;
+  }
+}
