@@ -108,38 +108,45 @@ function sameFields(row: Record<string, unknown>, fields: Record<string, unknown
 
 async function syncChildren(tx: Tx, incidentId: string, doc: IncidentDocument): Promise<boolean> {
   let changed = false;
+  // New rows go in with one multi-row INSERT per table; only changed rows are updated one by one.
 
   const events = await tx.timelineEvent.findMany({ where: { incidentId } });
   const eventByKey = new Map(events.map((e) => [e.key, e]));
+  const newEvents = [];
   for (const [position, e] of doc.timeline.entries()) {
     const data = { position, at: toDate(e.at), precision: e.precision, asWritten: e.asWritten, kind: e.kind, text: e.text };
     const current = eventByKey.get(e.key);
-    if (!current) {
-      await tx.timelineEvent.create({ data: { incidentId, key: e.key, ...data } });
-      changed = true;
-    } else if (!sameFields(current, data)) {
+    if (!current) newEvents.push({ incidentId, key: e.key, ...data });
+    else if (!sameFields(current, data)) {
       await tx.timelineEvent.update({ where: { id: current.id }, data });
       changed = true;
     }
+  }
+  if (newEvents.length > 0) {
+    await tx.timelineEvent.createMany({ data: newEvents });
+    changed = true;
   }
   const goneEvents = await tx.timelineEvent.deleteMany({ where: { incidentId, key: { notIn: doc.timeline.map((e) => e.key) } } });
 
   const factors = await tx.causalFactor.findMany({ where: { incidentId } });
   const factorByKey = new Map(factors.map((f) => [f.key, f]));
   const factorIds = new Map<string, string>();
+  const newFactors = [];
   for (const [position, f] of doc.causalFactors.entries()) {
     const data = { position, role: f.role, component: f.component, text: f.text };
     const current = factorByKey.get(f.key);
-    if (!current) {
-      factorIds.set(f.key, (await tx.causalFactor.create({ data: { incidentId, key: f.key, ...data }, select: { id: true } })).id);
-      changed = true;
-    } else {
+    if (!current) newFactors.push({ incidentId, key: f.key, ...data });
+    else {
       factorIds.set(f.key, current.id);
       if (!sameFields(current, data)) {
         await tx.causalFactor.update({ where: { id: current.id }, data });
         changed = true;
       }
     }
+  }
+  if (newFactors.length > 0) {
+    for (const row of await tx.causalFactor.createManyAndReturn({ data: newFactors, select: { id: true, key: true } })) factorIds.set(row.key, row.id);
+    changed = true;
   }
   const goneFactors = await tx.causalFactor.deleteMany({ where: { incidentId, key: { notIn: doc.causalFactors.map((f) => f.key) } } });
 
@@ -152,50 +159,60 @@ async function syncChildren(tx: Tx, incidentId: string, doc: IncidentDocument): 
     await tx.causalLink.deleteMany({ where: { id: { in: staleLinks } } });
     changed = true;
   }
-  const addedLinks = await tx.causalLink.createMany({ data: wantedLinks, skipDuplicates: true });
+  const existingLinkIds = new Set(links.map(linkId));
+  const newLinks = wantedLinks.filter((l) => !existingLinkIds.has(linkId(l)));
+  if (newLinks.length > 0) {
+    await tx.causalLink.createMany({ data: newLinks, skipDuplicates: true });
+    changed = true;
+  }
 
   const actionables = await tx.actionable.findMany({ where: { incidentId }, include: { references: true, addresses: true } });
   const actionableByKey = new Map(actionables.map((a) => [a.key, a]));
+  const actionableData = (a: IncidentDocument['actionables'][number], position: number) => ({
+    position,
+    title: a.title,
+    description: a.description,
+    owner: a.owner,
+    status: a.status,
+    dueDate: a.dueDate ? new Date(`${a.dueDate}T00:00:00Z`) : null,
+  });
+  const created = new Map<string, string>();
+  const toCreate = doc.actionables.flatMap((a, position) => (actionableByKey.has(a.key) ? [] : [{ incidentId, key: a.key, ...actionableData(a, position) }]));
+  if (toCreate.length > 0) {
+    for (const row of await tx.actionable.createManyAndReturn({ data: toCreate, select: { id: true, key: true } })) created.set(row.key, row.id);
+    changed = true;
+  }
+  const newRefs = [];
+  const newAddressed = [];
   for (const [position, a] of doc.actionables.entries()) {
-    const data = {
-      position,
-      title: a.title,
-      description: a.description,
-      owner: a.owner,
-      status: a.status,
-      dueDate: a.dueDate ? new Date(`${a.dueDate}T00:00:00Z`) : null,
-    };
     const current = actionableByKey.get(a.key);
-    let actionableId: string;
-    if (!current) {
-      actionableId = (await tx.actionable.create({ data: { incidentId, key: a.key, ...data }, select: { id: true } })).id;
+    const actionableId = current?.id ?? created.get(a.key)!;
+    const data = actionableData(a, position);
+    if (current && !sameFields(current, data)) {
+      await tx.actionable.update({ where: { id: current.id }, data: { ...data, version: { increment: 1 } } });
       changed = true;
-    } else {
-      actionableId = current.id;
-      if (!sameFields(current, data)) {
-        await tx.actionable.update({ where: { id: current.id }, data: { ...data, version: { increment: 1 } } });
-        changed = true;
-      }
     }
-    const refs = a.references.map((r, i) => ({ position: i, kind: r.kind, ref: r.ref, url: r.url }));
+    const refs = a.references.map((r, i) => ({ actionableId, position: i, kind: r.kind, ref: r.ref, url: r.url }));
     const currentRefs = current?.references ?? [];
     const sameRefs =
       currentRefs.length === refs.length &&
       refs.every((r) => currentRefs.some((c) => c.ref === r.ref && c.kind === r.kind && c.url === r.url && c.position === r.position));
     if (!sameRefs) {
-      await tx.externalReference.deleteMany({ where: { actionableId } });
-      await tx.externalReference.createMany({ data: refs.map((r) => ({ actionableId, ...r })) });
+      if (current) await tx.externalReference.deleteMany({ where: { actionableId } });
+      newRefs.push(...refs);
       changed = true;
     }
     const addressed = a.addresses.map((key) => factorIds.get(key)!);
     const currentAddressed = new Set((current?.addresses ?? []).map((x) => x.factorId));
     if (addressed.length !== currentAddressed.size || addressed.some((id) => !currentAddressed.has(id))) {
-      await tx.actionableFactor.deleteMany({ where: { actionableId } });
-      await tx.actionableFactor.createMany({ data: addressed.map((factorId) => ({ actionableId, factorId })), skipDuplicates: true });
+      if (current) await tx.actionableFactor.deleteMany({ where: { actionableId } });
+      newAddressed.push(...addressed.map((factorId) => ({ actionableId, factorId })));
       changed = true;
     }
   }
+  if (newRefs.length > 0) await tx.externalReference.createMany({ data: newRefs });
+  if (newAddressed.length > 0) await tx.actionableFactor.createMany({ data: newAddressed, skipDuplicates: true });
   const goneActionables = await tx.actionable.deleteMany({ where: { incidentId, key: { notIn: doc.actionables.map((a) => a.key) } } });
 
-  return changed || goneEvents.count + goneFactors.count + goneActionables.count + addedLinks.count > 0;
+  return changed || goneEvents.count + goneFactors.count + goneActionables.count > 0;
 }
