@@ -1,0 +1,75 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { findProjectRoot, main } from './model-cli';
+
+async function run(args: string[]): Promise<{ code: number; out: string; err: string }> {
+  let out = '';
+  let err = '';
+  const o = jest.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
+    out += String(chunk);
+    return true;
+  });
+  const e = jest.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
+    err += String(chunk);
+    return true;
+  });
+  try {
+    return { code: await main(args), out, err };
+  } finally {
+    o.mockRestore();
+    e.mockRestore();
+  }
+}
+
+describe('model CLI', () => {
+  it('finds the project root by walking up to package.json', () => {
+    expect(fs.existsSync(path.join(findProjectRoot(), 'seeds', 'models'))).toBe(true);
+  });
+
+  it('runs a seed model by slug and prints its figures and checks', async () => {
+    const { code, out } = await run(['apache-outbound-calls-without-timeouts-2011']);
+    expect(code).toBe(0);
+    expect(out).toContain('Scenario: as-happened');
+    expect(out).toMatch(/Checks \(3 of 3 pass\)/);
+    expect(out).toContain('PASS wedge-time');
+  });
+
+  it('applies --set and --scenario, and writes the charts with --svg', async () => {
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'model-cli-')), 'charts.svg');
+    const { code, out } = await run([
+      'stackegg-haproxy-session-cap-2015',
+      '--scenario',
+      'lower-keep-alive',
+      '--set',
+      'keepAliveSeconds=4',
+      '--svg',
+      file,
+      '--compare',
+      'as-happened',
+    ]);
+    expect(code).toBe(0);
+    expect(out).toContain('Parameters changed: keepAliveSeconds=4 s');
+    const svg = fs.readFileSync(file, 'utf8');
+    expect(svg.startsWith('<svg')).toBe(true);
+    expect(svg).toContain('Concurrent sessions');
+  });
+
+  it('runs a spec given by path', async () => {
+    const file = path.join(findProjectRoot(), 'seeds', 'models', 'stackegg-haproxy-session-cap-2015.model.json');
+    const { code, out } = await run([file, '--list']);
+    expect(code).toBe(0);
+    expect(out).toContain('keepAliveSeconds = 15 s (0..120)');
+  });
+
+  it('reports usage, parameter and lookup errors with exit status 2', async () => {
+    expect((await run([])).code).toBe(2);
+    const range = await run(['stackegg-haproxy-session-cap-2015', '--set', 'keepAliveSeconds=500']);
+    expect(range.code).toBe(2);
+    expect(range.err).toContain('parameters.keepAliveSeconds: expected a number between 0 and 120 s, got 500');
+    const unknown = await run(['no-such-incident']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.err).toContain('no model for "no-such-incident"');
+    expect((await run(['stackegg-haproxy-session-cap-2015', '--set', 'x'])).code).toBe(2);
+  });
+});

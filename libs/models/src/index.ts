@@ -1,0 +1,24 @@
+/**
+ * @hindsight/models — the executable failure-model engine. Pure TypeScript and Node
+ * built-ins; imports nothing else of the project.
+ */
+export { ENGINE_VERSION } from './engine-version';
+
+export { runModel, hashRunModelInput, DEFAULT_FLUID_STEP, DEFAULT_POINTS, type RunModelInput } from './engine/model.engine';
+export { validateSpec, SCENARIO_AS_HAPPENED } from './spec/model-spec.validator';
+export { resolveParameters } from './spec/parameter.resolver';
+export type * from './spec/model-spec.types';
+export { STATION_METRICS, POOL_METRICS, SOURCE_METRICS, EDGE_METRICS, CACHE_METRICS, type MetricInfo } from './engine/metric.catalog';
+
+export * from './errors/model.error';
+
+export { canonicalJson, hashRunInputs, type RunInputs } from './output/run-input.hash';
+export type * from './output/model-run.types';
+
+export { ModelRunner, type ModelRunnerOptions } from './runner/model.runner';
+export { renderRunChartsSvg, describeRunText, type RenderChartsOptions } from './chart/run-charts.renderer';
+export { main as modelCli, loadModelSpec, findProjectRoot } from './cli/model-cli';
+
+export { SimulationKernel, DEFAULT_RUN_BUDGET, type RunBudget } from './kernel/simulation.kernel';
+export { EventQueue } from './kernel/event.queue';
+export { RandomStream } from './kernel/random.stream';

@@ -1,0 +1,332 @@
+/**
+ * The JSON form of an executable failure model. A model is data: every block below is
+ * interpreted by the engine, so a new incident needs a new spec, not new code.
+ *
+ * Numeric fields take a {@link NumberValue}: a literal, a reference to a declared
+ * parameter (`{"param": "keepAliveSeconds"}`) or an arithmetic expression over
+ * parameters (`{"expr": "rate * share"}`). References are re-read while the model runs,
+ * so a `setParameter` event (a config change) reaches every field that uses the parameter.
+ */
+
+export type NumberValue = number | { param: string } | { expr: string };
+
+/** A point in simulated time: seconds, a parameter/expression, or relative to a scenario event. */
+export type TimeValue = NumberValue | { event: string; offset?: number };
+
+export interface ParameterSpec {
+  name: string;
+  unit: string;
+  default: number;
+  min: number;
+  max: number;
+  description: string;
+  /** Only whole numbers are accepted (slot counts, retry counts). */
+  integer?: boolean;
+}
+
+export type DistributionKind = 'deterministic' | 'exponential' | 'lognormal' | 'uniform' | 'erlang';
+
+export interface DistributionSpec {
+  dist: DistributionKind;
+  /** Mean in seconds (all kinds but uniform). */
+  mean?: NumberValue;
+  /** Coefficient of variation (lognormal). */
+  cv?: NumberValue;
+  /** Bounds (uniform). */
+  min?: NumberValue;
+  max?: NumberValue;
+  /** Number of phases (erlang). */
+  k?: number;
+}
+
+/** A bare number or parameter means a deterministic duration. */
+export type DurationSpec = NumberValue | DistributionSpec;
+
+export type SlowdownSpec =
+  | { kind: 'utilisation'; threshold: NumberValue; factor: NumberValue }
+  | { kind: 'concurrency'; knee: NumberValue; factor: NumberValue };
+
+export interface BackoffSpec {
+  kind: 'none' | 'constant' | 'exponential';
+  base?: NumberValue;
+  multiplier?: NumberValue;
+  max?: NumberValue;
+  jitter?: 'none' | 'full' | 'equal';
+}
+
+/** Token bucket: each first attempt earns `ratio` tokens, each retry spends one. */
+export interface RetryBudgetSpec {
+  ratio: NumberValue;
+  /** Tokens earned per second regardless of traffic. */
+  minPerSecond?: NumberValue;
+  /** Bucket size. */
+  burst?: NumberValue;
+}
+
+export type RetryCondition = '5xx' | '4xx' | 'timeout' | 'shed' | number;
+
+export interface ClientPolicySpec {
+  /** Per-attempt timeout in seconds; 0 or absent means the caller waits forever. */
+  timeout?: NumberValue;
+  retries?: NumberValue;
+  backoff?: BackoffSpec;
+  retryOn?: RetryCondition[];
+  retryBudget?: RetryBudgetSpec;
+  /** At most this many attempts in flight on this edge; the rest wait their turn. */
+  concurrencyLimit?: NumberValue;
+}
+
+export interface CallSpec {
+  to: string;
+  /** Share of visits that make this call at all. */
+  probability?: NumberValue;
+  /** Number of calls made per visit (redirect repeats, N+1 queries). */
+  multiplicity?: NumberValue;
+  /** Sequential calls wait for each other; parallel calls are issued together and joined. */
+  mode?: 'sequential' | 'parallel';
+  /**
+   * For a replicated target: one replica per call, every replica (a scatter that waits for
+   * all of them), or a number of replicas (1 = one, the replica count = all).
+   */
+  fanOut?: 'one' | 'all' | NumberValue;
+  policy?: ClientPolicySpec;
+  /** Status seen by the caller for a given child status, e.g. {"400": 500}. */
+  errorMap?: Record<string, number>;
+  /** A failed call fails the visit (default) or is ignored (the page renders without it). */
+  onError?: 'fail' | 'ignore';
+  /** Work units carried by the child request (scales the child's per-unit service time). */
+  work?: NumberValue;
+}
+
+export interface EmitSpec {
+  to: string;
+  probability?: NumberValue;
+  on?: 'success' | 'failure' | 'any';
+  /** Seconds between the completion and the new arrival (event bus latency). */
+  delay?: NumberValue;
+  /** Emitted arrivals deeper than this in the emit chain are discarded (a loop guard). */
+  maxDepth?: NumberValue;
+}
+
+export interface LookasideSpec {
+  cache: string;
+  /** Keys looked up per visit. */
+  keys: NumberValue;
+  /** Made when at least one key misses; fills the missing keys only if it succeeds. */
+  onMiss: CallSpec;
+  /**
+   * Work units of the miss call: the number of missing keys, or every key of the visit; a
+   * number picks between them (1 = all keys, 0 = missing keys only).
+   */
+  missWork?: 'missing' | 'all' | NumberValue;
+}
+
+export interface QueueSpec {
+  /** Maximum waiting requests; beyond it arrivals are shed (503). Absent: unbounded. */
+  limit?: NumberValue;
+  /** Drop a waiting request whose caller has already given up, instead of serving it. */
+  dropAbandoned?: boolean;
+  /** Shed a request that waited longer than this many seconds. */
+  maxWait?: NumberValue;
+}
+
+export interface StationSpec {
+  key: string;
+  title?: string;
+  description?: string;
+  /** Concurrent slots (threads, processes, sessions); null means unlimited; or a shared pool. */
+  slots?: NumberValue | null | { pool: string };
+  /** Identical instances (shards); calls reach one of them or all of them (fanOut). */
+  replicas?: number;
+  queue?: QueueSpec;
+  service?: DurationSpec;
+  /** Extra service seconds per work unit carried by the request. */
+  serviceWork?: NumberValue;
+  slowdown?: SlowdownSpec;
+  /** The slot stays held this long after the response (keep-alive). */
+  linger?: DurationSpec;
+  /** When false, a request whose caller timed out stops at the next step instead of making its calls. */
+  continueAfterTimeout?: boolean;
+  /** Share of visits that fail on their own after their calls, with `errorStatus`. */
+  errorRate?: NumberValue;
+  errorStatus?: number;
+  /** Share of arrivals admitted (a throttle); the rest are rejected with 429. */
+  admit?: NumberValue;
+  lookaside?: LookasideSpec;
+  calls?: CallSpec[];
+  emits?: EmitSpec[];
+}
+
+export interface PoolSpec {
+  key: string;
+  title?: string;
+  slots: NumberValue | null;
+  queue?: QueueSpec;
+}
+
+export interface CacheSpec {
+  key: string;
+  title?: string;
+  /** Nodes the key space is partitioned across (consistent hashing). */
+  nodes: number;
+  keysPerNode: NumberValue;
+  /** Warm fraction of every node at t = 0. */
+  initialWarm?: NumberValue;
+  /** Hit probability of a warm key (the rest are misses no fill can prevent). */
+  hitCeiling?: NumberValue;
+}
+
+export interface SourceSpec {
+  key: string;
+  title?: string;
+  kind: 'open' | 'closed';
+  target: string;
+  /** Open sources: Poisson or evenly spaced arrivals. */
+  arrivals?: 'poisson' | 'constant';
+  rate?: NumberValue;
+  /** Piecewise-constant rate: each entry holds from `at` until the next one. */
+  profile?: Array<{ at: NumberValue; rate: NumberValue }>;
+  /** Explicit arrival times in seconds. */
+  trace?: number[];
+  /** Closed sources: a population that waits for each answer, then thinks. */
+  users?: NumberValue;
+  thinkTime?: DurationSpec;
+  policy?: ClientPolicySpec;
+  work?: NumberValue;
+}
+
+export type ControllerEventSpec = {
+  key: string;
+  at: NumberValue;
+  label: string;
+} & (
+  | { kind: 'setParameter'; parameter: string; value: NumberValue; ramp?: NumberValue }
+  | { kind: 'scaleSource'; source: string; factor: NumberValue; ramp?: NumberValue }
+  | { kind: 'setSlots'; station: string; slots: NumberValue; ramp?: NumberValue }
+  | { kind: 'setErrorRate'; station: string; value: NumberValue }
+  | { kind: 'blackhole'; station: string }
+  | { kind: 'restore'; station: string }
+  | { kind: 'cacheFlush'; cache: string; fraction: NumberValue; over?: NumberValue }
+  | { kind: 'throttle'; station: string; admit: NumberValue; ramp?: NumberValue }
+  | { kind: 'stop'; station: string }
+  | { kind: 'start'; station: string }
+  | { kind: 'cancelEvents'; keys: string[] }
+);
+
+export type ControllerEventKind = ControllerEventSpec['kind'];
+
+export interface ProbeSpec {
+  key: string;
+  /** Metric name, e.g. `haproxy.concurrency`, `boots.successRatio`, `gdm.hitRatio`. */
+  metric: string;
+  label: string;
+  /** Overrides the metric's natural unit (e.g. "sessions" instead of "slots"). */
+  unit?: string;
+}
+
+export type StatName =
+  | 'mean'
+  | 'max'
+  | 'min'
+  | 'first'
+  | 'last'
+  | 'at'
+  | 'integral'
+  | 'logSlope'
+  | 'firstTimeAbove'
+  | 'firstTimeBelow'
+  | 'p50'
+  | 'p90'
+  | 'p95'
+  | 'p99';
+
+export type MeasureSpec =
+  | {
+      metric: string;
+      stat: StatName;
+      from?: TimeValue;
+      to?: TimeValue;
+      threshold?: NumberValue;
+      /** For firstTime*: the condition must hold this many seconds. */
+      sustain?: number;
+      scenario?: string;
+    }
+  | { eventTime: string; scenario?: string }
+  | { figure: string; scenario?: string };
+
+export interface ExpectSpec {
+  op: 'approx' | '>=' | '<=' | '>' | '<' | 'between';
+  /** Number, parameter, or an expression over parameters and measures. */
+  value?: NumberValue | string;
+  min?: NumberValue | string;
+  max?: NumberValue | string;
+  /** For approx: allowed deviation, relative (0.05 = 5 %) unless `absolute` is set. */
+  tolerance?: number;
+  absolute?: boolean;
+}
+
+export interface FigureSpec {
+  name: string;
+  label: string;
+  unit: string;
+  measure?: MeasureSpec;
+  measures?: Record<string, MeasureSpec>;
+  /** Expression over measure names and parameters. */
+  value?: string;
+}
+
+export interface CheckSpec {
+  name: string;
+  description: string;
+  /** Scenario keys the check is evaluated on, or "*" for all. */
+  scenarios: string[] | '*';
+  measure?: MeasureSpec;
+  measures?: Record<string, MeasureSpec>;
+  value?: string;
+  expect: ExpectSpec;
+  unit: string;
+  /** Shown when the check fails: what the model leaves out, in plain words. */
+  ifFails?: string;
+}
+
+export interface ScenarioSpec {
+  key: string;
+  title: string;
+  description: string;
+  /** Stable key of the actionable this scenario switches on; null for the as-happened run and what-ifs. */
+  actionableKey: string | null;
+  parameters?: Record<string, number>;
+  events?: ControllerEventSpec[];
+  /** Keys of base events this scenario leaves out. */
+  omitEvents?: string[];
+}
+
+export interface EngineSpec {
+  mode: 'des' | 'fluid';
+  /** Fluid mode: seconds per arrival batch and per admission tick. */
+  fluidStep?: number;
+}
+
+export interface ModelSpec {
+  schemaVersion: 1;
+  slug: string;
+  version: string;
+  title: string;
+  description: string;
+  /** Wall-clock instant of t = 0, for display only. */
+  timeOrigin?: string;
+  engine: EngineSpec;
+  horizon: NumberValue;
+  /** Points per series (at most 500). */
+  points?: number;
+  parameters: ParameterSpec[];
+  pools?: PoolSpec[];
+  caches?: CacheSpec[];
+  stations: StationSpec[];
+  sources: SourceSpec[];
+  events?: ControllerEventSpec[];
+  probes: ProbeSpec[];
+  figures?: FigureSpec[];
+  checks?: CheckSpec[];
+  scenarios: ScenarioSpec[];
+}

@@ -1,0 +1,835 @@
+import { ModelSpecError, type SpecIssue } from '../errors/model.error';
+import { parseMetricName, type MetricNamespace } from '../engine/metric.catalog';
+import { compileExpression, ExpressionSyntaxError, parseExpression } from './expression.parser';
+import type { ModelSpec, ParameterSpec } from './model-spec.types';
+
+/** Numeric domains a field may require; parameter ranges are checked against them too. */
+export interface Domain {
+  label: string;
+  min: number;
+  minExclusive: boolean;
+  max: number;
+  integer: boolean;
+}
+
+const domain = (label: string, min: number, minExclusive: boolean, max: number, integer = false): Domain => ({
+  label,
+  min,
+  minExclusive,
+  max,
+  integer,
+});
+
+export const Domains = {
+  any: domain('a finite number', -Infinity, false, Infinity),
+  positive: domain('a positive number', 0, true, Infinity),
+  nonNegative: domain('a number >= 0', 0, false, Infinity),
+  probability: domain('a number between 0 and 1', 0, false, 1),
+  positiveInteger: domain('a positive integer', 1, false, Infinity, true),
+  nonNegativeInteger: domain('a whole number >= 0', 0, false, Infinity, true),
+  factor: domain('a number >= 1', 1, false, Infinity),
+} as const;
+
+export function inDomain(x: number, d: Domain): boolean {
+  if (!Number.isFinite(x) && !(x === Infinity && d.max === Infinity)) return false;
+  if (d.integer && !Number.isInteger(x)) return false;
+  if (d.minExclusive ? x <= d.min : x < d.min) return false;
+  return x <= d.max;
+}
+
+export const SCENARIO_AS_HAPPENED = 'as-happened';
+const KEY_PATTERN = /^[a-z0-9][a-z0-9-]*$/;
+const PARAM_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const STATS = new Set([
+  'mean',
+  'max',
+  'min',
+  'first',
+  'last',
+  'at',
+  'integral',
+  'logSlope',
+  'firstTimeAbove',
+  'firstTimeBelow',
+  'p50',
+  'p90',
+  'p95',
+  'p99',
+]);
+const EVENT_FIELDS: Record<string, string[]> = {
+  setParameter: ['parameter', 'value', 'ramp'],
+  scaleSource: ['source', 'factor', 'ramp'],
+  setSlots: ['station', 'slots', 'ramp'],
+  setErrorRate: ['station', 'value'],
+  blackhole: ['station'],
+  restore: ['station'],
+  cacheFlush: ['cache', 'fraction', 'over'],
+  throttle: ['station', 'admit', 'ramp'],
+  stop: ['station'],
+  start: ['station'],
+  cancelEvents: ['keys'],
+};
+
+type Rec = Record<string, unknown>;
+
+/** Short rendering of a value for "got ..." in messages. */
+export function describeValue(x: unknown): string {
+  if (x === undefined) return 'nothing';
+  if (x === null) return 'null';
+  if (typeof x === 'string') return JSON.stringify(x.length > 40 ? `${x.slice(0, 40)}…` : x);
+  if (typeof x === 'number' || typeof x === 'boolean') return String(x);
+  if (Array.isArray(x)) return `an array of ${x.length}`;
+  return 'an object';
+}
+
+class Checker {
+  readonly issues: SpecIssue[] = [];
+  readonly params = new Map<string, ParameterSpec>();
+  readonly ns: MetricNamespace = {
+    stations: new Set(),
+    pools: new Set(),
+    sources: new Set(),
+    caches: new Set(),
+    edges: new Set(),
+  };
+  readonly replicated = new Set<string>();
+  readonly eventKeys = new Set<string>();
+
+  add(path: string, reason: string): void {
+    this.issues.push({ path, reason });
+  }
+
+  obj(x: unknown, path: string, allowed: string[]): Rec | null {
+    if (typeof x !== 'object' || x === null || Array.isArray(x)) {
+      this.add(path, `expected an object, got ${describeValue(x)}`);
+      return null;
+    }
+    for (const k of Object.keys(x)) {
+      if (!allowed.includes(k)) this.add(`${path}.${k}`, `unknown field (allowed: ${allowed.join(', ')})`);
+    }
+    return x as Rec;
+  }
+
+  arr(x: unknown, path: string, required = true): unknown[] {
+    if (x === undefined && !required) return [];
+    if (!Array.isArray(x)) {
+      this.add(path, `expected an array, got ${describeValue(x)}`);
+      return [];
+    }
+    return x;
+  }
+
+  str(o: Rec, k: string, path: string, required = true): string | null {
+    const v = o[k];
+    if (v === undefined && !required) return null;
+    if (typeof v !== 'string' || v.length === 0) {
+      this.add(`${path}.${k}`, `expected a non-empty string, got ${describeValue(v)}`);
+      return null;
+    }
+    return v;
+  }
+
+  key(o: Rec, k: string, path: string): string | null {
+    const v = this.str(o, k, path);
+    if (v !== null && !KEY_PATTERN.test(v)) {
+      this.add(`${path}.${k}`, `expected a lower-case kebab-case key (a-z, 0-9, -), got ${describeValue(v)}`);
+      return null;
+    }
+    return v;
+  }
+
+  oneOf<T extends string>(o: Rec, k: string, path: string, options: readonly T[], required = false): T | null {
+    const v = o[k];
+    if (v === undefined && !required) return null;
+    if (typeof v !== 'string' || !options.includes(v as T)) {
+      this.add(`${path}.${k}`, `expected one of ${options.map((s) => `"${s}"`).join(', ')}, got ${describeValue(v)}`);
+      return null;
+    }
+    return v as T;
+  }
+
+  bool(o: Rec, k: string, path: string): void {
+    const v = o[k];
+    if (v !== undefined && typeof v !== 'boolean') this.add(`${path}.${k}`, `expected true or false, got ${describeValue(v)}`);
+  }
+
+  literal(o: Rec, k: string, path: string, d: Domain, required = false): number | null {
+    const v = o[k];
+    if (v === undefined && !required) return null;
+    if (typeof v !== 'number' || !inDomain(v, d)) {
+      this.add(`${path}.${k}`, `expected ${d.label}, got ${describeValue(v)}`);
+      return null;
+    }
+    return v;
+  }
+
+  /** A NumberValue field: literal, {param} or {expr}. */
+  value(o: Rec, k: string, path: string, d: Domain, required = false): void {
+    const v = o[k];
+    if (v === undefined) {
+      if (required) this.add(`${path}.${k}`, `expected ${d.label}, got nothing`);
+      return;
+    }
+    this.valueAt(v, `${path}.${k}`, d);
+  }
+
+  valueAt(v: unknown, path: string, d: Domain): void {
+    if (typeof v === 'number') {
+      if (!inDomain(v, d)) this.add(path, `expected ${d.label}, got ${describeValue(v)}`);
+      return;
+    }
+    if (typeof v === 'object' && v !== null && !Array.isArray(v)) {
+      const r = v as Rec;
+      const keys = Object.keys(r);
+      if (keys.length === 1 && typeof r.param === 'string') {
+        const p = this.params.get(r.param);
+        if (!p) {
+          this.add(path, `unknown parameter "${r.param}" (declared: ${[...this.params.keys()].join(', ') || 'none'})`);
+        } else if (!inDomain(p.min, d) || !inDomain(p.max, d) || (d.integer && !p.integer)) {
+          this.add(
+            path,
+            `parameter "${p.name}" ranges over [${p.min}, ${p.max}]${p.integer ? ' (integer)' : ''} but ${d.label} is expected here`,
+          );
+        }
+        return;
+      }
+      if (keys.length === 1 && typeof r.expr === 'string') {
+        this.expr(r.expr, path, d);
+        return;
+      }
+    }
+    this.add(path, `expected ${d.label}, a {"param": name} or an {"expr": text}, got ${describeValue(v)}`);
+  }
+
+  expr(text: string, path: string, d: Domain, extraNames: Set<string> = new Set()): void {
+    let ids: string[];
+    try {
+      ids = parseExpression(text).identifiers;
+    } catch (e) {
+      this.add(path, e instanceof ExpressionSyntaxError ? `invalid expression: ${e.message}` : 'invalid expression');
+      return;
+    }
+    const unknown = ids.filter((id) => !this.params.has(id) && !extraNames.has(id));
+    if (unknown.length > 0) {
+      this.add(path, `unknown name${unknown.length > 1 ? 's' : ''} ${unknown.map((s) => `"${s}"`).join(', ')} in expression "${text}"`);
+      return;
+    }
+    if (extraNames.size > 0) return;
+    const value = compileExpression(text, (name) => {
+      const dv = this.params.get(name)?.default ?? NaN;
+      return () => dv;
+    })();
+    if (!inDomain(value, d)) {
+      this.add(path, `expression "${text}" gives ${describeValue(value)} with the default parameters; expected ${d.label}`);
+    }
+  }
+
+  duration(o: Rec, k: string, path: string, required = false): void {
+    const v = o[k];
+    if (v === undefined) {
+      if (required) this.add(`${path}.${k}`, 'expected a duration in seconds or a distribution, got nothing');
+      return;
+    }
+    const p = `${path}.${k}`;
+    if (typeof v === 'object' && v !== null && !Array.isArray(v) && 'dist' in v) {
+      const dist = this.obj(v, p, ['dist', 'mean', 'cv', 'min', 'max', 'k']);
+      if (!dist) return;
+      const kind = this.oneOf(dist, 'dist', p, ['deterministic', 'exponential', 'lognormal', 'uniform', 'erlang'], true);
+      if (kind === 'uniform') {
+        this.value(dist, 'min', p, Domains.nonNegative, true);
+        this.value(dist, 'max', p, Domains.nonNegative, true);
+      } else if (kind) {
+        this.value(dist, 'mean', p, Domains.nonNegative, true);
+        if (kind === 'lognormal') this.value(dist, 'cv', p, Domains.positive, true);
+        if (kind === 'erlang') this.literal(dist, 'k', p, Domains.positiveInteger, true);
+      }
+      return;
+    }
+    this.valueAt(v, p, Domains.nonNegative);
+  }
+
+  time(v: unknown, path: string): void {
+    if (typeof v === 'object' && v !== null && !Array.isArray(v) && 'event' in v) {
+      const r = this.obj(v, path, ['event', 'offset']);
+      if (!r) return;
+      const key = this.str(r, 'event', path);
+      if (key && !this.eventKeys.has(key)) this.add(`${path}.event`, `unknown event "${key}"`);
+      this.literal(r, 'offset', path, Domains.any);
+      return;
+    }
+    this.valueAt(v, path, Domains.nonNegative);
+  }
+
+  unique(keys: Set<string>, value: string | null, path: string, what: string): void {
+    if (value === null) return;
+    if (keys.has(value)) this.add(path, `duplicate ${what} "${value}"`);
+    keys.add(value);
+  }
+}
+
+const POLICY_FIELDS = ['timeout', 'retries', 'backoff', 'retryOn', 'retryBudget', 'concurrencyLimit'];
+const CALL_FIELDS = ['to', 'probability', 'multiplicity', 'mode', 'fanOut', 'policy', 'errorMap', 'onError', 'work'];
+
+function checkPolicy(c: Checker, v: unknown, path: string): void {
+  if (v === undefined) return;
+  const p = c.obj(v, path, POLICY_FIELDS);
+  if (!p) return;
+  c.value(p, 'timeout', path, Domains.nonNegative);
+  c.value(p, 'retries', path, Domains.nonNegativeInteger);
+  c.value(p, 'concurrencyLimit', path, Domains.positiveInteger);
+  if (p.backoff !== undefined) {
+    const bp = `${path}.backoff`;
+    const b = c.obj(p.backoff, bp, ['kind', 'base', 'multiplier', 'max', 'jitter']);
+    if (b) {
+      c.oneOf(b, 'kind', bp, ['none', 'constant', 'exponential'], true);
+      c.value(b, 'base', bp, Domains.nonNegative);
+      c.value(b, 'multiplier', bp, Domains.factor);
+      c.value(b, 'max', bp, Domains.nonNegative);
+      c.oneOf(b, 'jitter', bp, ['none', 'full', 'equal']);
+    }
+  }
+  if (p.retryOn !== undefined) {
+    c.arr(p.retryOn, `${path}.retryOn`).forEach((r, i) => {
+      const ok = (typeof r === 'string' && ['5xx', '4xx', 'timeout', 'shed'].includes(r)) || (typeof r === 'number' && Number.isInteger(r) && r >= 400 && r <= 599);
+      if (!ok) c.add(`${path}.retryOn[${i}]`, `expected "5xx", "4xx", "timeout", "shed" or a status 400..599, got ${describeValue(r)}`);
+    });
+  }
+  if (p.retryBudget !== undefined) {
+    const rp = `${path}.retryBudget`;
+    const r = c.obj(p.retryBudget, rp, ['ratio', 'minPerSecond', 'burst']);
+    if (r) {
+      c.value(r, 'ratio', rp, Domains.nonNegative, true);
+      c.value(r, 'minPerSecond', rp, Domains.nonNegative);
+      c.value(r, 'burst', rp, Domains.positive);
+    }
+  }
+}
+
+function checkCall(c: Checker, v: unknown, path: string, from: string, stationKeys: Set<string>): void {
+  const call = c.obj(v, path, CALL_FIELDS);
+  if (!call) return;
+  const to = c.key(call, 'to', path);
+  if (to && !stationKeys.has(to)) c.add(`${path}.to`, `unknown station "${to}" (known: ${[...stationKeys].join(', ')})`);
+  if (to) c.ns.edges.add(`${from}->${to}`);
+  c.value(call, 'probability', path, Domains.probability);
+  c.value(call, 'multiplicity', path, Domains.positiveInteger);
+  c.oneOf(call, 'mode', path, ['sequential', 'parallel']);
+  if (typeof call.fanOut === 'string') {
+    const fan = c.oneOf(call, 'fanOut', path, ['one', 'all']);
+    if (fan === 'all' && to && stationKeys.has(to) && !c.replicated.has(to)) {
+      c.add(`${path}.fanOut`, `"all" needs a replicated target, but station "${to}" has a single replica`);
+    }
+  } else if (call.fanOut !== undefined) {
+    c.value(call, 'fanOut', path, Domains.positiveInteger);
+  }
+  checkPolicy(c, call.policy, `${path}.policy`);
+  if (call.errorMap !== undefined) {
+    const m = c.obj(call.errorMap, `${path}.errorMap`, Object.keys(call.errorMap as object));
+    if (m) {
+      for (const [from2, to2] of Object.entries(m)) {
+        const ok = /^[45]\d\d$/.test(from2) && typeof to2 === 'number' && Number.isInteger(to2) && to2 >= 400 && to2 <= 599;
+        if (!ok) c.add(`${path}.errorMap.${from2}`, `expected a status 400..599 mapped to a status 400..599, got ${describeValue(to2)}`);
+      }
+    }
+  }
+  c.oneOf(call, 'onError', path, ['fail', 'ignore']);
+  c.value(call, 'work', path, Domains.nonNegative);
+}
+
+function checkQueue(c: Checker, v: unknown, path: string): void {
+  if (v === undefined) return;
+  const q = c.obj(v, path, ['limit', 'dropAbandoned', 'maxWait']);
+  if (!q) return;
+  c.value(q, 'limit', path, Domains.nonNegativeInteger);
+  c.bool(q, 'dropAbandoned', path);
+  c.value(q, 'maxWait', path, Domains.positive);
+}
+
+function checkMeasure(c: Checker, v: unknown, path: string, scenarioKeys: Set<string>, figureNames: Set<string>): void {
+  if (typeof v === 'object' && v !== null && 'eventTime' in v) {
+    const m = c.obj(v, path, ['eventTime', 'scenario']);
+    if (!m) return;
+    const key = c.str(m, 'eventTime', path);
+    if (key && !c.eventKeys.has(key)) c.add(`${path}.eventTime`, `unknown event "${key}"`);
+    const sc = c.str(m, 'scenario', path, false);
+    if (sc && !scenarioKeys.has(sc)) c.add(`${path}.scenario`, `unknown scenario "${sc}"`);
+    return;
+  }
+  if (typeof v === 'object' && v !== null && 'figure' in v) {
+    const m = c.obj(v, path, ['figure', 'scenario']);
+    if (!m) return;
+    const name = c.str(m, 'figure', path);
+    if (name && !figureNames.has(name)) c.add(`${path}.figure`, `unknown figure "${name}"`);
+    const sc = c.str(m, 'scenario', path, false);
+    if (sc && !scenarioKeys.has(sc)) c.add(`${path}.scenario`, `unknown scenario "${sc}"`);
+    return;
+  }
+  const m = c.obj(v, path, ['metric', 'stat', 'from', 'to', 'threshold', 'sustain', 'scenario']);
+  if (!m) return;
+  const metric = c.str(m, 'metric', path);
+  let kind: string | null = null;
+  if (metric) {
+    const parsed = parseMetricName(metric, c.ns);
+    if (typeof parsed === 'string') c.add(`${path}.metric`, parsed);
+    else kind = parsed.info.kind;
+  }
+  const stat = m.stat;
+  if (typeof stat !== 'string' || !STATS.has(stat)) {
+    c.add(`${path}.stat`, `expected one of ${[...STATS].join(', ')}, got ${describeValue(stat)}`);
+  } else {
+    if (/^p\d+$/.test(stat) && kind !== null && kind !== 'latency') {
+      c.add(`${path}.stat`, `percentile "${stat}" applies to latency metrics only`);
+    }
+    if (stat.startsWith('firstTime')) c.value(m, 'threshold', path, Domains.any, true);
+    if (stat === 'at' && m.from === undefined) c.add(`${path}.from`, 'stat "at" needs the time in "from"');
+  }
+  if (m.from !== undefined) c.time(m.from, `${path}.from`);
+  if (m.to !== undefined) c.time(m.to, `${path}.to`);
+  c.literal(m, 'sustain', path, Domains.nonNegative);
+  const sc = c.str(m, 'scenario', path, false);
+  if (sc && !scenarioKeys.has(sc)) c.add(`${path}.scenario`, `unknown scenario "${sc}"`);
+}
+
+function checkFormula(c: Checker, o: Rec, path: string, scenarioKeys: Set<string>, figureNames: Set<string>): Set<string> {
+  const names = new Set<string>();
+  const hasOne = o.measure !== undefined;
+  const hasMany = o.measures !== undefined;
+  if (hasOne && hasMany) {
+    c.add(path, 'expected "measure" or "measures", not both');
+    return names;
+  }
+  if (!hasOne && !hasMany) {
+    // A formula over parameters alone (a prediction shown beside the measured figures).
+    if (typeof o.value !== 'string') c.add(`${path}.value`, 'expected "measure", "measures" or a "value" expression over parameters');
+    else c.expr(o.value, `${path}.value`, Domains.any, new Set(['__none__']));
+    return names;
+  }
+  if (hasOne) {
+    checkMeasure(c, o.measure, `${path}.measure`, scenarioKeys, figureNames);
+    names.add('value');
+  } else {
+    const ms = o.measures;
+    if (typeof ms !== 'object' || ms === null || Array.isArray(ms) || Object.keys(ms).length === 0) {
+      c.add(`${path}.measures`, `expected an object of named measures, got ${describeValue(ms)}`);
+      return names;
+    }
+    for (const [name, m] of Object.entries(ms)) {
+      if (!PARAM_PATTERN.test(name)) c.add(`${path}.measures.${name}`, 'measure names must be identifiers (letters, digits, _)');
+      names.add(name);
+      checkMeasure(c, m, `${path}.measures.${name}`, scenarioKeys, figureNames);
+    }
+    if (o.value === undefined && names.size !== 1) c.add(`${path}.value`, 'expected an expression combining the measures');
+  }
+  if (o.value !== undefined) {
+    if (typeof o.value !== 'string') c.add(`${path}.value`, `expected an expression, got ${describeValue(o.value)}`);
+    else c.expr(o.value, `${path}.value`, Domains.any, names);
+  }
+  return names;
+}
+
+function checkEvent(c: Checker, v: unknown, path: string, spec: Rec, keys: Set<string>): void {
+  const e = c.obj(v, path, ['key', 'at', 'label', 'kind', ...new Set(Object.values(EVENT_FIELDS).flat())]);
+  if (!e) return;
+  c.unique(keys, c.key(e, 'key', path), `${path}.key`, 'event key');
+  c.value(e, 'at', path, Domains.nonNegative, true);
+  c.str(e, 'label', path);
+  const kind = c.oneOf(e, 'kind', path, Object.keys(EVENT_FIELDS), true);
+  if (!kind) return;
+  const allowed = new Set(['key', 'at', 'label', 'kind', ...EVENT_FIELDS[kind]]);
+  for (const k of Object.keys(e)) if (!allowed.has(k)) c.add(`${path}.${k}`, `not a field of a "${kind}" event (allowed: ${[...allowed].join(', ')})`);
+  const ref = (field: string, set: Set<string>, what: string): void => {
+    const k = c.key(e, field, path);
+    if (k && !set.has(k)) c.add(`${path}.${field}`, `unknown ${what} "${k}"`);
+  };
+  switch (kind) {
+    case 'setParameter': {
+      const name = c.str(e, 'parameter', path);
+      const p = name ? c.params.get(name) : undefined;
+      if (name && !p) c.add(`${path}.parameter`, `unknown parameter "${name}"`);
+      if (p && typeof e.value === 'number' && (e.value < p.min || e.value > p.max || (p.integer && !Number.isInteger(e.value)))) {
+        c.add(`${path}.value`, `expected ${p.integer ? 'an integer' : 'a number'} between ${p.min} and ${p.max} ${p.unit} for "${p.name}", got ${e.value}`);
+      } else c.value(e, 'value', path, Domains.any, true);
+      c.value(e, 'ramp', path, Domains.nonNegative);
+      break;
+    }
+    case 'scaleSource':
+      ref('source', c.ns.sources, 'source');
+      c.value(e, 'factor', path, Domains.nonNegative, true);
+      c.value(e, 'ramp', path, Domains.nonNegative);
+      break;
+    case 'setSlots':
+      ref('station', c.ns.stations, 'station');
+      c.value(e, 'slots', path, Domains.nonNegativeInteger, true);
+      c.value(e, 'ramp', path, Domains.nonNegative);
+      break;
+    case 'setErrorRate':
+      ref('station', c.ns.stations, 'station');
+      c.value(e, 'value', path, Domains.probability, true);
+      break;
+    case 'cacheFlush':
+      ref('cache', c.ns.caches, 'cache');
+      c.value(e, 'fraction', path, Domains.probability, true);
+      c.value(e, 'over', path, Domains.nonNegative);
+      break;
+    case 'throttle':
+      ref('station', c.ns.stations, 'station');
+      c.value(e, 'admit', path, Domains.probability, true);
+      c.value(e, 'ramp', path, Domains.nonNegative);
+      break;
+    case 'cancelEvents':
+      c.arr(e.keys, `${path}.keys`).forEach((k, i) => {
+        if (typeof k !== 'string') c.add(`${path}.keys[${i}]`, `expected an event key, got ${describeValue(k)}`);
+      });
+      break;
+    default:
+      ref('station', c.ns.stations, 'station');
+  }
+  void spec;
+}
+
+const TOP_FIELDS = [
+  'schemaVersion',
+  'slug',
+  'version',
+  'title',
+  'description',
+  'timeOrigin',
+  'engine',
+  'horizon',
+  'points',
+  'parameters',
+  'pools',
+  'caches',
+  'stations',
+  'sources',
+  'events',
+  'probes',
+  'figures',
+  'checks',
+  'scenarios',
+];
+
+/**
+ * Checks a parsed JSON value against the spec format and returns it typed.
+ * Throws {@link ModelSpecError} listing every problem with its path.
+ */
+export function validateSpec(input: unknown): ModelSpec {
+  const c = new Checker();
+  const s = c.obj(input, '$', TOP_FIELDS);
+  if (!s) throw new ModelSpecError(c.issues);
+  if (s.schemaVersion !== 1) c.add('schemaVersion', `expected 1, got ${describeValue(s.schemaVersion)}`);
+  c.key(s, 'slug', '$');
+  c.str(s, 'version', '$');
+  c.str(s, 'title', '$');
+  c.str(s, 'description', '$');
+  c.str(s, 'timeOrigin', '$', false);
+  const fix = (p: string): string => p.replace(/^\$\./, '');
+
+  // Parameters first: every other field may refer to them.
+  c.arr(s.parameters, 'parameters').forEach((v, i) => {
+    const path = `parameters[${i}]`;
+    const p = c.obj(v, path, ['name', 'unit', 'default', 'min', 'max', 'description', 'integer']);
+    if (!p) return;
+    const name = c.str(p, 'name', path);
+    if (name && !PARAM_PATTERN.test(name)) c.add(`${path}.name`, `expected an identifier (letters, digits, _), got ${describeValue(name)}`);
+    c.str(p, 'unit', path);
+    c.str(p, 'description', path);
+    c.bool(p, 'integer', path);
+    const min = c.literal(p, 'min', path, Domains.any, true);
+    const max = c.literal(p, 'max', path, Domains.any, true);
+    const def = c.literal(p, 'default', path, Domains.any, true);
+    if (min !== null && max !== null && min > max) c.add(`${path}.max`, `expected max >= min (${min}), got ${max}`);
+    if (def !== null && min !== null && max !== null && (def < min || def > max)) {
+      c.add(`${path}.default`, `expected a default between ${min} and ${max}, got ${def}`);
+    }
+    if (p.integer === true && def !== null && !Number.isInteger(def)) c.add(`${path}.default`, `expected an integer, got ${def}`);
+    if (name) {
+      if (c.params.has(name)) c.add(`${path}.name`, `duplicate parameter "${name}"`);
+      else if (min !== null && max !== null && def !== null) c.params.set(name, p as unknown as ParameterSpec);
+    }
+  });
+
+  const engine = c.obj(s.engine, 'engine', ['mode', 'fluidStep']);
+  if (engine) {
+    c.oneOf(engine, 'mode', 'engine', ['des', 'fluid'], true);
+    c.literal(engine, 'fluidStep', 'engine', Domains.positive);
+  }
+  c.value(s, 'horizon', '$', Domains.positive, true);
+  if (s.points !== undefined && (typeof s.points !== 'number' || !Number.isInteger(s.points) || s.points < 10 || s.points > 500)) {
+    c.add('points', `expected an integer between 10 and 500, got ${describeValue(s.points)}`);
+  }
+
+  // Collect block keys before checking references between blocks.
+  const allKeys = new Set<string>();
+  const stationsRaw = c.arr(s.stations, 'stations');
+  const sourcesRaw = c.arr(s.sources, 'sources');
+  const poolsRaw = c.arr(s.pools, 'pools', false);
+  const cachesRaw = c.arr(s.caches, 'caches', false);
+  const collect = (list: unknown[], name: string, set: Set<string>): void =>
+    list.forEach((v, i) => {
+      if (typeof v === 'object' && v !== null && typeof (v as Rec).key === 'string') {
+        const key = (v as Rec).key as string;
+        c.unique(allKeys, key, `${name}[${i}].key`, 'block key');
+        set.add(key);
+        if (name === 'stations' && typeof (v as Rec).replicas === 'number' && ((v as Rec).replicas as number) > 1) c.replicated.add(key);
+      }
+    });
+  collect(stationsRaw, 'stations', c.ns.stations);
+  collect(sourcesRaw, 'sources', c.ns.sources);
+  collect(poolsRaw, 'pools', c.ns.pools);
+  collect(cachesRaw, 'caches', c.ns.caches);
+  if (stationsRaw.length === 0) c.add('stations', 'expected at least one station');
+  if (sourcesRaw.length === 0) c.add('sources', 'expected at least one source');
+
+  poolsRaw.forEach((v, i) => {
+    const path = `pools[${i}]`;
+    const p = c.obj(v, path, ['key', 'title', 'slots', 'queue']);
+    if (!p) return;
+    c.key(p, 'key', path);
+    if (p.slots !== null) c.value(p, 'slots', path, Domains.positiveInteger, true);
+    checkQueue(c, p.queue, `${path}.queue`);
+  });
+
+  cachesRaw.forEach((v, i) => {
+    const path = `caches[${i}]`;
+    const p = c.obj(v, path, ['key', 'title', 'nodes', 'keysPerNode', 'initialWarm', 'hitCeiling']);
+    if (!p) return;
+    c.key(p, 'key', path);
+    c.literal(p, 'nodes', path, Domains.positiveInteger, true);
+    c.value(p, 'keysPerNode', path, Domains.positive, true);
+    c.value(p, 'initialWarm', path, Domains.probability);
+    c.value(p, 'hitCeiling', path, Domains.probability);
+  });
+
+  stationsRaw.forEach((v, i) => {
+    const path = `stations[${i}]`;
+    const st = c.obj(v, path, [
+      'key',
+      'title',
+      'description',
+      'slots',
+      'replicas',
+      'queue',
+      'service',
+      'serviceWork',
+      'slowdown',
+      'linger',
+      'continueAfterTimeout',
+      'errorRate',
+      'errorStatus',
+      'admit',
+      'lookaside',
+      'calls',
+      'emits',
+    ]);
+    if (!st) return;
+    const key = c.key(st, 'key', path) ?? '?';
+    c.str(st, 'title', path, false);
+    c.str(st, 'description', path, false);
+    const slots = st.slots;
+    if (typeof slots === 'object' && slots !== null && 'pool' in slots) {
+      const pool = (slots as Rec).pool;
+      if (typeof pool !== 'string' || !c.ns.pools.has(pool)) c.add(`${path}.slots.pool`, `unknown pool ${describeValue(pool)}`);
+      if (st.replicas !== undefined && st.replicas !== 1) c.add(`${path}.replicas`, 'a station on a shared pool cannot be replicated');
+      if (st.queue !== undefined) c.add(`${path}.queue`, 'a station on a shared pool uses the pool\'s queue');
+    } else if (slots !== undefined && slots !== null) {
+      c.value(st, 'slots', path, Domains.positiveInteger);
+    }
+    c.literal(st, 'replicas', path, Domains.positiveInteger);
+    checkQueue(c, st.queue, `${path}.queue`);
+    c.duration(st, 'service', path);
+    c.value(st, 'serviceWork', path, Domains.nonNegative);
+    if (st.slowdown !== undefined) {
+      const sp = `${path}.slowdown`;
+      const sd = c.obj(st.slowdown, sp, ['kind', 'threshold', 'knee', 'factor']);
+      if (sd) {
+        const kind = c.oneOf(sd, 'kind', sp, ['utilisation', 'concurrency'], true);
+        if (kind === 'utilisation') c.value(sd, 'threshold', sp, Domains.probability, true);
+        if (kind === 'concurrency') c.value(sd, 'knee', sp, Domains.positive, true);
+        c.value(sd, 'factor', sp, Domains.nonNegative, true);
+      }
+    }
+    c.duration(st, 'linger', path);
+    c.bool(st, 'continueAfterTimeout', path);
+    c.value(st, 'errorRate', path, Domains.probability);
+    if (st.errorStatus !== undefined && !(typeof st.errorStatus === 'number' && Number.isInteger(st.errorStatus) && st.errorStatus >= 400 && st.errorStatus <= 599)) {
+      c.add(`${path}.errorStatus`, `expected a status 400..599, got ${describeValue(st.errorStatus)}`);
+    }
+    c.value(st, 'admit', path, Domains.probability);
+    if (st.lookaside !== undefined) {
+      const lp = `${path}.lookaside`;
+      const la = c.obj(st.lookaside, lp, ['cache', 'keys', 'onMiss', 'missWork']);
+      if (la) {
+        const cache = c.key(la, 'cache', lp);
+        if (cache && !c.ns.caches.has(cache)) c.add(`${lp}.cache`, `unknown cache "${cache}"`);
+        c.value(la, 'keys', lp, Domains.positiveInteger, true);
+        checkCall(c, la.onMiss, `${lp}.onMiss`, key, c.ns.stations);
+        if (typeof la.missWork === 'string' || la.missWork === undefined) c.oneOf(la, 'missWork', lp, ['missing', 'all']);
+        else c.value(la, 'missWork', lp, Domains.probability);
+      }
+    }
+    c.arr(st.calls, `${path}.calls`, false).forEach((call, j) => checkCall(c, call, `${path}.calls[${j}]`, key, c.ns.stations));
+    c.arr(st.emits, `${path}.emits`, false).forEach((em, j) => {
+      const ep = `${path}.emits[${j}]`;
+      const e = c.obj(em, ep, ['to', 'probability', 'on', 'delay', 'maxDepth']);
+      if (!e) return;
+      const to = c.key(e, 'to', ep);
+      if (to && !c.ns.stations.has(to)) c.add(`${ep}.to`, `unknown station "${to}"`);
+      c.value(e, 'probability', ep, Domains.probability);
+      c.oneOf(e, 'on', ep, ['success', 'failure', 'any']);
+      c.value(e, 'delay', ep, Domains.nonNegative);
+      c.value(e, 'maxDepth', ep, Domains.nonNegative);
+    });
+  });
+
+  sourcesRaw.forEach((v, i) => {
+    const path = `sources[${i}]`;
+    const so = c.obj(v, path, ['key', 'title', 'kind', 'target', 'arrivals', 'rate', 'profile', 'trace', 'users', 'thinkTime', 'policy', 'work']);
+    if (!so) return;
+    const key = c.key(so, 'key', path) ?? '?';
+    const target = c.key(so, 'target', path);
+    if (target && !c.ns.stations.has(target)) c.add(`${path}.target`, `unknown station "${target}"`);
+    if (target) c.ns.edges.add(`${key}->${target}`);
+    const kind = c.oneOf(so, 'kind', path, ['open', 'closed'], true);
+    if (kind === 'open') {
+      c.oneOf(so, 'arrivals', path, ['poisson', 'constant']);
+      const given = ['rate', 'profile', 'trace'].filter((k) => so[k] !== undefined);
+      if (given.length !== 1) c.add(path, `an open source needs exactly one of rate, profile, trace (got ${given.join(', ') || 'none'})`);
+      c.value(so, 'rate', path, Domains.nonNegative);
+      c.arr(so.profile, `${path}.profile`, false).forEach((e, j) => {
+        const pp = `${path}.profile[${j}]`;
+        const pe = c.obj(e, pp, ['at', 'rate']);
+        if (!pe) return;
+        c.value(pe, 'at', pp, Domains.nonNegative, true);
+        c.value(pe, 'rate', pp, Domains.nonNegative, true);
+      });
+      c.arr(so.trace, `${path}.trace`, false).forEach((t, j) => {
+        if (typeof t !== 'number' || !(t >= 0)) c.add(`${path}.trace[${j}]`, `expected a time >= 0, got ${describeValue(t)}`);
+      });
+      if (so.users !== undefined || so.thinkTime !== undefined) c.add(path, 'users and thinkTime belong to closed sources');
+    } else if (kind === 'closed') {
+      c.value(so, 'users', path, Domains.positiveInteger, true);
+      c.duration(so, 'thinkTime', path, true);
+      for (const k of ['rate', 'profile', 'trace', 'arrivals']) if (so[k] !== undefined) c.add(`${path}.${k}`, 'not a field of a closed source');
+    }
+    checkPolicy(c, so.policy, `${path}.policy`);
+    c.value(so, 'work', path, Domains.nonNegative);
+  });
+
+  // Event keys are global so windows and checks can refer to them from any scenario.
+  const eventKeys = c.eventKeys;
+  const scenariosRaw = c.arr(s.scenarios, 'scenarios');
+  const baseEvents = c.arr(s.events, 'events', false);
+  baseEvents.forEach((ev, i) => checkEvent(c, ev, `events[${i}]`, s, eventKeys));
+  const baseEventKeys = new Set(eventKeys);
+  const scenarioKeys = new Set<string>();
+  scenariosRaw.forEach((v, i) => {
+    const path = `scenarios[${i}]`;
+    const sc = c.obj(v, path, ['key', 'title', 'description', 'actionableKey', 'parameters', 'events', 'omitEvents']);
+    if (!sc) return;
+    c.unique(scenarioKeys, c.key(sc, 'key', path), `${path}.key`, 'scenario key');
+    c.str(sc, 'title', path);
+    c.str(sc, 'description', path);
+    if (!('actionableKey' in sc)) c.add(`${path}.actionableKey`, 'expected a string or null, got nothing');
+    else if (sc.actionableKey !== null && (typeof sc.actionableKey !== 'string' || !KEY_PATTERN.test(sc.actionableKey))) {
+      c.add(`${path}.actionableKey`, `expected a kebab-case key or null, got ${describeValue(sc.actionableKey)}`);
+    }
+    if (sc.parameters !== undefined) {
+      const ps = c.obj(sc.parameters, `${path}.parameters`, [...c.params.keys()]);
+      if (ps) {
+        for (const [name, value] of Object.entries(ps)) {
+          const p = c.params.get(name);
+          if (!p) continue;
+          if (typeof value !== 'number' || value < p.min || value > p.max || (p.integer && !Number.isInteger(value))) {
+            c.add(`${path}.parameters.${name}`, `expected ${p.integer ? 'an integer' : 'a number'} between ${p.min} and ${p.max} ${p.unit}, got ${describeValue(value)}`);
+          }
+        }
+      }
+    }
+    c.arr(sc.events, `${path}.events`, false).forEach((ev, j) => checkEvent(c, ev, `${path}.events[${j}]`, s, eventKeys));
+    c.arr(sc.omitEvents, `${path}.omitEvents`, false).forEach((k, j) => {
+      if (typeof k !== 'string' || !baseEventKeys.has(k)) c.add(`${path}.omitEvents[${j}]`, `expected the key of a base event, got ${describeValue(k)}`);
+    });
+  });
+  if (scenariosRaw.length > 0 && !scenarioKeys.has(SCENARIO_AS_HAPPENED)) {
+    c.add('scenarios', `expected a scenario with key "${SCENARIO_AS_HAPPENED}"`);
+  }
+
+  const probeKeys = new Set<string>();
+  const probes = c.arr(s.probes, 'probes');
+  if (probes.length === 0) c.add('probes', 'expected at least one probe');
+  probes.forEach((v, i) => {
+    const path = `probes[${i}]`;
+    const p = c.obj(v, path, ['key', 'metric', 'label', 'unit']);
+    if (!p) return;
+    c.unique(probeKeys, c.key(p, 'key', path), `${path}.key`, 'probe key');
+    c.str(p, 'label', path);
+    c.str(p, 'unit', path, false);
+    const metric = c.str(p, 'metric', path);
+    if (metric) {
+      const parsed = parseMetricName(metric, c.ns);
+      if (typeof parsed === 'string') c.add(`${path}.metric`, parsed);
+    }
+  });
+
+  const figureNames = new Set<string>();
+  const figures = c.arr(s.figures, 'figures', false);
+  figures.forEach((v) => {
+    if (typeof v === 'object' && v !== null && typeof (v as Rec).name === 'string') figureNames.add((v as Rec).name as string);
+  });
+  const seenFigures = new Set<string>();
+  figures.forEach((v, i) => {
+    const path = `figures[${i}]`;
+    const f = c.obj(v, path, ['name', 'label', 'unit', 'measure', 'measures', 'value']);
+    if (!f) return;
+    c.unique(seenFigures, c.key(f, 'name', path), `${path}.name`, 'figure name');
+    c.str(f, 'label', path);
+    c.str(f, 'unit', path);
+    checkFormula(c, f, path, scenarioKeys, new Set());
+  });
+
+  const checkNames = new Set<string>();
+  c.arr(s.checks, 'checks', false).forEach((v, i) => {
+    const path = `checks[${i}]`;
+    const ch = c.obj(v, path, ['name', 'description', 'scenarios', 'measure', 'measures', 'value', 'expect', 'unit', 'ifFails']);
+    if (!ch) return;
+    c.unique(checkNames, c.key(ch, 'name', path), `${path}.name`, 'check name');
+    c.str(ch, 'description', path);
+    c.str(ch, 'unit', path);
+    c.str(ch, 'ifFails', path, false);
+    if (ch.scenarios !== '*') {
+      const list = c.arr(ch.scenarios, `${path}.scenarios`);
+      if (Array.isArray(ch.scenarios) && list.length === 0) c.add(`${path}.scenarios`, 'expected at least one scenario key or "*"');
+      list.forEach((k, j) => {
+        if (typeof k !== 'string' || !scenarioKeys.has(k)) c.add(`${path}.scenarios[${j}]`, `unknown scenario ${describeValue(k)}`);
+      });
+    }
+    const names = checkFormula(c, ch, path, scenarioKeys, figureNames);
+    const ep = `${path}.expect`;
+    const ex = c.obj(ch.expect, ep, ['op', 'value', 'min', 'max', 'tolerance', 'absolute']);
+    if (!ex) return;
+    const op = c.oneOf(ex, 'op', ep, ['approx', '>=', '<=', '>', '<', 'between'], true);
+    const bound = (k: string, required: boolean): void => {
+      const b = ex[k];
+      if (b === undefined) {
+        if (required) c.add(`${ep}.${k}`, 'expected a number, parameter or expression, got nothing');
+        return;
+      }
+      if (typeof b === 'string') c.expr(b, `${ep}.${k}`, Domains.any, new Set([...names, ...c.params.keys()]));
+      else c.valueAt(b, `${ep}.${k}`, Domains.any);
+    };
+    if (op === 'between') {
+      bound('min', true);
+      bound('max', true);
+    } else if (op) {
+      bound('value', true);
+    }
+    if (op === 'approx') c.literal(ex, 'tolerance', ep, Domains.nonNegative, true);
+    c.bool(ex, 'absolute', ep);
+  });
+
+  if (c.issues.length > 0) {
+    throw new ModelSpecError(c.issues.map((x) => ({ path: fix(x.path), reason: x.reason })));
+  }
+  return input as ModelSpec;
+}
