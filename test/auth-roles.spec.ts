@@ -3,7 +3,9 @@ import { APP_FILTER } from '@nestjs/core';
 import { Test } from '@nestjs/testing';
 import type { Request } from 'express';
 import request from 'supertest';
-import { PrismaService } from '@hindsight/db';
+import fs from 'node:fs';
+import path from 'node:path';
+import { PrismaService, projectRoot } from '@hindsight/db';
 import { ApiTokensService, type Role } from '@hindsight/tracking';
 import { AuthModule } from '../apps/api/src/auth/auth.module';
 import { principalOf } from '../apps/api/src/auth/request-principal';
@@ -12,10 +14,15 @@ import { AppErrorFilter } from '../apps/api/src/common/app-error.filter';
 import { loadConfig } from '../apps/api/src/config/app-config';
 import { APP_CONFIG } from '../apps/api/src/config/app-config.token';
 import { issueTokens, type RoleTokens } from './support/api-tokens';
+import { attachSeedModels } from './support/model-seeds';
 import { startTestApp, type TestApp } from './support/test-app';
 import { createTestDatabase, testPrisma, type TestDatabase } from './support/test-db';
 
 const SLACK = 'slack-cache-metastability-2022';
+/** Mutations that only compute (and cache) an answer: allowed like queries. */
+const READ_OPERATIONS = ['runModel'];
+const seedModelSpec = (slug: string): Record<string, unknown> =>
+  JSON.parse(fs.readFileSync(path.join(projectRoot(), 'seeds', 'models', `${slug}.model.json`), 'utf8')) as Record<string, unknown>;
 const STACKEGG = 'stackegg-haproxy-session-cap-2015';
 const ROLES_BELOW: Record<Role, (Role | null)[]> = { viewer: [null], editor: [null, 'viewer'], admin: [null, 'viewer', 'editor'] };
 
@@ -151,6 +158,18 @@ describe('roles: who may run which mutation', () => {
       variables: async () => ({ v: await incidentVersion(STACKEGG) }),
     },
     {
+      mutation: 'createModelSpec',
+      role: 'editor',
+      query: `mutation($s: JSON!) { createModelSpec(spec: $s) { key version } }`,
+      variables: async () => ({ s: { ...seedModelSpec(STACKEGG), version: 'role-test' } }),
+    },
+    {
+      mutation: 'attachModel',
+      role: 'editor',
+      query: `mutation { attachModel(incident: "${SLACK}", model: "${STACKEGG}", version: "role-test") { key version } }`,
+      variables: async () => ({}),
+    },
+    {
       mutation: 'revokeApiToken',
       role: 'admin',
       query: `mutation { revokeApiToken(token: "spare-token") { revokedAt } }`,
@@ -173,7 +192,7 @@ describe('roles: who may run which mutation', () => {
     const res = await t.gql<{ __schema: { mutationType: { fields: { name: string }[] } } }>(`{ __schema { mutationType { fields { name } } } }`);
     const names = res.data.__schema.mutationType.fields.map((f) => f.name).sort();
     // A new mutation must get a row in CASES: which role it needs, and proof that lower ones are refused.
-    expect(names).toEqual(CASES.map((c) => c.mutation).sort());
+    expect(names).toEqual([...CASES.map((c) => c.mutation), ...READ_OPERATIONS].sort());
   });
 
   describe.each(CASES.map((c) => [c.mutation, c] as const))('%s', (_name, c) => {
@@ -191,6 +210,14 @@ describe('roles: who may run which mutation', () => {
       const res = await t.gql(c.query, await c.variables(), as(c.role));
       expect({ mutation: c.mutation, errors: res.errors }).toEqual({ mutation: c.mutation, errors: undefined });
     }
+  });
+
+  it('lets anyone run a model while PUBLIC_READ is on, as it lets anyone read', async () => {
+    await attachSeedModels(t.app);
+    // (StackEgg itself is deleted by the admin pass above.)
+    const res = await t.gql<{ runModel: { status: string } }>(`mutation { runModel(incident: "apache-outbound-calls-without-timeouts-2011", scenario: "as-happened") { status } }`);
+    expect(res.errors).toBeUndefined();
+    expect(res.data.runModel.status).toBe('SUCCEEDED');
   });
 
   it('opens reads to anyone when PUBLIC_READ is on, but refuses a bad token even for a read', async () => {
@@ -244,6 +271,8 @@ describe('PUBLIC_READ=false: every request needs a token, except health and stat
 
   it('refuses an anonymous query and answers a viewer', async () => {
     expect((await t.gql(`{ patterns { key } }`)).errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
+    const run = await t.gql(`mutation { runModel(incident: "${STACKEGG}") { status } }`);
+    expect(run.errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
     const res = await t.gql(`{ patterns { key } actionableStats { total } }`, {}, as('viewer'));
     expect(res.errors).toBeUndefined();
   });

@@ -2,8 +2,9 @@ import fs from 'node:fs';
 import type { Server } from 'node:http';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
-import { projectRoot } from '@hindsight/db';
+import { PrismaService, projectRoot } from '@hindsight/db';
 import { readSeedFiles, writeIncidentDocument } from '@hindsight/incidents';
+import { attachSeedModels } from './support/model-seeds';
 import { startTestApp, type TestApp } from './support/test-app';
 import { testPrisma } from './support/test-db';
 
@@ -295,6 +296,187 @@ describeInBrowser('pages in headless Chromium', () => {
       expect(await page.locator('#narrative a:not([href])').count()).toBeGreaterThan(0);
       expect(await colour(page.locator('#narrative a:not([href])').first())).toBe(await colour(page.locator('#narrative p').last()));
       await screenshot(page, 'hostile-narrative-desktop');
+    } finally {
+      await context.close();
+    }
+  });
+});
+
+const STACKEGG = 'stackegg-haproxy-session-cap-2015';
+
+/** Globals the model-panel checks read inside the page (see `Dom` above for why this is typed by hand). */
+interface ModelDom {
+  window: { __marker?: string; scrollTo(x: number, y: number): void };
+  document: {
+    activeElement: { id: string; tagName: string; textContent: string | null } | null;
+    getElementById(id: string): { getAttribute(name: string): string | null; scrollIntoView(): void } | null;
+  };
+  getComputedStyle(element: unknown): { fontSize: string };
+}
+
+describeInBrowser('the model panel in headless Chromium', () => {
+  let t: TestApp;
+  let browser: Browser;
+  let origin: string;
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    await attachSeedModels(t.app);
+    await t.app.listen(0, '127.0.0.1');
+    origin = `http://127.0.0.1:${((t.app.getHttpServer() as Server).address() as { port: number }).port}`;
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+    });
+    fs.mkdirSync(SCREENSHOTS, { recursive: true });
+    // The default runs are made on the first view; made here so each check below starts the same.
+    const warm = await browser.newPage();
+    try {
+      expect((await warm.goto(`${origin}/incidents/${STACKEGG}`))?.status()).toBe(200);
+    } finally {
+      await warm.close();
+    }
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await t?.close();
+  });
+
+  async function open(options: BrowserContextOptions): Promise<{ context: BrowserContext; page: Page; problems: string[] }> {
+    const context = await browser.newContext(options);
+    const page = await context.newPage();
+    const problems: string[] = [];
+    page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
+    page.on('console', (message) => {
+      if (message.type() === 'error') problems.push(`console: ${message.text()}`);
+    });
+    await context.addInitScript(() => {
+      const { window, document } = globalThis as unknown as Dom;
+      const seen: string[] = [];
+      window.__violations = seen;
+      document.addEventListener('securitypolicyviolation', (e) => seen.push(`${e.violatedDirective} ${e.blockedURI}`));
+    });
+    return { context, page, problems };
+  }
+
+  const violations = (page: Page) => page.evaluate(() => (globalThis as unknown as Dom).window.__violations ?? []);
+  const screenshot = (page: Page, name: string) => page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`) });
+  const demandCell = (page: Page) => page.locator('#model tr[data-scenario="as-happened"] td[data-figure="stackegg-demand"]').textContent();
+  const mode = (page: Page) => page.locator('#model-body').getAttribute('data-mode');
+  const scrollToModel = (page: Page) => page.evaluate(() => (globalThis as unknown as ModelDom).document.getElementById('model')!.scrollIntoView());
+
+  it('runs a what-if and redraws the charts in place: no navigation, URL updated, result announced', async () => {
+    const { context, page, problems } = await open(DESKTOP);
+    try {
+      await page.goto(`${origin}/incidents/${STACKEGG}`);
+      expect(await mode(page)).toBe('default');
+      expect(await page.locator('#model figure.model-chart svg').count()).toBeGreaterThanOrEqual(1);
+      const before = await demandCell(page);
+      await scrollToModel(page);
+      await screenshot(page, 'model-panel-desktop');
+      // Set before the submit: a full page load would wipe it.
+      await page.evaluate(() => {
+        (globalThis as unknown as ModelDom).window.__marker = 'same document';
+      });
+      // A full load would fire this; replaceState (a same-document navigation) does not.
+      let loads = 0;
+      page.on('domcontentloaded', () => loads++);
+      await page.locator('#what-if-stackEggRate').fill('1000');
+      await page.locator('form.what-if button[type="submit"]').click();
+      await page.waitForFunction(() => (globalThis as unknown as ModelDom).document.getElementById('model-body')?.getAttribute('data-mode') === 'what-if');
+      expect(await page.evaluate(() => (globalThis as unknown as ModelDom).window.__marker)).toBe('same document');
+      expect(loads).toBe(0);
+      // Only what the reader changed is in the URL, which now links to this what-if.
+      expect(page.url()).toBe(`${origin}/incidents/${STACKEGG}?p.stackEggRate=1000#model`);
+      const after = await demandCell(page);
+      expect(after).toBe('15,010');
+      expect(after).not.toBe(before);
+      await expect(page.locator('#model .what-if-note').textContent()).resolves.toContain('What-if');
+      expect(await page.locator('#model figure.model-chart svg').count()).toBeGreaterThanOrEqual(1);
+      await page.waitForFunction(() => ((globalThis as unknown as ModelDom).document.getElementById('model-status') as unknown as { textContent: string }).textContent !== '');
+      await expect(page.locator('#model-status').textContent()).resolves.toContain('Model re-run with your values');
+      // Focus stays where the reader was: on the (new) submit button.
+      expect(await page.evaluate(() => (globalThis as unknown as ModelDom).document.activeElement?.textContent)).toBe('Run the model');
+      await scrollToModel(page);
+      await screenshot(page, 'model-what-if-desktop');
+      // The linked URL shows the same what-if on a fresh load.
+      await page.goto(page.url());
+      expect(await demandCell(page)).toBe('15,010');
+      expect(problems).toEqual([]);
+      expect(await violations(page)).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('shows a refused value next to its field and moves focus there, without running anything', async () => {
+    const { context, page, problems } = await open(DESKTOP);
+    try {
+      await page.goto(`${origin}/incidents/${STACKEGG}`);
+      const runs = await t.app.get(PrismaService).modelRun.count();
+      await page.locator('#what-if-keepAliveSeconds').fill('500');
+      await page.locator('form.what-if button[type="submit"]').click();
+      await page.waitForFunction(() => (globalThis as unknown as ModelDom).document.getElementById('model-body')?.getAttribute('data-mode') === 'refused');
+      expect(await page.evaluate(() => (globalThis as unknown as ModelDom).document.activeElement?.id)).toBe('what-if-keepAliveSeconds');
+      await expect(page.locator('#what-if-keepAliveSeconds-error').textContent()).resolves.toBe('500 is out of range. Enter a number from 0 to 120 s.');
+      await expect(page.locator('#what-if-keepAliveSeconds').getAttribute('aria-invalid')).resolves.toBe('true');
+      expect(await t.app.get(PrismaService).modelRun.count()).toBe(runs);
+      await page.locator('#what-if-keepAliveSeconds').scrollIntoViewIfNeeded();
+      await screenshot(page, 'model-what-if-refused-desktop');
+      expect(problems).toEqual([]);
+      expect(await violations(page)).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('runs a what-if through the plain GET form with JavaScript off', async () => {
+    const { context, page } = await open({ ...PHONE, javaScriptEnabled: false });
+    try {
+      await page.goto(`${origin}/incidents/${STACKEGG}`);
+      await page.locator('#what-if-stackEggRate').fill('1000');
+      await Promise.all([page.waitForURL(/[?&]p\.stackEggRate=1000/), page.locator('form.what-if button[type="submit"]').click()]);
+      expect(new URL(page.url()).pathname).toBe(`/incidents/${STACKEGG}`);
+      expect(new URL(page.url()).hash).toBe('#model');
+      expect(await mode(page)).toBe('what-if');
+      expect(await demandCell(page)).toBe('15,010');
+      await screenshot(page, 'model-what-if-no-javascript-phone');
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('reads at 360 px: charts fit the aside with legible text, nothing pushes the page sideways', async () => {
+    const { context, page, problems } = await open(PHONE);
+    try {
+      await page.goto(`${origin}/incidents/${STACKEGG}#model`);
+      expect(await page.evaluate(() => (globalThis as unknown as Dom).document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+      const aside = (await page.locator('#model').boundingBox())!;
+      const charts = page.locator('#model svg.model-chart-svg');
+      expect(await charts.count()).toBeGreaterThanOrEqual(1);
+      for (let i = 0; i < (await charts.count()); i++) {
+        const box = (await charts.nth(i).boundingBox())!;
+        expect(box.x).toBeGreaterThanOrEqual(aside.x);
+        expect(box.x + box.width).toBeLessThanOrEqual(aside.x + aside.width);
+        // Tick labels are 11 units in a 300-unit drawing: at this width they stay at least 10 px.
+        const viewBoxWidth = Number((await charts.nth(i).getAttribute('viewBox'))!.split(' ')[2]);
+        expect((box.width / viewBoxWidth) * 11).toBeGreaterThanOrEqual(10);
+      }
+      // One viewport per part of the panel, each scrolled to the top of its heading.
+      for (const [id, name] of [
+        ['model', 'model-panel-phone'],
+        ['model-charts-heading', 'model-charts-phone'],
+        ['model-scenarios-heading', 'model-scenarios-phone'],
+        ['model-figures-heading', 'model-figures-phone'],
+        ['model-checks-heading', 'model-checks-phone'],
+        ['what-if-heading', 'model-what-if-form-phone'],
+      ]) {
+        await page.evaluate((target) => (globalThis as unknown as ModelDom).document.getElementById(target)!.scrollIntoView(), id);
+        await screenshot(page, name);
+      }
+      expect(problems).toEqual([]);
+      expect(await violations(page)).toEqual([]);
     } finally {
       await context.close();
     }

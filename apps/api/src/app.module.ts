@@ -15,7 +15,10 @@ import { ExplorerController } from './explorer/explorer.controller';
 import { explorerLandingPage } from './explorer/explorer.plugin';
 import { HealthController } from './health/health.controller';
 import { ImportsModule } from './imports/imports.module';
+import { ModelsModule } from './models/models.module';
 import { IncidentsModule } from './incidents/incidents.module';
+import { ModelPanelModule } from './pages/model-panel/model-panel.module';
+import { ModelPanel } from './pages/model-panel/model-panel.provider';
 import { PagesModule } from './pages/pages.module';
 import { TrackingModule } from './tracking/tracking.module';
 
@@ -58,11 +61,13 @@ export class AppModule {
           }),
         }),
         IncidentsModule,
-        PagesModule.register(),
+        // Incident pages show the incident's executable model beside the narrative.
+        PagesModule.register({ modelPanel: ModelPanel, imports: [ModelPanelModule] }),
         // One global guard: API tokens and roles for GraphQL and HTTP alike; these controllers stay open.
         AuthModule.forRoot({ publicControllers: [HealthController, ExplorerController] }),
         TrackingModule,
         ImportsModule,
+        ModelsModule,
       ],
       controllers: [HealthController, ExplorerController],
       providers: [{ provide: APP_FILTER, useClass: AppErrorFilter }],

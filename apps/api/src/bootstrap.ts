@@ -5,6 +5,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { NextFunction, Request, Response } from 'express';
 import { migrate, migrationsDir, projectRoot, PrismaService, startEmbeddedPostgres } from '@hindsight/db';
 import { readSeedFiles, seedDatabase } from '@hindsight/incidents';
+import { ModelRunsService, runDefaultScenarios, seedModels } from '@hindsight/model-runs';
 import { AppModule } from './app.module';
 import type { AppConfig } from './config/app-config';
 
@@ -29,12 +30,34 @@ export async function prepareSchema(url: string, log: (line: string) => void): P
   log(`migrations: ${result.applied.length} applied, ${result.alreadyApplied.length} already in place`);
 }
 
-/** Seeds the shipped incidents when the database has none (a fresh install). */
+/**
+ * Seeds the shipped incidents when the database has none (a fresh install), and attaches the
+ * shipped models to their incidents (new model versions in seeds/models are picked up on start).
+ */
 export async function seedIfEmpty(app: INestApplication, log: (line: string) => void): Promise<void> {
   const prisma = app.get(PrismaService);
-  if ((await prisma.incident.count()) > 0) return;
-  const report = await seedDatabase(prisma, readSeedFiles(path.join(projectRoot(), 'seeds')));
-  log(`seeded ${report.incidents.length} incidents and ${report.patterns} patterns`);
+  const seedsDir = path.join(projectRoot(), 'seeds');
+  if ((await prisma.incident.count()) === 0) {
+    const report = await seedDatabase(prisma, readSeedFiles(seedsDir));
+    log(`seeded ${report.incidents.length} incidents and ${report.patterns} patterns`);
+  }
+  const models = await seedModels(prisma, app.get(ModelRunsService), seedsDir);
+  if (models.attached.length > 0) log(`models attached to ${models.attached.length} incidents`);
+}
+
+/**
+ * Runs every scenario of every attached model once with default inputs (stored runs are reused),
+ * after the server is listening, so the first page view has results without delaying start-up.
+ */
+export function runDefaultScenariosInBackground(app: INestApplication, log: (line: string) => void): void {
+  const logger = new Logger('Models');
+  runDefaultScenarios(app.get(PrismaService), app.get(ModelRunsService)).then(
+    ({ runs, failed }) => {
+      log(`model scenarios ready: ${runs} runs${failed.length > 0 ? `, ${failed.length} failed` : ''}`);
+      for (const f of failed) logger.warn(f);
+    },
+    (error: Error) => logger.warn(`model scenarios not run: ${error.message}`),
+  );
 }
 
 export async function createApp(

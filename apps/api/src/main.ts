@@ -1,7 +1,7 @@
 import './aliases';
 import type { Server } from 'node:http';
 import { Logger } from '@nestjs/common';
-import { createApp, openDatabase, prepareSchema, seedIfEmpty } from './bootstrap';
+import { createApp, openDatabase, prepareSchema, runDefaultScenariosInBackground, seedIfEmpty } from './bootstrap';
 import { loadConfig } from './config/app-config';
 
 async function main(): Promise<void> {
@@ -33,6 +33,7 @@ async function main(): Promise<void> {
     server.headersTimeout = Math.min(config.http.requestTimeoutMs, 60_000);
     server.keepAliveTimeout = config.http.keepAliveTimeoutMs;
     await app.listen(config.port, config.host);
+    if (config.seedOnStart) runDefaultScenariosInBackground(app, log);
     log(`Hindsight is ready on http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${(server.address() as { port: number }).port} (GraphQL explorer at /graphql)`);
   } catch (error) {
     logger.error((error as Error).message);

@@ -5,3 +5,5 @@ export * from './anchors';
 export * from './feedback-loops';
 export * from './causal-graph-layout';
 export * from './causal-graph-svg';
+export * from './model-chart-scale';
+export * from './model-chart';

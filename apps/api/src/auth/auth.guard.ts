@@ -8,7 +8,7 @@ import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/app-config.token';
 import { requestOf } from './current-principal.decorator';
 import { principalPromise, rememberPrincipal } from './request-principal';
-import { PUBLIC_ROUTE, REQUIRED_ROLE } from './roles.decorator';
+import { PUBLIC_ROUTE, READ_OPERATION, REQUIRED_ROLE } from './roles.decorator';
 
 export interface AuthOptions {
   /** Controllers open to anyone whatever PUBLIC_READ says (health, explorer assets). */
@@ -72,9 +72,12 @@ export class AuthGuard implements CanActivate {
   private requiredRole(context: ExecutionContext, isGraphql: boolean, req: Request): Role | null {
     const declared = this.reflector.getAllAndOverride<Role | undefined>(REQUIRED_ROLE, [context.getHandler(), context.getClass()]);
     if (declared) return declared;
-    const isRead = isGraphql
-      ? GqlExecutionContext.create(context).getInfo<{ operation: { operation: string } }>().operation.operation === 'query'
-      : READ_METHODS.has(req.method);
+    const readOperation = this.reflector.getAllAndOverride<boolean | undefined>(READ_OPERATION, [context.getHandler(), context.getClass()]) === true;
+    const isRead =
+      readOperation ||
+      (isGraphql
+        ? GqlExecutionContext.create(context).getInfo<{ operation: { operation: string } }>().operation.operation === 'query'
+        : READ_METHODS.has(req.method));
     if (!isRead) return 'editor';
     return this.config.publicRead ? null : 'viewer';
   }

@@ -3,13 +3,14 @@ import {
   ActionableStatsService,
   ActionableWritesService,
   IncidentWritesService,
-  NoScenarioLink,
   SCENARIO_LINK,
   TRACKING_OPTIONS,
   type TrackingOptions,
 } from '@hindsight/tracking';
+import { ModelScenarioLink } from '@hindsight/model-runs';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/app-config.token';
+import { ModelsModule } from '../models/models.module';
 import { ActionableMutationsResolver } from './actionable-mutations.resolver';
 import { ActionableStatsResolver } from './actionable-stats.resolver';
 import { FreshLoadersInterceptor } from './fresh-loaders.interceptor';
@@ -19,10 +20,11 @@ import { TrackingLoadersProvider } from './tracking-loaders.provider';
 
 /** The write side: actionable tracking, incident corrections, audit trail and stats over GraphQL. */
 @Module({
+  imports: [ModelsModule],
   providers: [
     { provide: TRACKING_OPTIONS, inject: [APP_CONFIG], useFactory: (config: AppConfig): TrackingOptions => ({ trackers: config.trackers }) },
-    // The models library replaces this with its own ScenarioLink once scenarios exist.
-    { provide: SCENARIO_LINK, useClass: NoScenarioLink },
+    // Which scenario models an actionable's fix, and its latest run, come from the models.
+    { provide: SCENARIO_LINK, useExisting: ModelScenarioLink },
     ActionableWritesService,
     IncidentWritesService,
     ActionableStatsService,

@@ -1,6 +1,7 @@
 // Progressive enhancement for Hindsight pages. Everything works without this file: anchors are
-// plain links and snippets are selectable text. With it, copy buttons appear and put an absolute
-// link (or a runbook snippet) on the clipboard. Loaded as a file because the pages' Content
+// plain links, snippets are selectable text and the model's what-if form is a plain GET. With it,
+// copy buttons appear and put an absolute link (or a runbook snippet) on the clipboard, and a
+// what-if redraws the model panel in place. Loaded as a file because the pages' Content
 // Security Policy forbids inline script.
 (function () {
   'use strict';
@@ -84,9 +85,76 @@
     });
   }
 
+  // What-if runs without a reload: the form is a plain GET to the page (which works with this
+  // file absent); here the same query goes to the panel-only route and the answer replaces the
+  // panel. A field left at its default is dropped from the query, so the URL names only what the
+  // reader changed. Anything unexpected falls back to the plain submission.
+  function modelAnnounce(message) {
+    var region = document.getElementById('model-status');
+    if (!region) return;
+    // Emptied first so the same words twice are still spoken twice.
+    region.textContent = '';
+    window.setTimeout(function () {
+      region.textContent = message;
+    }, 50);
+  }
+
+  function whatIfQuery(form) {
+    var params = new URLSearchParams();
+    Array.prototype.forEach.call(form.elements, function (field) {
+      if (!field.name || field.disabled) return;
+      var value = field.value;
+      if (field.hasAttribute('data-default') && value.trim() === field.getAttribute('data-default')) return;
+      if (field.name === 'scenario' && value === 'all') return;
+      params.append(field.name, value);
+    });
+    return params.toString();
+  }
+
+  function enhanceWhatIf() {
+    if (!document.getElementById('model-body') || !window.fetch || !window.DOMParser || !window.URLSearchParams) return;
+    document.addEventListener('submit', function (event) {
+      var form = event.target;
+      var body = document.getElementById('model-body');
+      if (!form || !form.classList || !form.classList.contains('what-if') || !body || !body.contains(form)) return;
+      var fragment = body.getAttribute('data-fragment');
+      if (!fragment) return;
+      event.preventDefault();
+      var query = whatIfQuery(form);
+      var button = form.querySelector('button[type="submit"]');
+      if (button) button.disabled = true;
+      body.setAttribute('aria-busy', 'true');
+      modelAnnounce('Running the model…');
+      fetch(fragment + (query ? '?' + query : ''), { headers: { Accept: 'text/html' }, credentials: 'same-origin' })
+        .then(function (response) {
+          if (!response.ok) throw new Error('status ' + response.status);
+          return response.text();
+        })
+        .then(function (markup) {
+          var fresh = new DOMParser().parseFromString(markup, 'text/html').getElementById('model-body');
+          if (!fresh) throw new Error('no panel in the answer');
+          var replacement = document.importNode(fresh, true);
+          body.parentNode.replaceChild(replacement, body);
+          var page = window.location.pathname + (query ? '?' + query : '') + '#model';
+          window.history.replaceState(window.history.state, '', page);
+          // Focus goes to the first refused field, else back to the button the reader pressed.
+          var target = replacement.querySelector('[aria-invalid="true"]') || replacement.querySelector('form.what-if button[type="submit"]');
+          if (target) target.focus();
+          modelAnnounce(replacement.getAttribute('data-announce') || 'The model panel was redrawn.');
+        })
+        .catch(function () {
+          body.removeAttribute('aria-busy');
+          if (button) button.disabled = false;
+          // The plain GET still works; submit() does not fire this listener again.
+          form.submit();
+        });
+    });
+  }
+
   function enhance() {
     enhanceCopyButtons();
     centreGraphs();
+    enhanceWhatIf();
   }
 
   if (document.readyState === 'loading') {

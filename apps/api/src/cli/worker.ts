@@ -1,0 +1,38 @@
+import { Logger } from '@nestjs/common';
+import { PrismaService } from '@hindsight/db';
+import { ModelRunQueue, ModelRunsService, runnerExecutor } from '@hindsight/model-runs';
+import { prepareSchema } from '../bootstrap';
+import { loadConfig } from '../config/app-config';
+
+/**
+ * `npm run worker`: executes model runs queued by an API started with MODEL_EXECUTION=queue.
+ * Start as many as you like, on any machine that reaches the database; each takes MODEL_WORKERS
+ * jobs at a time. SIGINT/SIGTERM finish the runs in progress, then exit.
+ */
+export async function main(): Promise<number> {
+  const config = loadConfig();
+  const logger = new Logger('worker');
+  if (!config.databaseUrl) {
+    logger.error('The worker needs DATABASE_URL: it shares the API\'s database (an embedded server belongs to one process).');
+    return 2;
+  }
+  await prepareSchema(config.databaseUrl, (line) => logger.log(line));
+  const prisma = new PrismaService({ url: config.databaseUrl, ...config.db });
+  const pool = runnerExecutor(config.models);
+  const models = new ModelRunsService(prisma, pool, { execution: 'inline', defaultSeed: config.models.defaultSeed });
+  const queue = new ModelRunQueue(config.databaseUrl);
+  await queue.work(async (runId) => {
+    const run = await models.execute(runId);
+    logger.log(`run ${runId} (${run.scenarioKey}): ${run.status}${run.durationMs !== null ? ` in ${run.durationMs} ms` : ''}`);
+  }, config.models.workers);
+  logger.log(`waiting for model runs (${config.models.workers} at a time)`);
+  await new Promise<void>((resolve) => {
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
+  });
+  logger.log('stopping: finishing runs in progress');
+  await queue.stop();
+  await pool.close();
+  await prisma.onModuleDestroy();
+  return 0;
+}

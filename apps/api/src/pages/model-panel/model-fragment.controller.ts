@@ -1,0 +1,53 @@
+import { Controller, Get, Param, Query, Req, Res, UseFilters } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { AppError } from '@hindsight/domain';
+import { IncidentsService } from '@hindsight/incidents';
+import { trustedHtml } from '@hindsight/web';
+import { PageErrorFilter } from '../page-error.filter';
+import { queryStringOf, sendPage } from '../page-response';
+import { ModelPanel } from './model-panel.provider';
+import { fragmentPath } from './model-panel.view';
+
+/** First string value per query parameter, as the page hands its query to the panel; null when there is none. */
+function firstValues(query: Record<string, unknown>): Record<string, string> | null {
+  const fields: Record<string, string> = {};
+  for (const [name, value] of Object.entries(query)) {
+    const first = Array.isArray(value) ? value[0] : value;
+    if (typeof first === 'string') fields[name] = first;
+  }
+  return Object.keys(fields).length > 0 ? fields : null;
+}
+
+/**
+ * The Model aside alone, for the page script: a what-if submitted with JavaScript on redraws the
+ * panel from here without reloading the page. Same renderer, same service and same query fields
+ * as the page, so both paths show exactly the same thing. A GET like the page: no token is needed
+ * where reading is open, and nothing is changed.
+ */
+@Controller('incidents')
+@UseFilters(PageErrorFilter)
+export class ModelFragmentController {
+  constructor(
+    private readonly incidents: IncidentsService,
+    private readonly panel: ModelPanel,
+  ) {}
+
+  @Get(':slug/model')
+  async fragment(@Param('slug') slug: string, @Query() query: Record<string, unknown>, @Req() req: Request, @Res() res: Response): Promise<void> {
+    const incident = await this.incidents.findBySlug(slug).catch(async (error: unknown) => {
+      // A renamed incident's old slug leads to the panel under its current one, like the page.
+      if (!(error instanceof AppError) || error.code !== 'NOT_FOUND') throw error;
+      const movedTo = await this.incidents.resolveSlugAlias(slug);
+      if (!movedTo || movedTo === slug) throw error;
+      return { movedTo };
+    });
+    if ('movedTo' in incident) {
+      res.redirect(301, `${fragmentPath(incident.movedTo)}${queryStringOf(req)}`);
+      return;
+    }
+    const markup = await this.panel.render({ incidentId: incident.id, slug: incident.slug, form: firstValues(query) });
+    // Search engines and link previews want the page, not this piece of it.
+    res.setHeader('X-Robots-Tag', 'noindex');
+    sendPage(res, 200, trustedHtml(markup));
+  }
+}

@@ -1,0 +1,170 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { PrismaService } from '@hindsight/db';
+import { AppError } from '@hindsight/domain';
+import { IncidentLoaders } from '@hindsight/incidents';
+import { ModelRunsService, SCENARIO_AS_HAPPENED, type IncidentModelView, type ModelRunRecord } from '@hindsight/model-runs';
+import type { AppConfig } from '../../config/app-config';
+import { APP_CONFIG } from '../../config/app-config.token';
+import type { IncidentModelPanel, ModelPanelRequest } from '../incident-model-panel.token';
+import type { ModelPanelModel, PanelMode, PanelProbe, PanelScenario } from './model-panel.types';
+import { emptyModelPanelView, modelPanelView } from './model-panel.view';
+import { ALL_SCENARIOS, allowedRange, parameterField, parseWhatIfForm, type WhatIfParameter } from './what-if-form.parser';
+
+const BUSY = 'Every model worker is busy just now, so some runs were not made. Try again in a moment; runs already made are kept.';
+const BUSY_PROBLEM = 'every model worker was busy; try again in a moment';
+
+/**
+ * The executable-model panel of an incident page: the default runs of every scenario (made on
+ * first view when none is stored), or, with what-if values in the query, the same scenarios run
+ * with the reader's values. Runs go through ModelRunsService, so identical questions are answered
+ * from storage and the executor's bounds apply; one request never asks for more runs than the
+ * model has scenarios, one at a time.
+ */
+@Injectable()
+export class ModelPanel implements IncidentModelPanel {
+  constructor(
+    private readonly models: ModelRunsService,
+    private readonly prisma: PrismaService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  async render(request: ModelPanelRequest): Promise<string> {
+    // Most incidents have no model yet: one indexed lookup says so, where loading the binding
+    // with its spec and scenarios costs three statements on every such page.
+    const bound = await this.prisma.incidentModel.findUnique({ where: { incidentId: request.incidentId }, select: { incidentId: true } });
+    if (!bound) return emptyModelPanelView().value;
+    const view = await this.models.modelOf(request.incidentId);
+    if (!view || view.scenarios.length === 0) return emptyModelPanelView().value;
+    return modelPanelView(await this.panelModel(view, request)).value;
+  }
+
+  private async panelModel(view: IncidentModelView, request: ModelPanelRequest): Promise<ModelPanelModel> {
+    const spec = view.spec.model;
+    const parameters: WhatIfParameter[] = spec.parameters.map((p) => ({ ...p, default: view.defaultParameters[p.name] ?? p.default }));
+    const asHappened = view.scenarios.find((s) => s.key === SCENARIO_AS_HAPPENED) ?? view.scenarios[0]!;
+    const others = view.scenarios.filter((s) => s.key !== asHappened.key);
+    const form = parseWhatIfForm(
+      parameters,
+      others.map((s) => s.key),
+      request.form,
+    );
+    const drawn = [asHappened, ...(form.scenario === ALL_SCENARIOS ? others : others.filter((s) => s.key === form.scenario))];
+    let mode: PanelMode = form.errors.length > 0 ? 'refused' : Object.keys(form.overrides).length > 0 ? 'what-if' : 'default';
+
+    const ownParameters = (key: string): Record<string, number> => spec.scenarios.find((s) => s.key === key)?.parameters ?? {};
+    const outcomes = new Map<string, { run: ModelRunRecord | null; problem: string | null }>();
+    let busy: string | null = null;
+
+    if (mode === 'what-if') {
+      for (const scenario of drawn) {
+        if (busy) {
+          outcomes.set(scenario.key, { run: null, problem: BUSY_PROBLEM });
+          continue;
+        }
+        // A fix that sets a parameter itself keeps its value: overriding it would quietly turn
+        // the fix into the run as it happened.
+        const own = ownParameters(scenario.key);
+        const overrides = Object.fromEntries(Object.entries(form.overrides).filter(([name]) => scenario.key === asHappened.key || !(name in own)));
+        const outcome = await this.attempt(() => this.models.runFor(view, scenario.key, overrides, this.config.models.defaultSeed), parameters, form.errors);
+        if (outcome === 'busy') {
+          busy = BUSY;
+          outcomes.set(scenario.key, { run: null, problem: BUSY_PROBLEM });
+        } else if (outcome === 'refused') {
+          mode = 'refused';
+          break;
+        } else {
+          outcomes.set(scenario.key, { run: outcome, problem: null });
+        }
+      }
+    }
+
+    if (mode !== 'what-if') {
+      outcomes.clear();
+      const latest = await this.models.latestRuns([view.incidentId]);
+      for (const scenario of drawn) {
+        const stored = latest.get(`${view.incidentId}:${scenario.key}`) ?? null;
+        if (stored || mode === 'refused' || busy) {
+          outcomes.set(scenario.key, { run: stored, problem: stored ? null : busy ? BUSY_PROBLEM : 'no run with the default values is stored yet' });
+          continue;
+        }
+        // First view of a model (or of a new spec version): make the default run now, so the
+        // reader sees results rather than an invitation to come back later.
+        const outcome = await this.attempt(() => this.models.runFor(view, scenario.key, {}, this.config.models.defaultSeed), parameters, []);
+        if (outcome === 'busy') busy = BUSY;
+        if (typeof outcome !== 'string') outcomes.set(scenario.key, { run: outcome, problem: null });
+        else outcomes.set(scenario.key, { run: null, problem: outcome === 'busy' ? BUSY_PROBLEM : 'the model refused its own default values' });
+      }
+    }
+
+    const actionableTitles = await this.actionableTitles(view);
+    const scenarios: PanelScenario[] = drawn.map((s) => {
+      const own = ownParameters(s.key);
+      return {
+        key: s.key,
+        title: s.title,
+        description: s.description,
+        asHappened: s.key === asHappened.key,
+        actionable: s.actionableKey ? { key: s.actionableKey, title: actionableTitles.get(s.actionableKey) ?? null } : null,
+        run: outcomes.get(s.key)?.run ?? null,
+        problem: outcomes.get(s.key)?.problem ?? null,
+        keeps:
+          s.key === asHappened.key
+            ? []
+            : Object.keys(form.overrides)
+                .filter((name) => name in own)
+                .map((name) => ({ name, value: own[name]!, unit: parameters.find((p) => p.name === name)?.unit ?? '' })),
+      };
+    });
+
+    const runs = scenarios.flatMap((s) => (s.run?.series ? [s.run.series] : []));
+    const probes: PanelProbe[] = spec.probes.map((p) => {
+      const stored = runs.flatMap((r) => r.series).find((x) => x.key === p.key);
+      return { key: p.key, label: stored?.label ?? p.label, unit: stored?.unit ?? p.unit ?? '' };
+    });
+    const asHappenedSeries = scenarios[0]?.run?.series ?? null;
+    return {
+      slug: request.slug,
+      title: view.spec.title,
+      description: spec.description,
+      mode,
+      parameters,
+      form,
+      choices: others.map((s) => ({ key: s.key, title: s.title })),
+      scenarios,
+      probes,
+      horizon: Math.max(0, ...runs.map((r) => r.horizon)) || (typeof spec.horizon === 'number' ? spec.horizon : 0),
+      timeOrigin: asHappenedSeries?.timeOrigin ?? spec.timeOrigin ?? null,
+      busy,
+    };
+  }
+
+  /**
+   * One run. A saturated executor is a normal condition under load, told to the reader as such;
+   * a value the engine refuses becomes an error next to its field. Anything else is a fault and
+   * propagates (the page shows the panel's own error and logs it).
+   */
+  private async attempt(
+    run: () => Promise<ModelRunRecord>,
+    parameters: readonly WhatIfParameter[],
+    errors: { field: string; message: string }[],
+  ): Promise<ModelRunRecord | 'busy' | 'refused'> {
+    try {
+      return await run();
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+      if (error.code === 'TOO_MANY_REQUESTS') return 'busy';
+      if (error.code !== 'BAD_USER_INPUT') throw error;
+      const name = typeof error.details.parameter === 'string' ? error.details.parameter : String(error.details.field ?? '').replace(/^parameters\./, '');
+      const parameter = parameters.find((p) => p.name === name);
+      errors.push(parameter ? { field: parameterField(parameter.name), message: `${error.message.replace(/^parameters\.[^:]*:\s*/, '')}. Enter ${allowedRange(parameter)}.` } : { field: 'form', message: error.message });
+      return 'refused';
+    }
+  }
+
+  /** Titles of the actionables the fix scenarios switch on; one query, and only when a scenario names one. */
+  private async actionableTitles(view: IncidentModelView): Promise<Map<string, string>> {
+    if (!view.scenarios.some((s) => s.actionableKey)) return new Map();
+    const actionables = await new IncidentLoaders(this.prisma).actionables.load(view.incidentId);
+    return new Map(actionables.map((a) => [a.key, a.title]));
+  }
+}

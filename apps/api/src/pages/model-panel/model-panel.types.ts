@@ -1,0 +1,53 @@
+import type { ModelRunRecord } from '@hindsight/model-runs';
+import type { WhatIfForm, WhatIfParameter } from './what-if-form.parser';
+
+/** The parts of a stored run the panel shows. */
+export type PanelRun = Pick<ModelRunRecord, 'status' | 'error' | 'summary' | 'checks' | 'series' | 'parameters'>;
+
+export interface PanelScenario {
+  key: string;
+  title: string;
+  description: string;
+  /** The run as it happened, drawn first and solid. */
+  asHappened: boolean;
+  /** The actionable this scenario switches on; `title` is null when the incident has no such actionable. */
+  actionable: { key: string; title: string | null } | null;
+  /** Null when there is no run to show; `problem` then says why. */
+  run: PanelRun | null;
+  problem: string | null;
+  /** Parameters this scenario sets itself, kept when a what-if changes them for the other runs. */
+  keeps: { name: string; value: number; unit: string }[];
+}
+
+export interface PanelProbe {
+  key: string;
+  label: string;
+  unit: string;
+}
+
+export type PanelMode =
+  /** The stored runs with the incident's default values. */
+  | 'default'
+  /** Runs with the reader's values. */
+  | 'what-if'
+  /** The reader's values were refused: stored default runs only, errors next to the fields. */
+  | 'refused';
+
+export interface ModelPanelModel {
+  slug: string;
+  title: string;
+  description: string;
+  mode: PanelMode;
+  parameters: WhatIfParameter[];
+  form: WhatIfForm;
+  /** The scenarios other than the run as it happened, for the form's choice of what to draw. */
+  choices: { key: string; title: string }[];
+  /** The scenarios drawn, the run as it happened first. */
+  scenarios: PanelScenario[];
+  /** The measures charted, in the model's order. */
+  probes: PanelProbe[];
+  horizon: number;
+  timeOrigin: string | null;
+  /** Set when the model workers refused work: said plainly instead of an error page. */
+  busy: string | null;
+}

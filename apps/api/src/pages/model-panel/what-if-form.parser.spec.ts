@@ -1,0 +1,49 @@
+import { parseWhatIfForm, type WhatIfParameter } from './what-if-form.parser';
+
+const PARAMETERS: WhatIfParameter[] = [
+  { name: 'keepAliveSeconds', unit: 's', default: 15, min: 0, max: 120, description: 'HTTP keep-alive.' },
+  { name: 'sessionCap', unit: 'sessions', default: 40000, min: 1, max: 1000000, description: 'Session limit.', integer: true },
+];
+const SCENARIOS = ['lower-keep-alive', 'raise-session-limit'];
+
+describe('parseWhatIfForm', () => {
+  it('keeps the defaults when the query names no parameter', () => {
+    expect(parseWhatIfForm(PARAMETERS, SCENARIOS, null)).toEqual({
+      values: { keepAliveSeconds: '15', sessionCap: '40000' },
+      overrides: {},
+      scenario: 'all',
+      errors: [],
+    });
+  });
+
+  it('takes changed values as overrides and ignores values equal to the default', () => {
+    const form = parseWhatIfForm(PARAMETERS, SCENARIOS, { 'p.keepAliveSeconds': ' 7.5 ', 'p.sessionCap': '40000', scenario: 'lower-keep-alive', other: 'x' });
+    expect(form.overrides).toEqual({ keepAliveSeconds: 7.5 });
+    expect(form.values).toEqual({ keepAliveSeconds: '7.5', sessionCap: '40000' });
+    expect(form.scenario).toBe('lower-keep-alive');
+    expect(form.errors).toEqual([]);
+  });
+
+  it('refuses non-numbers, out-of-range and fractional counts, naming the allowed range', () => {
+    const form = parseWhatIfForm(PARAMETERS, SCENARIOS, { 'p.keepAliveSeconds': '0x10', 'p.sessionCap': '2.5' });
+    expect(form.errors).toEqual([
+      { field: 'p.keepAliveSeconds', message: '“0x10” is not a number. Enter a number from 0 to 120 s.' },
+      { field: 'p.sessionCap', message: '2.5 is not a whole number. Enter a whole number from 1 to 1,000,000 sessions.' },
+    ]);
+    // The reader's own text is shown again, to be corrected.
+    expect(form.values.keepAliveSeconds).toBe('0x10');
+    expect(form.overrides).toEqual({});
+    expect(parseWhatIfForm(PARAMETERS, SCENARIOS, { 'p.keepAliveSeconds': '500' }).errors).toEqual([
+      { field: 'p.keepAliveSeconds', message: '500 is out of range. Enter a number from 0 to 120 s.' },
+    ]);
+    expect(parseWhatIfForm(PARAMETERS, SCENARIOS, { 'p.keepAliveSeconds': '' }).errors[0]!.message).toBe('Enter a number from 0 to 120 s; the default is 15.');
+    expect(parseWhatIfForm(PARAMETERS, SCENARIOS, { 'p.keepAliveSeconds': 'Infinity' }).errors).toHaveLength(1);
+  });
+
+  it('refuses unknown parameters and scenarios', () => {
+    const form = parseWhatIfForm(PARAMETERS, SCENARIOS, { 'p.nope': '1', scenario: 'as-it-never-was' });
+    expect(form.errors.map((e) => e.field)).toEqual(['form', 'scenario']);
+    expect(form.errors[0]!.message).toContain('no parameter named nope');
+    expect(form.scenario).toBe('all');
+  });
+});

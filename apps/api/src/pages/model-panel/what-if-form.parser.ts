@@ -1,0 +1,105 @@
+/**
+ * The what-if form as a GET query: one `p.<parameter>` field per model parameter and a `scenario`
+ * field choosing which runs to draw beside the one as it happened. The prefix keeps the panel's
+ * fields apart from any other query parameter a page might grow.
+ */
+export const PARAMETER_PREFIX = 'p.';
+export const SCENARIO_FIELD = 'scenario';
+/** The `scenario` value that draws every scenario of the model. */
+export const ALL_SCENARIOS = 'all';
+
+/** What the form needs to know about a parameter (a subset of the model spec's ParameterSpec). */
+export interface WhatIfParameter {
+  name: string;
+  unit: string;
+  /** The incident's default: the value the default runs use. */
+  default: number;
+  min: number;
+  max: number;
+  description: string;
+  integer?: boolean;
+}
+
+/** A problem with one field, shown next to it; `field` is the form field name. */
+export interface WhatIfFieldError {
+  field: string;
+  message: string;
+}
+
+export interface WhatIfForm {
+  /** The text of each parameter field as it will be shown again (the reader's own text when refused). */
+  values: Record<string, string>;
+  /** Parameters whose value differs from the default; empty for the default runs. */
+  overrides: Record<string, number>;
+  /** A scenario key, or {@link ALL_SCENARIOS}. */
+  scenario: string;
+  errors: WhatIfFieldError[];
+}
+
+export const parameterField = (name: string): string => `${PARAMETER_PREFIX}${name}`;
+
+/** Plain decimal notation only: `Number()` would also take `0x1f`, `Infinity` or an empty string. */
+const DECIMAL = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
+
+/** "from 0 to 120 s", "a whole number from 1 to 1,000,000 sessions" */
+export function allowedRange(p: WhatIfParameter): string {
+  const n = (x: number) => (Math.abs(x) >= 10000 && Number.isInteger(x) ? x.toLocaleString('en-US') : String(x));
+  return `${p.integer ? 'a whole number' : 'a number'} from ${n(p.min)} to ${n(p.max)}${p.unit ? ` ${p.unit}` : ''}`;
+}
+
+/**
+ * Reads the panel's fields from the query. A parameter that is absent keeps its default (so a
+ * runbook can link a what-if naming one parameter); one that is present must be a plain number
+ * in the parameter's range, whole when the parameter counts things. Nothing is run while any field
+ * is refused.
+ */
+export function parseWhatIfForm(
+  parameters: readonly WhatIfParameter[],
+  scenarioKeys: readonly string[],
+  form: Readonly<Record<string, string>> | null,
+): WhatIfForm {
+  const values: Record<string, string> = {};
+  const overrides: Record<string, number> = {};
+  const errors: WhatIfFieldError[] = [];
+  const fields = form ?? {};
+  for (const p of parameters) {
+    const field = parameterField(p.name);
+    const raw = fields[field];
+    if (raw === undefined) {
+      values[p.name] = String(p.default);
+      continue;
+    }
+    const text = raw.trim();
+    values[p.name] = raw;
+    if (text === '') {
+      errors.push({ field, message: `Enter ${allowedRange(p)}; the default is ${p.default}.` });
+      continue;
+    }
+    const value = Number(text);
+    if (!DECIMAL.test(text) || !Number.isFinite(value)) {
+      errors.push({ field, message: `“${truncate(text)}” is not a number. Enter ${allowedRange(p)}.` });
+    } else if (value < p.min || value > p.max) {
+      errors.push({ field, message: `${text} is out of range. Enter ${allowedRange(p)}.` });
+    } else if (p.integer && !Number.isInteger(value)) {
+      errors.push({ field, message: `${text} is not a whole number. Enter ${allowedRange(p)}.` });
+    } else {
+      values[p.name] = text;
+      if (value !== p.default) overrides[p.name] = value;
+    }
+  }
+  const known = new Set(parameters.map((p) => parameterField(p.name)));
+  const unknown = Object.keys(fields).filter((name) => name.startsWith(PARAMETER_PREFIX) && !known.has(name));
+  if (unknown.length > 0) {
+    const names = unknown.map((n) => truncate(n.slice(PARAMETER_PREFIX.length))).join(', ');
+    errors.push({ field: 'form', message: `This model has no parameter named ${names}. Its parameters are ${parameters.map((p) => p.name).join(', ')}.` });
+  }
+  const chosen = fields[SCENARIO_FIELD]?.trim() || ALL_SCENARIOS;
+  let scenario = ALL_SCENARIOS;
+  if (chosen === ALL_SCENARIOS || scenarioKeys.includes(chosen)) scenario = chosen;
+  else errors.push({ field: SCENARIO_FIELD, message: 'Choose one of the listed scenarios.' });
+  return { values, overrides, scenario, errors };
+}
+
+function truncate(text: string, max = 40): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}

@@ -1,0 +1,67 @@
+import { formatChartNumber, html, type SafeHtml } from '@hindsight/web';
+import type { ModelPanelModel } from './model-panel.types';
+import { ALL_SCENARIOS, allowedRange, parameterField, SCENARIO_FIELD, type WhatIfParameter } from './what-if-form.parser';
+
+/** `keepAliveSeconds` → "Keep alive seconds": parameter names are written to be read. */
+export function parameterLabel(name: string): string {
+  const words = name.replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/[_-]+/g, ' ').toLowerCase();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+/** Field ids are built from parameter names; names come from a spec, so they are kept to id-safe characters. */
+export const fieldId = (name: string): string => `what-if-${name.replace(/[^A-Za-z0-9_-]/g, '-')}`;
+
+export function incidentPath(slug: string): string {
+  return `/incidents/${encodeURIComponent(slug)}`;
+}
+
+function parameterFieldView(p: WhatIfParameter, m: ModelPanelModel): SafeHtml {
+  const name = parameterField(p.name);
+  const id = fieldId(p.name);
+  const error = m.form.errors.find((e) => e.field === name);
+  const describedBy = `${id}-hint${error ? ` ${id}-error` : ''}`;
+  const unit = p.unit ? html` <span class="field-unit">(${p.unit})</span>` : '';
+  return html`<div class="field${error ? ' field-invalid' : ''}">
+<label for="${id}">${parameterLabel(p.name)}${unit}</label>
+<input id="${id}" name="${name}" type="number" inputmode="decimal" value="${m.form.values[p.name] ?? String(p.default)}" min="${p.min}" max="${p.max}" step="${p.integer ? '1' : 'any'}" data-default="${p.default}" aria-describedby="${describedBy}"${error ? html` aria-invalid="true"` : ''}>
+<p class="field-hint" id="${id}-hint">${p.description} Default ${formatChartNumber(p.default)}${p.unit ? ` ${p.unit}` : ''}; ${allowedRange(p)}.</p>
+${error ? html`<p class="field-error" id="${id}-error">${error.message}</p>` : ''}
+</div>`;
+}
+
+function scenarioFieldView(m: ModelPanelModel): SafeHtml {
+  const id = 'what-if-scenario';
+  const error = m.form.errors.find((e) => e.field === SCENARIO_FIELD);
+  const choices = [{ key: ALL_SCENARIOS, title: 'Every scenario' }, ...m.choices];
+  return html`<div class="field${error ? ' field-invalid' : ''}">
+<label for="${id}">Draw beside the run as it happened</label>
+<select id="${id}" name="${SCENARIO_FIELD}" aria-describedby="${id}-hint${error ? ` ${id}-error` : ''}"${error ? html` aria-invalid="true"` : ''}>${choices.map(
+    (c) => html`<option value="${c.key}"${c.key === m.form.scenario ? html` selected` : ''}>${c.title}</option>`,
+  )}</select>
+<p class="field-hint" id="${id}-hint">Fewer scenarios means fewer runs and plainer charts.</p>
+${error ? html`<p class="field-error" id="${id}-error">${error.message}</p>` : ''}
+</div>`;
+}
+
+/**
+ * A GET form to the incident page itself: a what-if changes nothing, so it is a read anyone may
+ * make, safe to repeat and a URL a runbook can link to. Browser validation is off (`novalidate`)
+ * so a refused value is explained next to its field in words, the same with or without
+ * JavaScript, rather than in a browser bubble that differs everywhere.
+ */
+export function whatIfFormView(m: ModelPanelModel): SafeHtml {
+  const loose = m.form.errors.filter((e) => e.field === 'form');
+  return html`<form class="what-if" method="get" action="${incidentPath(m.slug)}#model" novalidate aria-labelledby="what-if-heading">
+<p class="section-note">Change the model’s inputs and run it again. Every run you ask for is kept, so the same question is answered at once the next time.</p>
+${loose.length > 0 ? html`<div class="form-errors" id="what-if-form-errors">${loose.map((e) => html`<p>${e.message}</p>`)}</div>` : ''}
+<fieldset class="what-if-parameters">
+<legend>Model parameters</legend>
+${m.parameters.map((p) => parameterFieldView(p, m))}
+</fieldset>
+${scenarioFieldView(m)}
+<div class="form-actions">
+<button type="submit">Run the model</button>
+<a href="${incidentPath(m.slug)}#model">Reset to the defaults</a>
+</div>
+</form>`;
+}

@@ -1,0 +1,199 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { PrismaService, projectRoot } from '@hindsight/db';
+import { ModelRunQueue, ModelRunsService, runDefaultScenarios, runnerExecutor } from '@hindsight/model-runs';
+import { issueTokens } from './support/api-tokens';
+import { attachSeedModels } from './support/model-seeds';
+import { startTestApp, type TestApp } from './support/test-app';
+import { testPrisma } from './support/test-db';
+
+const STACKEGG = 'stackegg-haproxy-session-cap-2015';
+const RUN = `mutation R($incident: String!, $scenario: String!, $parameters: [ParameterValueInput!], $seed: Int) {
+  runModel(incident: $incident, scenario: $scenario, parameters: $parameters, seed: $seed) {
+    id status scenarioKey seed engineVersion specVersion durationMs
+    parameters { name value } summary { name value unit } checks { name pass expectedText observed explanation }
+    time series { key unit values } events { key at label } checksPassed
+  }
+}`;
+type Run = { id: string; status: string; summary: { name: string; value: number }[]; checks: { name: string; pass: boolean }[]; time: number[]; series: { key: string; unit: string; values: (number | null)[] }[]; checksPassed: boolean };
+
+describe('executable models over GraphQL', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp();
+    await attachSeedModels(t.app);
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('ties every fix scenario of the shipped models to an actionable of its incident', async () => {
+    const prisma = t.app.get(PrismaService);
+    const scenarios = await prisma.scenario.findMany({ where: { actionableKey: { not: null } }, include: { binding: { include: { incident: { include: { actionables: true } } } } } });
+    expect(scenarios.length).toBeGreaterThan(0);
+    const dangling = scenarios.filter((s) => !s.binding.incident.actionables.some((a) => a.key === s.actionableKey)).map((s) => `${s.binding.incident.slug}/${s.key} → ${s.actionableKey}`);
+    expect(dangling).toEqual([]);
+  });
+
+  it('exposes the model beside the incident, with parameters, scenarios and their latest runs', async () => {
+    const query = `{ incident(slug: "${STACKEGG}") { model { key version title parameters { name unit default min max } scenarios { key title actionable { key } latestRun { status checksPassed } } } } }`;
+    type M = { incident: { model: { key: string; parameters: { name: string; unit: string; default: number }[]; scenarios: { key: string; actionable: { key: string } | null; latestRun: { status: string; checksPassed: boolean } | null }[] } } };
+    const before = await t.gql<M>(query);
+    expect(before.errors).toBeUndefined();
+    const model = before.data.incident.model;
+    expect(model.key).toBe(STACKEGG);
+    expect(model.parameters.find((p) => p.name === 'keepAliveSeconds')).toMatchObject({ unit: 's', default: 15 });
+    expect(model.scenarios[0]!.key).toBe('as-happened');
+    expect(model.scenarios.every((s) => s.latestRun === null)).toBe(true);
+
+    const { runs, failed } = await runDefaultScenarios(t.app.get(PrismaService), t.app.get(ModelRunsService));
+    expect(failed).toEqual([]);
+    expect(runs).toBeGreaterThan(4);
+    const after = await t.gql<M>(query);
+    expect(after.data.incident.model.scenarios.every((s) => s.latestRun?.status === 'SUCCEEDED')).toBe(true);
+    expect(after.data.incident.model.scenarios.filter((s) => s.actionable).length).toBeGreaterThan(0);
+  });
+
+  it('reproduces the StackEgg figures and passes its checks', async () => {
+    const res = await t.gql<{ runModel: Run }>(RUN, { incident: STACKEGG, scenario: 'as-happened' });
+    expect(res.errors).toBeUndefined();
+    const run = res.data.runModel;
+    expect(run.status).toBe('SUCCEEDED');
+    expect(run.checks.length).toBeGreaterThan(0);
+    expect(run.checks.filter((c) => !c.pass)).toEqual([]);
+    expect(run.checksPassed).toBe(true);
+    const demand = run.summary.find((s) => s.name === 'stackegg-demand')!;
+    expect(Math.abs(demand.value - 51_660) / 51_660).toBeLessThan(0.02);
+    expect(run.time.length).toBeGreaterThan(10);
+    expect(run.series.every((s) => s.values.length === run.time.length && s.unit !== '')).toBe(true);
+  });
+
+  it('returns the stored run for the same inputs and a new one for new inputs', async () => {
+    const vars = { incident: STACKEGG, scenario: 'as-happened', parameters: [{ name: 'keepAliveSeconds', value: 5 }], seed: 3 };
+    const first = (await t.gql<{ runModel: Run }>(RUN, vars)).data.runModel;
+    const again = (await t.gql<{ runModel: Run }>(RUN, vars)).data.runModel;
+    expect(again.id).toBe(first.id);
+    const other = (await t.gql<{ runModel: Run }>(RUN, { ...vars, parameters: [{ name: 'keepAliveSeconds', value: 6 }] })).data.runModel;
+    expect(other.id).not.toBe(first.id);
+    const rows = await t.app.get(PrismaService).modelRun.count({ where: { id: { in: [first.id, other.id] } } });
+    expect(rows).toBe(2);
+    const byId = await t.gql<{ modelRun: { id: string; parameters: { name: string; value: number }[] } }>(`query($id: ID!) { modelRun(id: $id) { id parameters { name value } } }`, { id: first.id });
+    expect(byId.data.modelRun.parameters).toEqual([{ name: 'keepAliveSeconds', value: 5 }]);
+  });
+
+  it('shares one run between concurrent identical requests', async () => {
+    const vars = { incident: STACKEGG, scenario: 'lower-keep-alive', parameters: [{ name: 'sessionCap', value: 35_000 }] };
+    const results = await Promise.all(Array.from({ length: 6 }, () => t.gql<{ runModel: Run }>(RUN, vars)));
+    expect(new Set(results.map((r) => r.data.runModel.id)).size).toBe(1);
+  });
+
+  it.each([
+    [[{ name: 'keepAliveSeconds', value: 500 }], 'parameters.keepAliveSeconds', /between 0 and 120 s/],
+    [[{ name: 'sessionCap', value: 1.5 }], 'parameters.sessionCap', /integer|between/],
+    [[{ name: 'noSuchKnob', value: 1 }], 'parameters.noSuchKnob', /unknown parameter/],
+  ])('refuses bad parameters %j with the parameter and its allowed range', async (parameters, field, message) => {
+    const before = await t.app.get(PrismaService).modelRun.count();
+    const res = await t.gql(RUN, { incident: STACKEGG, scenario: 'as-happened', parameters });
+    expect(res.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+    expect(res.errors?.[0]?.extensions?.field).toBe(field);
+    expect(res.errors?.[0]?.message).toMatch(message);
+    expect(await t.app.get(PrismaService).modelRun.count()).toBe(before);
+  });
+
+  it('names the unknown scenario and the unknown incident', async () => {
+    const scenario = await t.gql(RUN, { incident: STACKEGG, scenario: 'no-such-fix' });
+    expect(scenario.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+    expect(scenario.errors?.[0]?.message).toMatch(/no-such-fix.*as-happened/);
+    const incident = await t.gql(RUN, { incident: 'no-such-incident', scenario: 'as-happened' });
+    expect(incident.errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
+    const run = await t.gql(`{ modelRun(id: "00000000-0000-0000-0000-000000000000") { id } }`);
+    expect(run.errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
+  });
+
+  it('compares the as-happened run with every fix, figure by figure', async () => {
+    type C = { compareScenarios: { scenarios: { scenario: { key: string }; run: { status: string } }[]; figures: { name: string; unit: string; values: { scenarioKey: string; value: number }[] }[] } };
+    const res = await t.gql<C>(`{ compareScenarios(incident: "${STACKEGG}") { scenarios { scenario { key } run { status } } figures { name unit values { scenarioKey value } } } }`);
+    expect(res.errors).toBeUndefined();
+    const { scenarios, figures } = res.data.compareScenarios;
+    expect(scenarios[0]!.scenario.key).toBe('as-happened');
+    expect(scenarios.every((s) => s.run.status === 'SUCCEEDED')).toBe(true);
+    const peak = figures.find((f) => f.name === 'peak-sessions')!;
+    expect(peak.values).toHaveLength(scenarios.length);
+    const asHappened = peak.values.find((v) => v.scenarioKey === 'as-happened')!.value;
+    const raised = peak.values.find((v) => v.scenarioKey === 'raise-session-limit')!.value;
+    expect(raised).toBeGreaterThan(asHappened);
+  });
+
+  it('tells a reviewer whether an actionable\'s fix would have prevented the failure', async () => {
+    const res = await t.gql<{ incident: { actionables: { key: string; scenario: { key: string } | null; latestRun: { status: string; failurePrevented: boolean | null } | null }[] } }>(
+      `{ incident(slug: "${STACKEGG}") { actionables { key scenario { key } latestRun { status failurePrevented } } } }`,
+    );
+    expect(res.errors).toBeUndefined();
+    const linked = res.data.incident.actionables.filter((a) => a.scenario);
+    expect(linked.length).toBeGreaterThan(0);
+    expect(linked.every((a) => a.latestRun?.status === 'succeeded')).toBe(true);
+  });
+
+  it('lets an editor give a new incident a model as data, without engine code', async () => {
+    const { as } = await issueTokens(t);
+    const spec = JSON.parse(fs.readFileSync(path.join(projectRoot(), 'seeds', 'models', `${STACKEGG}.model.json`), 'utf8')) as Record<string, unknown>;
+    const custom = { ...spec, slug: 'edge-proxy-session-cap', version: '0.1.0', title: 'An edge proxy with a session cap' };
+    const created = await t.gql<{ createModelSpec: { key: string; version: string } }>(`mutation($s: JSON!) { createModelSpec(spec: $s) { key version } }`, { s: custom }, as('editor'));
+    expect(created.errors).toBeUndefined();
+    expect(created.data.createModelSpec).toEqual({ key: 'edge-proxy-session-cap', version: '0.1.0' });
+    const same = await t.gql<{ createModelSpec: { key: string } }>(`mutation($s: JSON!) { createModelSpec(spec: $s) { key } }`, { s: custom }, as('editor'));
+    expect(same.errors).toBeUndefined();
+    const changed = await t.gql(`mutation($s: JSON!) { createModelSpec(spec: $s) { key } }`, { s: { ...custom, title: 'Changed without a new version' } }, as('editor'));
+    expect(changed.errors?.[0]?.extensions?.code).toBe('CONFLICT');
+    const invalid = await t.gql(`mutation($s: JSON!) { createModelSpec(spec: $s) { key } }`, { s: { ...custom, version: '0.2.0', stations: 'none' } }, as('editor'));
+    expect(invalid.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+    expect(invalid.errors?.[0]?.message).toMatch(/spec\.stations/);
+
+    const attached = await t.gql<{ attachModel: { key: string; scenarios: { key: string }[] } }>(
+      `mutation { attachModel(incident: "slack-cache-metastability-2022", model: "edge-proxy-session-cap", defaultParameters: [{ name: "sessionCap", value: 30000 }]) { key scenarios { key } parameters { name default } } }`,
+      {},
+      as('editor'),
+    );
+    expect(attached.errors).toBeUndefined();
+    const run = await t.gql<{ runModel: Run }>(RUN, { incident: 'slack-cache-metastability-2022', scenario: 'as-happened' });
+    expect(run.data.runModel.status).toBe('SUCCEEDED');
+    const badDefault = await t.gql(`mutation { attachModel(incident: "slack-cache-metastability-2022", model: "edge-proxy-session-cap", defaultParameters: [{ name: "sessionCap", value: -1 }]) { key } }`, {}, as('editor'));
+    expect(badDefault.errors?.[0]?.extensions?.field).toBe('parameters.sessionCap');
+  });
+});
+
+describe('model runs through the job queue (npm run worker)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({ env: { MODEL_EXECUTION: 'queue' } });
+    await attachSeedModels(t.app);
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('queues a run in the API and a separate worker executes it', async () => {
+    const queued = await t.gql<{ runModel: { id: string; status: string } }>(RUN, { incident: STACKEGG, scenario: 'as-happened', seed: 11 });
+    expect(queued.errors).toBeUndefined();
+    expect(queued.data.runModel.status).toBe('QUEUED');
+
+    // What `npm run worker` does, with its own connections and its own worker threads.
+    const prisma = testPrisma(t.db.url);
+    const pool = runnerExecutor({ workers: 1, queueSize: 4, runTimeoutMs: 30_000, eventBudget: 50_000_000 });
+    const worker = new ModelRunsService(prisma, pool, { execution: 'inline', defaultSeed: 1 });
+    const queue = new ModelRunQueue(t.db.url);
+    try {
+      await queue.work((runId) => worker.execute(runId), 1);
+      let status = 'QUEUED';
+      for (let i = 0; i < 120 && status !== 'SUCCEEDED' && status !== 'FAILED'; i++) {
+        await new Promise((r) => setTimeout(r, 250));
+        status = (await t.gql<{ modelRun: { status: string } }>(`query($id: ID!) { modelRun(id: $id) { status } }`, { id: queued.data.runModel.id })).data.modelRun.status;
+      }
+      expect(status).toBe('SUCCEEDED');
+    } finally {
+      await queue.stop();
+      await pool.close();
+      await prisma.onModuleDestroy();
+    }
+  });
+});
