@@ -1,0 +1,97 @@
+/**
+ * Importing 1,000 generated postmortems, beside two baselines measured in the same run:
+ *  - marked's Markdown lexer over the same documents (tokenising only: the floor for any
+ *    parser that reads Markdown);
+ *  - storing the already parsed drafts (the database half of an import on its own).
+ * Run: node -r ./scripts/register-ts.js bench/import-bench.ts [count]
+ * Uses DATABASE_URL's server when set (a scratch database is created and dropped), otherwise an
+ * embedded Postgres in a temporary folder. Bounded: one pass over `count` documents.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Client } from 'pg';
+import { marked } from 'marked';
+import { migrate, migrationsDir, PrismaService, projectRoot, startEmbeddedPostgres } from '@hindsight/db';
+import { parsePostmortem } from '@hindsight/importer';
+import { ImportsService } from '@hindsight/imports';
+import { readSeedFiles, seedDatabase } from '@hindsight/incidents';
+import { generatePostmortemDocuments } from '../libs/importer/src/testing/generate-documents';
+
+const count = Number(process.argv[2] ?? 1000);
+const ms = (start: bigint) => Number(process.hrtime.bigint() - start) / 1e6;
+
+async function database(): Promise<{ url: string; done: () => Promise<void> }> {
+  if (process.env.DATABASE_URL) {
+    const admin = process.env.DATABASE_URL;
+    const name = `hindsight_bench_${process.pid}`;
+    const c = new Client({ connectionString: admin });
+    await c.connect();
+    await c.query(`CREATE DATABASE "${name}"`);
+    await c.end();
+    const url = new URL(admin);
+    url.pathname = `/${name}`;
+    return {
+      url: url.toString(),
+      done: async () => {
+        const d = new Client({ connectionString: admin });
+        await d.connect();
+        await d.query(`DROP DATABASE "${name}" WITH (FORCE)`);
+        await d.end();
+      },
+    };
+  }
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hindsight-bench-'));
+  const server = await startEmbeddedPostgres({ dataDir: dir, database: 'bench', persistent: false });
+  return { url: server.url, done: async () => { await server.stop(); fs.rmSync(dir, { recursive: true, force: true }); } };
+}
+
+async function main() {
+  const docs = generatePostmortemDocuments(count, { seed: 7 });
+  const bytes = docs.reduce((n, d) => n + Buffer.byteLength(d.text), 0);
+
+  let start = process.hrtime.bigint();
+  let tokens = 0;
+  for (const d of docs) tokens += marked.lexer(d.text).length;
+  const lexMs = ms(start);
+
+  start = process.hrtime.bigint();
+  const parsed = docs.map((d) => parsePostmortem(d.text, { organization: 'Bench Corp', knownPatterns: ['missing-timeout', 'retry-amplification'] }));
+  const parseMs = ms(start);
+  const mismatches = parsed.filter((r, i) => r.draft.timeline.length !== docs[i]!.expected.timeline).length;
+
+  const db = await database();
+  const prisma = new PrismaService({ url: db.url, poolMax: 4, statementTimeoutMs: 60_000, connectTimeoutMs: 10_000 });
+  try {
+    await migrate(db.url, migrationsDir());
+    await seedDatabase(prisma, readSeedFiles(path.join(projectRoot(), 'seeds')));
+    const imports = new ImportsService(prisma, { maxBytes: 1024 * 1024, trackers: {} });
+    const actor = { name: 'bench', tokenId: null };
+
+    // Half the documents through the whole import (parse + store), half stored from their parse.
+    const half = Math.floor(count / 2);
+    start = process.hrtime.bigint();
+    for (const d of docs.slice(0, half)) await imports.importDocument({ document: d.text, organization: 'Bench Corp', actor });
+    const fullMs = ms(start);
+    start = process.hrtime.bigint();
+    for (const r of parsed.slice(half)) await imports.saveDraft(r, { sourceUrl: null, actor });
+    const storeMs = ms(start);
+    const drafts = await prisma.incident.count({ where: { status: 'draft' } });
+
+    const per = (total: number, n: number) => (total / n).toFixed(2);
+    console.log(`documents: ${count} generated (${(bytes / 1024).toFixed(0)} KiB), timeline counts off in ${mismatches}`);
+    console.log(`marked.lexer (baseline)       ${lexMs.toFixed(0).padStart(7)} ms   ${per(lexMs, count)} ms/doc   ${tokens} tokens`);
+    console.log(`parsePostmortem               ${parseMs.toFixed(0).padStart(7)} ms   ${per(parseMs, count)} ms/doc   ${(parseMs / lexMs).toFixed(1)}x the lexer`);
+    console.log(`store parsed drafts (baseline)${storeMs.toFixed(0).padStart(7)} ms   ${per(storeMs, count - half)} ms/doc   (${count - half} docs)`);
+    console.log(`full import (parse + store)   ${fullMs.toFixed(0).padStart(7)} ms   ${per(fullMs, half)} ms/doc   (${half} docs)`);
+    console.log(`1,000 documents imported end to end ≈ ${((fullMs / half) * 1000 / 1000).toFixed(1)} s; drafts stored: ${drafts}`);
+  } finally {
+    await prisma.onModuleDestroy();
+    await db.done();
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
