@@ -1,17 +1,5 @@
 /** @type {import('jest').Config} */
-const swc = [
-  '@swc/jest',
-  {
-    jsc: {
-      target: 'es2022',
-      parser: { syntax: 'typescript', decorators: true },
-      transform: { legacyDecorator: true, decoratorMetadata: true },
-      keepClassNames: true,
-    },
-    module: { type: 'commonjs' },
-    sourceMaps: 'inline',
-  },
-];
+const swc = ['@swc/jest', require('./scripts/swc-options')];
 
 const common = {
   rootDir: __dirname,

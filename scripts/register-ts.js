@@ -4,6 +4,7 @@ const fs = require('node:fs');
 const Module = require('node:module');
 const path = require('node:path');
 const swc = require('@swc/core');
+const options = require('./swc-options');
 
 const libs = path.resolve(__dirname, '..', 'libs');
 const resolve = Module._resolveFilename;
@@ -12,16 +13,6 @@ Module._resolveFilename = function (request, ...rest) {
   return resolve.call(this, m ? path.join(libs, m[1], 'src', 'index.ts') : request, ...rest);
 };
 require.extensions['.ts'] = (module, filename) => {
-  const { code } = swc.transformSync(fs.readFileSync(filename, 'utf8'), {
-    filename,
-    jsc: {
-      target: 'es2022',
-      parser: { syntax: 'typescript', decorators: true },
-      transform: { legacyDecorator: true, decoratorMetadata: true },
-      keepClassNames: true,
-    },
-    module: { type: 'commonjs' },
-    sourceMaps: 'inline',
-  });
+  const { code } = swc.transformSync(fs.readFileSync(filename, 'utf8'), { ...options, filename });
   module._compile(code, filename);
 };

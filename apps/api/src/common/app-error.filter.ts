@@ -4,7 +4,8 @@ import type { Response } from 'express';
 import { GraphQLError } from 'graphql';
 import { AppError, type ErrorCode } from '@hindsight/domain';
 
-const HTTP_STATUS: Record<ErrorCode, number> = {
+/** The HTTP status of each error code, for routes that answer HTTP rather than GraphQL. */
+export const HTTP_STATUS: Record<ErrorCode, number> = {
   NOT_FOUND: 404,
   BAD_USER_INPUT: 400,
   CONFLICT: 409,

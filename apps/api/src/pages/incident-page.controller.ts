@@ -5,19 +5,9 @@ import { html, trustedHtml, type SafeHtml } from '@hindsight/web';
 import { INCIDENT_MODEL_PANEL, type IncidentModelPanel } from './incident-model-panel.token';
 import { PageDataService } from './page-data.service';
 import { PageErrorFilter } from './page-error.filter';
-import { queryStringOf, requestOrigin, sendPage } from './page-response';
+import { formFields, queryStringOf, requestOrigin, sendPage } from './page-response';
 import { todayUtc } from './views/labels';
 import { incidentView } from './views/incident.view';
-
-/** First string value per query parameter; null when the request carries none. */
-function formFields(query: Record<string, unknown>): Record<string, string> | null {
-  const fields: Record<string, string> = {};
-  for (const [name, value] of Object.entries(query)) {
-    const first = Array.isArray(value) ? value[0] : value;
-    if (typeof first === 'string') fields[name] = first;
-  }
-  return Object.keys(fields).length > 0 ? fields : null;
-}
 
 @Controller('incidents')
 @UseFilters(PageErrorFilter)

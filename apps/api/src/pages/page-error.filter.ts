@@ -1,21 +1,10 @@
 import { Catch, HttpException, Logger, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
 import type { Response } from 'express';
-import { AppError, type ErrorCode } from '@hindsight/domain';
+import { AppError } from '@hindsight/domain';
+import { HTTP_STATUS } from '../common/app-error.filter';
 import { sendPage } from './page-response';
 import { errorView } from './views/error.view';
 
-// Same code-to-status mapping as the API's filter; typed on ErrorCode so a new code fails to
-// compile here until it has a status.
-const HTTP_STATUS: Record<ErrorCode, number> = {
-  NOT_FOUND: 404,
-  BAD_USER_INPUT: 400,
-  CONFLICT: 409,
-  FORBIDDEN: 403,
-  UNAUTHENTICATED: 401,
-  TOO_MANY_REQUESTS: 429,
-  SERVICE_UNAVAILABLE: 503,
-  INTERNAL: 500,
-};
 
 /**
  * Errors on page routes become HTML pages a person can act on (a 404 with a way back to the

@@ -16,3 +16,13 @@ export function queryStringOf(req: Request): string {
   const at = req.originalUrl.indexOf('?');
   return at >= 0 ? req.originalUrl.slice(at) : '';
 }
+
+/** First string value per query parameter (the fields of a GET form); null when there are none. */
+export function formFields(query: Record<string, unknown>): Record<string, string> | null {
+  const fields: Record<string, string> = {};
+  for (const [name, value] of Object.entries(query)) {
+    const first = Array.isArray(value) ? value[0] : value;
+    if (typeof first === 'string') fields[name] = first;
+  }
+  return Object.keys(fields).length > 0 ? fields : null;
+}

@@ -4,19 +4,9 @@ import { AppError } from '@hindsight/domain';
 import { IncidentsService } from '@hindsight/incidents';
 import { trustedHtml } from '@hindsight/web';
 import { PageErrorFilter } from '../page-error.filter';
-import { queryStringOf, sendPage } from '../page-response';
+import { formFields, queryStringOf, sendPage } from '../page-response';
 import { ModelPanel } from './model-panel.provider';
 import { fragmentPath } from './model-panel.view';
-
-/** First string value per query parameter, as the page hands its query to the panel; null when there is none. */
-function firstValues(query: Record<string, unknown>): Record<string, string> | null {
-  const fields: Record<string, string> = {};
-  for (const [name, value] of Object.entries(query)) {
-    const first = Array.isArray(value) ? value[0] : value;
-    if (typeof first === 'string') fields[name] = first;
-  }
-  return Object.keys(fields).length > 0 ? fields : null;
-}
 
 /**
  * The Model aside alone, for the page script: a what-if submitted with JavaScript on redraws the
@@ -45,7 +35,7 @@ export class ModelFragmentController {
       res.redirect(301, `${fragmentPath(incident.movedTo)}${queryStringOf(req)}`);
       return;
     }
-    const markup = await this.panel.render({ incidentId: incident.id, slug: incident.slug, form: firstValues(query) });
+    const markup = await this.panel.render({ incidentId: incident.id, slug: incident.slug, form: formFields(query) });
     // Search engines and link previews want the page, not this piece of it.
     res.setHeader('X-Robots-Tag', 'noindex');
     sendPage(res, 200, trustedHtml(markup));

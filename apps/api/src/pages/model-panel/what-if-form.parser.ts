@@ -1,3 +1,4 @@
+import type { ParameterSpec } from '@hindsight/models';
 /**
  * The what-if form as a GET query: one `p.<parameter>` field per model parameter and a `scenario`
  * field choosing which runs to draw beside the one as it happened. The prefix keeps the panel's
@@ -8,17 +9,8 @@ export const SCENARIO_FIELD = 'scenario';
 /** The `scenario` value that draws every scenario of the model. */
 export const ALL_SCENARIOS = 'all';
 
-/** What the form needs to know about a parameter (a subset of the model spec's ParameterSpec). */
-export interface WhatIfParameter {
-  name: string;
-  unit: string;
-  /** The incident's default: the value the default runs use. */
-  default: number;
-  min: number;
-  max: number;
-  description: string;
-  integer?: boolean;
-}
+/** What the form needs to know about a parameter: the model's own description of it. */
+export type WhatIfParameter = Pick<ParameterSpec, 'name' | 'unit' | 'default' | 'min' | 'max' | 'description' | 'integer'>;
 
 /** A problem with one field, shown next to it; `field` is the form field name. */
 export interface WhatIfFieldError {
