@@ -39,10 +39,18 @@ async function main() {
     embedded = await startEmbeddedPostgres({ dataDir: tmp, database: 'hindsight', persistent: false });
     env.DATABASE_URL = embedded.url;
   }
+  const results = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'hindsight-jest-')), 'results.json');
   try {
     const jest = require.resolve('jest/bin/jest');
-    return await run(process.execPath, [jest, ...jestArgs], env);
+    const code = await run(process.execPath, [jest, ...jestArgs, '--json', `--outputFile=${results}`], env);
+    // One plain closing line, whatever jest's reporter printed above it.
+    if (fs.existsSync(results)) {
+      const r = JSON.parse(fs.readFileSync(results, 'utf8'));
+      console.log(`\ntests: ${r.numPassedTests} passed, ${r.numFailedTests} failed, ${r.numPendingTests} skipped`);
+    }
+    return code;
   } finally {
+    fs.rmSync(path.dirname(results), { recursive: true, force: true });
     if (embedded) await embedded.stop().catch((e) => console.error(e));
     if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
   }
