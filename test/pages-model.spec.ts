@@ -167,6 +167,15 @@ describe('the model panel of an incident page', () => {
     expect(textOf(panel)).toContain('Reset to the defaults');
   });
 
+  it('accepts the same what-if as a plain form POST, without a token, like the GET', async () => {
+    const res = await request(t.app.getHttpServer())
+      .post(`/incidents/${STACKEGG}`)
+      .type('form')
+      .send({ 'p.stackEggRate': '1200', 'p.keepAliveSeconds': '10' })
+      .expect(200);
+    expect(textOf(sectionById(res.text, 'model'))).toContain('What-if: these runs use your values');
+  });
+
   it('re-runs every scenario with changed values from a plain GET and draws different figures, saying they are what-if values', async () => {
     const defaults = figureTable(sectionById((await get(`/incidents/${STACKEGG}`)).text, 'model'));
     const before = await runCount();

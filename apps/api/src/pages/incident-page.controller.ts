@@ -1,7 +1,8 @@
-import { Controller, Get, Inject, Logger, Param, Query, Req, Res, UseFilters } from '@nestjs/common';
+import { Body, Controller, Get, Inject, Logger, Param, Post, Query, Req, Res, UseFilters } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import type { IncidentRecord } from '@hindsight/incidents';
 import { html, trustedHtml, type SafeHtml } from '@hindsight/web';
+import { ReadOperation } from '../auth/roles.decorator';
 import { INCIDENT_MODEL_PANEL, type IncidentModelPanel } from './incident-model-panel.token';
 import { PageDataService } from './page-data.service';
 import { PageErrorFilter } from './page-error.filter';
@@ -27,6 +28,16 @@ export class IncidentPageController {
   @Get(':slug')
   async show(@Param('slug') slug: string, @Query() query: Record<string, unknown>, @Req() req: Request, @Res() res: Response): Promise<void> {
     await this.render(slug, formFields(query), req, res);
+  }
+
+  /**
+   * The same what-if sent as a form POST (a client or a form that prefers POST): still a read
+   * — it computes and caches runs but edits nothing — so it is allowed like the GET.
+   */
+  @Post(':slug')
+  @ReadOperation()
+  async post(@Param('slug') slug: string, @Body() body: Record<string, unknown> | undefined, @Req() req: Request, @Res() res: Response): Promise<void> {
+    await this.render(slug, formFields(body ?? {}), req, res);
   }
 
   private async render(slug: string, form: Record<string, string> | null, req: Request, res: Response): Promise<void> {
