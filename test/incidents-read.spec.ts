@@ -66,9 +66,9 @@ describe('GraphQL read API over the seeded incidents', () => {
   it('returns the Slack incident in English with its Vietnamese source recorded and its miss loop', async () => {
     const i = await one('slack-cache-metastability-2022');
     expect(i.source.language).toBe('vi');
-    expect(i.timeline).toHaveLength(11);
+    expect(i.timeline).toHaveLength(10);
     expect(i.timeline.filter((e) => e.at === null).every((e) => e.precision === 'NONE' && e.asWritten === null)).toBe(true);
-    expect(i.actionables).toHaveLength(7);
+    expect(i.actionables).toHaveLength(8);
     expect(hasCycle(i.causalLinks)).toBe(true);
   });
 
@@ -158,7 +158,7 @@ describe('GraphQL read API over the seeded incidents', () => {
   it('lists actionables across incidents with filters', async () => {
     type A = { actionables: { totalCount: number; nodes: { key: string; status: string; incident: { slug: string } }[] } };
     const done = await t.gql<A>(`{ actionables(filter: { status: [DONE] }, first: 100) { totalCount nodes { key status incident { slug } } } }`);
-    expect(done.data.actionables.totalCount).toBe(11);
+    expect(done.data.actionables.totalCount).toBe(12);
     expect(done.data.actionables.nodes.every((a) => a.status === 'DONE')).toBe(true);
     const slack = await t.gql<A>(`{ actionables(filter: { incident: "slack-cache-metastability-2022", status: [OPEN] }) { totalCount nodes { key status incident { slug } } } }`);
     expect(slack.data.actionables.totalCount).toBe(4);

@@ -140,6 +140,37 @@ function titleOf(fullText: string, references: ExternalReferenceDocument[]): str
   return t;
 }
 
+/** Turns what was read into action items: references, a short title, a key from the title. */
+function finishActionables(pending: readonly PendingActionable[], trackers: TrackerBases): ActionableDocument[] {
+  const keys = new KeyAllocator();
+  return pending.map((p): ActionableDocument => {
+    const references = extractReferences([p.text, ...p.details, p.ticket].join('\n'), trackers);
+    const title = titleOf(p.text, references);
+    const description = [p.text, ...p.details].join('\n').trim();
+    return {
+      key: keys.allocate(slugify(title, { maxWords: 6, maxLength: 48 }), 'action'),
+      title,
+      description,
+      owner: p.owner,
+      status: p.status ?? 'open',
+      dueDate: p.dueDate,
+      references,
+      addresses: [],
+    };
+  });
+}
+
+/** Action items read from sentences (see `prose.reader`): each mention after the first joins the description. */
+export function actionablesFromProse(
+  items: readonly { text: string; status: ActionableStatus; owner: string | null; mentions: readonly string[] }[],
+  trackers: TrackerBases,
+): ActionableDocument[] {
+  return finishActionables(
+    items.map((i) => ({ text: i.text, details: [...i.mentions], status: i.status, owner: i.owner, dueDate: null, ticket: '' })),
+    trackers,
+  );
+}
+
 interface PendingActionable {
   text: string;
   details: string[];
@@ -282,21 +313,6 @@ export function extractActionables(sections: readonly DocumentSection[], env: Ac
     }
   }
 
-  const keys = new KeyAllocator();
-  const actionables = pending.map((p): ActionableDocument => {
-    const references = extractReferences([p.text, ...p.details, p.ticket].join('\n'), env.trackers);
-    const title = titleOf(p.text, references);
-    const description = [p.text, ...p.details].join('\n').trim();
-    return {
-      key: keys.allocate(slugify(title, { maxWords: 6, maxLength: 48 }), 'action'),
-      title,
-      description,
-      owner: p.owner,
-      status: p.status ?? 'open',
-      dueDate: p.dueDate,
-      references,
-      addresses: [],
-    };
-  });
+  const actionables = finishActionables(pending, env.trackers);
   return { actionables, prose, headingOwners };
 }

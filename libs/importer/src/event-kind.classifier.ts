@@ -23,7 +23,7 @@ const RULES: [TimelineEventKind, RegExp][] = [
       'stop(?:s|ped|ping)?', 'disabled?', 'disabling', 'turned (?:fully )?off', 'switched off', 'rolled back', 'roll(?:ing)? back', 'rollback',
       'revert(?:s|ed)?', 'throttl(?:e|ed|ing)', 'rate.?limit(?:ed)?', 'failover', 'failed over', 'mitigat(?:e|ed|ion)', 'workaround',
       'hard-killed', 'killed', 'blocked', 'raised (?:the )?(?:limit|capacity)', 'lowered?', 'scaled (?:up|out)', 'applied', 'hotfix',
-      'fix(?:ed)? deployed', 'decision', 'drained?', 'shed', 'restart(?:ed)?', 'paus(?:e|es|ed)', 'interromp\\w*', 'arrêt\\w*', 'detenid[oa]',
+      'fix(?:ed)? deployed', 'decision', 'drained?', 'shed', 'restart(?:s|ed|ing)?', 'paus(?:e|es|ed)', 'interromp\\w*', 'arrêt\\w*', 'detenid[oa]',
       'abgeschaltet', 'deaktiviert', 'zurückgerollt', 'gedrosselt', 'désactivé', 'atténu\\w*', 'desactivad[oa]', 'mitigad[oa]',
       'khắc phục', 'dừng', 'tắt', 'giảm tải',
     ]),

@@ -87,6 +87,8 @@ export const IMPORT_WARNING_CODES = [
   'LOW_CONFIDENCE_SECTION',
   'PATTERNS_SUGGESTED',
   'DRAFT_INCOMPLETE',
+  'EVENTS_FROM_PROSE',
+  'ACTIONS_FROM_PROSE',
 ] as const;
 export type ImportWarningCode = (typeof IMPORT_WARNING_CODES)[number];
 

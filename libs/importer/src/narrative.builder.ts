@@ -12,17 +12,22 @@ export interface NarrativePart {
 
 /**
  * Plain-text exports put one paragraph per line, while hand-wrapped text continues a sentence
- * on the next line. A line that ends a sentence (or is short) closes its paragraph.
+ * on the next line. A line that ends a sentence (or is short) closes its paragraph, and so does
+ * each entry of a list introduced by a line ending in ":".
  */
 export function splitTextParagraphs(lines: readonly SourceLine[]): SourceLine[][] {
   const groups: SourceLine[][] = [];
   let current: SourceLine[] = [];
+  // After a line ending in ":", each line is an entry of the list it introduces (a web page saved
+  // as text loses its bullets), until an entry ends a sentence.
+  let listing = false;
   for (const l of lines) {
     current.push(l);
     const t = l.text.trim();
-    if (/[.!?:…"”)]$/.test(t) || t.length < 50) {
+    if (listing || /[.!?:…"”)]$/.test(t) || t.length < 50) {
       groups.push(current);
       current = [];
+      listing = /:$/.test(t) || (listing && !/[.!?…]$/.test(t));
     }
   }
   if (current.length > 0) groups.push(current);

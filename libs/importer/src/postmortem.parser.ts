@@ -1,5 +1,5 @@
 import { AppError, validateIncidentDocument, type FieldProblem, type IncidentDocument, type TimeValue, type TimelineEventDocument } from '@hindsight/domain';
-import { extractActionables, looksLikeActionList } from './actionable.extractor';
+import { actionablesFromProse, extractActionables, looksLikeActionList } from './actionable.extractor';
 import { parseBlocks } from './block.parser';
 import { takeFirstPost } from './blog-post.splitter';
 import { findDates, findFirstDate, type CalendarDate, type FoundDate } from './calendar-date.parser';
@@ -22,9 +22,11 @@ import { DEFAULT_MAX_BYTES, normaliseInput } from './input.normalizer';
 import { detectLanguage } from './language.detector';
 import { buildNarrative, renderBlocks, splitTextParagraphs, type NarrativePart } from './narrative.builder';
 import { suggestPatterns } from './pattern.suggester';
+import { readProseActions, settleProseActions, splitStatements, type ProseUnit } from './prose.reader';
 import { buildSections, type DocumentSection } from './section.builder';
 import { classifyHeading, cleanHeading } from './section.classifier';
 import { slugify } from './slug.util';
+import { parseLeadingTime } from './time-expression.parser';
 import { extractTimeline } from './timeline.extractor';
 import { parseZoneNote, resolveZone, type ZoneSpec } from './time-zone.resolver';
 
@@ -230,6 +232,39 @@ function patternsOf(meta: DocumentMetadata, usedLines: readonly SourceLine[], kn
   return { patterns: [...stated, ...suggested.map((s) => s.key)], suggested };
 }
 
+/**
+ * The document's prose as paragraphs and list items in plain text, for reading events and action
+ * items out of sentences: everything but action-item lists and related links, and in a timeline
+ * only the lines and items that do not start with a time.
+ */
+function proseUnitsOf(sections: readonly DocumentSection[], format: DocumentFormat, summary: string): ProseUnit[] {
+  const flat = (text: string) => markdownToPlain(toMarkdownInline(text, format)).replace(/\s+/g, ' ').trim();
+  const summaryText = markdownToPlain(summary).replace(/\s+/g, ' ').trim();
+  const untimed = (section: DocumentSection, text: string) => section.kind !== 'timeline' || parseLeadingTime(text) === null;
+  const units: ProseUnit[] = [];
+  let lessons = false;
+  const add = (text: string, line: number, item: boolean) => {
+    const t = flat(text);
+    if (/\p{L}/u.test(t)) units.push({ text: t, line, item, summary: t === summaryText, lessons });
+  };
+  for (const section of sections) {
+    // A "Lessons" section (a weak sign of action items) is prose too; a real action-item list is not.
+    lessons = section.kind === 'actionables' && section.confidence < 0.5;
+    if ((section.kind === 'actionables' && !lessons) || section.kind === 'related') continue;
+    for (const block of section.blocks) {
+      if (block.type === 'paragraph') {
+        for (const group of format === 'text' ? splitTextParagraphs(block.lines) : [block.lines]) {
+          const lines = group.filter((l) => untimed(section, l.text));
+          if (lines.length > 0) add(lines.map((l) => l.text.trim()).join(' '), lines[0].line, false);
+        }
+      } else if (block.type === 'item' && untimed(section, block.text)) {
+        add([block.text, ...block.continuation.map((l) => l.text.trim())].join(' '), block.line, true);
+      }
+    }
+  }
+  return units;
+}
+
 function sectionReport(sections: readonly DocumentSection[], format: DocumentFormat): RecognisedSection[] {
   return sections
     .filter((s): s is DocumentSection & { heading: HeadingBlock } => s.heading !== null)
@@ -300,6 +335,8 @@ export function parsePostmortem(document: string | Buffer, options: ParsePostmor
 
   const metaDate = meta.date ? findFirstDate(meta.date, { dayFirst })?.date ?? null : null;
   const year = documentYear({ metaDate, postDate: post?.date.date ?? null, body, title, dayFirst }, options.defaultYear, warnings);
+  let summary = summaryOf(sections, format, warnings);
+  const proseUnits = proseUnitsOf(sections, format, summary);
   const timelineSections = sections.filter((s) => s.kind === 'timeline');
   const start = timelineStartDate(metaDate, sections, timelineSections[0], dayFirst);
   const timeline = extractTimeline(timelineSections, {
@@ -312,11 +349,36 @@ export function parsePostmortem(document: string | Buffer, options: ParsePostmor
     assumedZone: options.assumeTimeZone ? resolveZone(options.assumeTimeZone) : null,
     used,
     warnings,
+    language,
+    proseUnits,
   });
-  const actions = extractActionables(
-    sections.filter((s) => s.kind === 'actionables'),
-    { format, trackers: options.trackers ?? {}, year, dayFirst, used },
-  );
+  if (timeline.fromProse > 0) {
+    warnings.push({
+      code: 'EVENTS_FROM_PROSE',
+      message: `${timeline.fromProse} event(s) were read from sentences, not from timeline lines: check their order, wording and times before publishing.`,
+    });
+  }
+
+  // Action items: a list under an action-item heading; failing that, what the prose says was done
+  // or is to be done; failing that, a "Lessons" list (low confidence).
+  const trackers = options.trackers ?? {};
+  const actionSections = sections.filter((s) => s.kind === 'actionables');
+  const proseActions =
+    actionSections.some((s) => s.confidence >= 0.5)
+      ? []
+      : settleProseActions(proseUnits.flatMap((u) => readProseActions(splitStatements(u.text, { item: u.item }), language)));
+  let actions;
+  if (proseActions.length > 0) {
+    // The lessons stay prose: the document says elsewhere what was and will be done.
+    for (const s of actionSections) s.kind = 'other';
+    actions = { actionables: actionablesFromProse(proseActions, trackers), prose: new Map<DocumentSection, DocumentBlock[]>(), headingOwners: [] as string[] };
+    warnings.push({
+      code: 'ACTIONS_FROM_PROSE',
+      message: `The document has no action-item list; ${proseActions.length} action item(s) were read from sentences (${[...new Set(proseActions.map((a) => a.rule))].join(', ')}): check them before publishing.`,
+    });
+  } else {
+    actions = extractActionables(actionSections, { format, trackers, year, dayFirst, used });
+  }
   const organization = meta.organization ?? options.organization ?? /^([\p{Lu}][\p{L}\d&.-]*(?: [\p{Lu}][\p{L}\d&.-]*)?)['’]s\s/u.exec(title ?? '')?.[1] ?? '';
   const causalFactors = extractCausalFactors(
     sections.filter((s) => s.kind === 'causes'),
@@ -331,7 +393,6 @@ export function parsePostmortem(document: string | Buffer, options: ParsePostmor
   });
   const narrative = buildNarrative(parts, format, used);
 
-  let summary = summaryOf(sections, format, warnings);
   const impactSection = sections.find((s) => s.kind === 'impact');
   const impact = impactSection ? renderBlocks(impactSection.blocks.filter((b) => b.type !== 'comment'), format) : '';
   title ??= fallbackTitle(options.sourceUrl, summary, warnings);

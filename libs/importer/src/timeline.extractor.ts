@@ -7,6 +7,7 @@ import { markdownToPlain, toMarkdownInline } from './inline.converter';
 import type { DocumentSection } from './section.builder';
 import { cleanHeading } from './section.classifier';
 import { slugify, KeyAllocator } from './slug.util';
+import { continuesPrevious, reportsHappening, splitStatements, type ProseUnit, type Statement } from './prose.reader';
 import { parseLeadingTime, type LeadingTime } from './time-expression.parser';
 import { findZoneInText, parseZoneNote, toUtcIso, type ZoneSpec } from './time-zone.resolver';
 
@@ -25,6 +26,10 @@ export interface TimelineEnvironment {
   assumedZone: ZoneSpec | null;
   used: Set<number>;
   warnings: ImportWarning[];
+  /** The document's language (BCP 47), for reading events out of sentences. */
+  language: string;
+  /** The document's prose, read sentence by sentence when no timeline gives any event. */
+  proseUnits?: readonly ProseUnit[];
 }
 
 export interface TimelineExtraction {
@@ -32,6 +37,8 @@ export interface TimelineExtraction {
   /** Blocks of the timeline sections that were prose, not events: they stay in the narrative. */
   prose: Map<DocumentSection, DocumentBlock[]>;
   zones: { converted: number; assumed: number; local: number; zoneLabel: string | null };
+  /** Events read from sentences: untimed list items split up, or prose when there was no timeline. */
+  fromProse: number;
 }
 
 interface PendingEvent {
@@ -165,6 +172,38 @@ export function extractTimeline(sections: readonly DocumentSection[], env: Timel
     indent,
   });
 
+  let fromProse = 0;
+  let lastProseEvent: PendingEvent | null = null;
+  /**
+   * Events from statements: each one that reports something happening. A date applies to the
+   * statements after it in the same sentence; "and ..." continues the event before it.
+   */
+  const readStatements = (statements: readonly Statement[], indent: number, zone: ZoneSpec | null, line: number): number => {
+    let added = 0;
+    let dated = null as { sentence: number; at: string; precision: TimePrecision } | null;
+    for (const statement of statements) {
+      const event = untimed(statement.text.charAt(0).toUpperCase() + statement.text.slice(1), indent, zone, line);
+      if (!reportsHappening(statement, env.language, event.asWritten !== null)) {
+        if (statement.text.split(' ').length >= 3) lastProseEvent = null;
+        continue;
+      }
+      if (lastProseEvent && continuesPrevious(statement)) {
+        lastProseEvent.text = `${lastProseEvent.text.replace(/[.:;]$/, '')} ${statement.text}`;
+        continue;
+      }
+      if (event.at === null && dated?.sentence === statement.sentence) {
+        event.at = dated.at;
+        event.precision = dated.precision;
+      }
+      if (event.at !== null) dated = { sentence: statement.sentence, at: event.at, precision: event.precision };
+      pending.push(event);
+      lastProseEvent = event;
+      added++;
+    }
+    fromProse += added;
+    return added;
+  };
+
   const readLine = (text: string, line: number, zone: ZoneSpec | null): 'event' | 'context' | 'none' => {
     if (isDateChange(text)) {
       if (date) date = addDays(date, 1);
@@ -241,6 +280,14 @@ export function extractTimeline(sections: readonly DocumentSection[], env: Timel
       }
     }
     if (dateItemIndent !== null && block.indent <= dateItemIndent && lt?.clock) dateItemIndent = null;
+    if (!lt) {
+      // An untimed item that tells several things ("Trigger: X happened; then Y") gives an event per thing it reports.
+      const statements = splitStatements(plain([block.text, continuation].filter(Boolean).join(' ')), { item: true });
+      if (statements.length >= 2 && readStatements(statements, block.indent, zone, block.line) > 0) {
+        lastItemEvent = { event: pending[pending.length - 1], indent: block.indent };
+        return;
+      }
+    }
     const event = lt ? eventFrom(lt, block.indent, zone, block.line) : untimed(block.text, block.indent, zone, block.line);
     if (continuation) event.text = `${event.text} ${continuation}`.trim();
     pending.push(event);
@@ -345,6 +392,14 @@ export function extractTimeline(sections: readonly DocumentSection[], env: Timel
     }
   }
 
+  if (pending.length === 0 && env.proseUnits) {
+    lastProseEvent = null;
+    for (const unit of env.proseUnits) {
+      if (unit.summary || unit.lessons) continue;
+      readStatements(splitStatements(unit.text, { item: unit.item }), 0, null, unit.line);
+    }
+  }
+
   const keys = new KeyAllocator();
   const events: TimelineEventDocument[] = pending
     .filter((p) => p.text.trim() !== '' || p.asWritten !== null)
@@ -360,5 +415,5 @@ export function extractTimeline(sections: readonly DocumentSection[], env: Timel
         text,
       };
     });
-  return { events, prose, zones };
+  return { events, prose, zones, fromProse };
 }
