@@ -60,6 +60,19 @@ async function main() {
   const parseMs = ms(start);
   const mismatches = parsed.filter((r, i) => r.draft.timeline.length !== docs[i]!.expected.timeline).length;
 
+  // Prose reading: the seed-source fixtures, three of which tell events or follow-ups only in
+  // sentences, parsed as many times as there are generated documents, beside the lexer on them.
+  const sourcesDir = path.join(projectRoot(), 'libs', 'importer', 'test', 'fixtures', 'seed-sources');
+  const sources = fs.readdirSync(sourcesDir).map((f) => fs.readFileSync(path.join(sourcesDir, f), 'utf8'));
+  const proseDocs = Array.from({ length: count }, (_, i) => sources[i % sources.length]!);
+  start = process.hrtime.bigint();
+  for (const d of proseDocs) marked.lexer(d);
+  const proseLexMs = ms(start);
+  start = process.hrtime.bigint();
+  let fromProse = 0;
+  for (const d of proseDocs) fromProse += parsePostmortem(d).report.warnings.filter((w) => w.code.endsWith('_FROM_PROSE')).length;
+  const proseParseMs = ms(start);
+
   const db = await database();
   const prisma = new PrismaService({ url: db.url, poolMax: 4, statementTimeoutMs: 60_000, connectTimeoutMs: 10_000 });
   try {
@@ -82,6 +95,8 @@ async function main() {
     console.log(`documents: ${count} generated (${(bytes / 1024).toFixed(0)} KiB), timeline counts off in ${mismatches}`);
     console.log(`marked.lexer (baseline)       ${lexMs.toFixed(0).padStart(7)} ms   ${per(lexMs, count)} ms/doc   ${tokens} tokens`);
     console.log(`parsePostmortem               ${parseMs.toFixed(0).padStart(7)} ms   ${per(parseMs, count)} ms/doc   ${(parseMs / lexMs).toFixed(1)}x the lexer`);
+    console.log(`seed sources: marked.lexer   ${proseLexMs.toFixed(0).padStart(7)} ms   ${per(proseLexMs, count)} ms/doc`);
+    console.log(`seed sources: parsePostmortem${proseParseMs.toFixed(0).padStart(7)} ms   ${per(proseParseMs, count)} ms/doc   ${(proseParseMs / proseLexMs).toFixed(1)}x the lexer, ${fromProse} prose readings`);
     console.log(`store parsed drafts (baseline)${storeMs.toFixed(0).padStart(7)} ms   ${per(storeMs, count - half)} ms/doc   (${count - half} docs)`);
     console.log(`full import (parse + store)   ${fullMs.toFixed(0).padStart(7)} ms   ${per(fullMs, half)} ms/doc   (${half} docs)`);
     console.log(`1,000 documents imported end to end ≈ ${((fullMs / half) * 1000 / 1000).toFixed(1)} s; drafts stored: ${drafts}`);
