@@ -16,10 +16,14 @@ export interface GqlResponse<T> {
   errors?: { message: string; extensions?: { code?: string; [k: string]: unknown } }[];
 }
 
-/** The real application, on a fresh migrated (and by default seeded) database. */
+/**
+ * The real application, on a fresh migrated (and by default seeded) database. Waiting for a pooled
+ * connection may take 30 s rather than the production 5 s: the suites share two cores with
+ * Postgres and a headless browser, and what they assert is behaviour, never latency.
+ */
 export async function startTestApp(options: { seed?: boolean; env?: Record<string, string> } = {}): Promise<TestApp> {
   const db = await createTestDatabase({ seed: options.seed ?? true });
-  const config = loadConfig({ ...options.env, DATABASE_URL: db.url });
+  const config = loadConfig({ DB_CONNECT_TIMEOUT_MS: '30000', ...options.env, DATABASE_URL: db.url });
   let app: INestApplication;
   try {
     app = await createApp(config, db.url, { logger: ['error', 'warn'] });
