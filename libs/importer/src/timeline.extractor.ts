@@ -152,9 +152,11 @@ export function extractTimeline(sections: readonly DocumentSection[], env: Timel
   };
 
   /** An event line without a leading time may still name its day ("... on 22/2 ..."). */
+  const namedDates = (t: string) =>
+    findDates(t, { dayFirst: env.dayFirst }).filter((d) => /^\d{4}-\d{2}-\d{2}$/.test(d.text) || INLINE_DATE_CUE.test(t.slice(0, d.index)));
   const untimed = (text: string, indent: number, zone: ZoneSpec | null, line: number): PendingEvent => {
     const t = plain(text);
-    const dates = findDates(t, { dayFirst: env.dayFirst }).filter((d) => /^\d{4}-\d{2}-\d{2}$/.test(d.text) || INLINE_DATE_CUE.test(t.slice(0, d.index)));
+    const dates = namedDates(t);
     if (dates.length === 1 && withYear(dates[0].date).year !== null) {
       const lt: LeadingTime = { asWritten: dates[0].text, rest: t, date: dates[0].date, clock: null, zone: null, precision: 'day' };
       // A date mentioned in passing does not move the timeline's current day.
@@ -182,8 +184,9 @@ export function extractTimeline(sections: readonly DocumentSection[], env: Timel
     let added = 0;
     let dated = null as { sentence: number; at: string; precision: TimePrecision } | null;
     for (const statement of statements) {
-      const event = untimed(statement.text.charAt(0).toUpperCase() + statement.text.slice(1), indent, zone, line);
-      if (!reportsHappening(statement, env.language, event.asWritten !== null)) {
+      // Whether it names a date is asked without resolving it: a statement that is not kept must
+      // leave no warning and no zone count behind.
+      if (!reportsHappening(statement, env.language, namedDates(plain(statement.text)).length === 1)) {
         if (statement.text.split(' ').length >= 3) lastProseEvent = null;
         continue;
       }
@@ -191,6 +194,7 @@ export function extractTimeline(sections: readonly DocumentSection[], env: Timel
         lastProseEvent.text = `${lastProseEvent.text.replace(/[.:;]$/, '')} ${statement.text}`;
         continue;
       }
+      const event = untimed(statement.text.charAt(0).toUpperCase() + statement.text.slice(1), indent, zone, line);
       if (event.at === null && dated?.sentence === statement.sentence) {
         event.at = dated.at;
         event.precision = dated.precision;
@@ -253,7 +257,7 @@ export function extractTimeline(sections: readonly DocumentSection[], env: Timel
   let lastItemEvent: { event: PendingEvent; indent: number } | null = null;
   let dateItemIndent: number | null = null;
 
-  const readItem = (block: ListItemBlock, zone: ZoneSpec | null) => {
+  const readItem = (section: DocumentSection, block: ListItemBlock, zone: ZoneSpec | null) => {
     const continuation = block.continuation.map((l) => l.text).join(' ');
     use(block.line, ...block.continuation.map((l) => l.line));
     if (isDateChange(block.text)) {
@@ -285,6 +289,8 @@ export function extractTimeline(sections: readonly DocumentSection[], env: Timel
       const statements = splitStatements(plain([block.text, continuation].filter(Boolean).join(' ')), { item: true });
       if (statements.length >= 2 && readStatements(statements, block.indent, zone, block.line) > 0) {
         lastItemEvent = { event: pending[pending.length - 1], indent: block.indent };
+        // The events leave out what the item says in general; the item as written stays in the narrative.
+        keepProse(section, block);
         return;
       }
     }
@@ -374,7 +380,7 @@ export function extractTimeline(sections: readonly DocumentSection[], env: Timel
           lastItemEvent = null;
           break;
         case 'item':
-          readItem(block, zone);
+          readItem(section, block, zone);
           break;
         case 'table':
           readTable(section, block, zone);

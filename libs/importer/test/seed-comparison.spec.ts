@@ -128,6 +128,9 @@ describe('seed sources against the curated seed incidents', () => {
         ['replica-reads-enabled', 'replica'],
       ]);
       expect(report.warnings.map((w) => w.code)).toContain('EVENTS_FROM_PROSE');
+      // What the events leave out (how the lookup normally works) stays in the narrative, bullet as written.
+      expect(draft.narrative).toContain('Bình thường nó có sẵn trong cache theo channel ID');
+      expect(report.unusedLines).toEqual([]);
     });
 
     it('reads the done items after "Khắc phục:" and the open ones after "Về sau:"', () => {
