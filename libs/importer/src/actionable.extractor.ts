@@ -63,8 +63,17 @@ const DUE = /(?<![\p{L}])(?:due|by|until|deadline|bis|avant le|antes del?|hạn)
 // A bullet that starts like these explains the bullet above it rather than adding a new item.
 const ELABORATION =
   /^(?:this|these|that|those|it|its|they|note|nb|n\.b\.|see|e\.g\.|i\.e\.|which|or|dies|diese|das wird|hinweis|cela|ceci|remarque|esto|esta|nota|lưu ý|ghi chú)(?![\p{L}])|^(?:in|on|at|via|maybe|perhaps)\s.*\?\s*$/iu;
-const IMPERATIVE =
-  /^(?:add|adjust|alert|allow|audit|automate|avoid|build|change|check|clean|configure|consider|create|cut|define|deploy|disable|document|enable|ensure|evaluate|fix|implement|improve|increase|introduce|investigate|limit|look|lower|make|measure|migrate|monitor|move|page|prevent|raise|reduce|refactor|remove|replace|review|rewrite|run|separate|set|setup|split|stop|switch|test|track|update|upgrade|use|validate|write)(?![\p{L}])/iu;
+/** Verbs an action item starts with ("Add an alert", "Review the retries"); the prose reader uses them too. */
+export const IMPERATIVE_VERBS: readonly string[] = [
+  'add', 'adjust', 'alert', 'allow', 'audit', 'automate', 'avoid', 'build', 'change', 'check',
+  'clean', 'configure', 'consider', 'create', 'cut', 'define', 'deploy', 'disable', 'document',
+  'enable', 'ensure', 'evaluate', 'fix', 'implement', 'improve', 'increase', 'introduce',
+  'investigate', 'limit', 'look', 'lower', 'make', 'measure', 'migrate', 'monitor', 'move',
+  'page', 'prevent', 'raise', 'reduce', 'refactor', 'remove', 'replace', 'review', 'rewrite',
+  'run', 'separate', 'set', 'setup', 'split', 'stop', 'switch', 'test', 'track', 'update',
+  'upgrade', 'use', 'validate', 'write',
+];
+const IMPERATIVE = new RegExp(`^(?:${IMPERATIVE_VERBS.join('|')})(?![\\p{L}])`, 'iu');
 
 function statusOf(text: string, checked: boolean | null): { status: ActionableStatus | null; text: string } {
   let status: ActionableStatus | null = checked === true ? 'done' : checked === false ? 'open' : null;

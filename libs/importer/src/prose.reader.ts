@@ -1,4 +1,5 @@
 import type { ActionableStatus } from '@hindsight/domain';
+import { IMPERATIVE_VERBS } from './actionable.extractor';
 
 /**
  * Reading events and action items out of running prose, for documents (or parts of documents)
@@ -217,8 +218,8 @@ const FIX_BASE = [
   'remove', 'drop', 'move', 'cache', 'throttle', 'cap', 'limit', 'roll back', 'revert', 'replace', 'switch', 'upgrade', 'rewrite',
   'introduce', 'deploy', 'tune', 'split', 'shard', 'cut',
 ];
-const ACTION_VERB =
-  'add|adjust|alert|allow|audit|automate|avoid|build|cache|change|check|clean|configure|consider|create|cut|define|deploy|disable|document|enable|ensure|evaluate|fix|implement|improve|increase|introduce|investigate|limit|look|lower|make|measure|migrate|monitor|move|page|prevent|raise|reduce|refactor|remove|replace|review|rewrite|run|separate|set|split|stop|switch|test|track|update|upgrade|use|validate|watch|write';
+// Also "cache" and "watch": "we will watch latency and cache the result" names two pieces of work.
+const ACTION_VERB = [...IMPERATIVE_VERBS, 'cache', 'watch'].join('|');
 const SUBJECT = "(?:we|i|our team|the [\\p{L}-]+(?: [\\p{L}-]+)? team)";
 const ADVERB = '(?:(?:then|also|quickly|immediately|finally|eventually|manually|temporarily|since|now|already) )?';
 /** "we raised", "I went through the code and put", "the development team fixed", "we decided to shorten", "we have since given". */
@@ -251,7 +252,7 @@ function verbsOf(text: string): string[] {
   return [...new Set(found.filter((v) => !['use', 'make', 'run', 'look', 'set'].includes(v)))];
 }
 
-const capitalise = (t: string) => t.charAt(0).toUpperCase() + t.slice(1);
+export const capitalise = (t: string) => t.charAt(0).toUpperCase() + t.slice(1);
 
 const BASE_OF: Record<string, string> = {
   raised: 'raise', lowered: 'lower', shortened: 'shorten', lengthened: 'lengthen', increased: 'increase', decreased: 'decrease',

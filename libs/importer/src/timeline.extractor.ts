@@ -7,7 +7,7 @@ import { markdownToPlain, toMarkdownInline } from './inline.converter';
 import type { DocumentSection } from './section.builder';
 import { cleanHeading } from './section.classifier';
 import { slugify, KeyAllocator } from './slug.util';
-import { continuesPrevious, reportsHappening, splitStatements, type ProseUnit, type Statement } from './prose.reader';
+import { capitalise, continuesPrevious, reportsHappening, splitStatements, type ProseUnit, type Statement } from './prose.reader';
 import { parseLeadingTime, type LeadingTime } from './time-expression.parser';
 import { findZoneInText, parseZoneNote, toUtcIso, type ZoneSpec } from './time-zone.resolver';
 
@@ -185,8 +185,8 @@ export function extractTimeline(sections: readonly DocumentSection[], env: Timel
     let dated = null as { sentence: number; at: string; precision: TimePrecision } | null;
     for (const statement of statements) {
       // Whether it names a date is asked without resolving it: a statement that is not kept must
-      // leave no warning and no zone count behind.
-      if (!reportsHappening(statement, env.language, namedDates(plain(statement.text)).length === 1)) {
+      // leave no warning and no zone count behind. Statements are plain text already.
+      if (!reportsHappening(statement, env.language, namedDates(statement.text).length === 1)) {
         if (statement.text.split(' ').length >= 3) lastProseEvent = null;
         continue;
       }
@@ -194,7 +194,7 @@ export function extractTimeline(sections: readonly DocumentSection[], env: Timel
         lastProseEvent.text = `${lastProseEvent.text.replace(/[.:;]$/, '')} ${statement.text}`;
         continue;
       }
-      const event = untimed(statement.text.charAt(0).toUpperCase() + statement.text.slice(1), indent, zone, line);
+      const event = untimed(capitalise(statement.text), indent, zone, line);
       if (event.at === null && dated?.sentence === statement.sentence) {
         event.at = dated.at;
         event.precision = dated.precision;
