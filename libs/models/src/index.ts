@@ -6,7 +6,9 @@ export { ENGINE_VERSION } from './engine-version';
 
 export { runModel, hashRunModelInput, DEFAULT_FLUID_STEP, DEFAULT_POINTS, type RunModelInput } from './engine/model.engine';
 export { validateSpec, SCENARIO_AS_HAPPENED } from './spec/model-spec.validator';
-export { resolveParameters } from './spec/parameter.resolver';
+export { resolveParameters, parameterConflicts } from './spec/parameter.resolver';
+export { displayScale, durationUnit, formatDuration, formatNumber, formatPercent, formatQuantity, formatTickNumber } from './output/number.format';
+export { evaluateFailure, judgeFix } from './output/failure.evaluator';
 export type * from './spec/model-spec.types';
 export { STATION_METRICS, POOL_METRICS, SOURCE_METRICS, EDGE_METRICS, CACHE_METRICS, type MetricInfo } from './engine/metric.catalog';
 

@@ -1,20 +1,4 @@
-import { downsample, formatChartNumber, formatDuration, formatTickNumber, niceStep, segments, timeAxis, valueAxis } from './model-chart-scale';
-
-describe('number text', () => {
-  it('groups thousands and keeps small values short', () => {
-    expect(formatChartNumber(51660)).toBe('51,660');
-    expect(formatChartNumber(-1234567)).toBe('−1,234,567');
-    expect(formatChartNumber(123.4)).toBe('123');
-    expect(formatChartNumber(19.66)).toBe('19.7');
-    expect(formatChartNumber(0.01234)).toBe('0.0123');
-    expect(formatChartNumber(0)).toBe('0');
-    expect(formatChartNumber(null)).toBe('n/a');
-  });
-
-  it('keeps tick labels within five characters', () => {
-    expect([0, 2500, 40000, 100000, 1500000, 0.25, 12.5].map(formatTickNumber)).toEqual(['0', '2,500', '40k', '100k', '1.5M', '0.25', '12.5']);
-  });
-});
+import { downsample, niceStep, segments, timeAxis, valueAxis } from './model-chart-scale';
 
 describe('value axis', () => {
   it('starts at zero and ends on a round step at or above the highest value', () => {
@@ -67,12 +51,6 @@ describe('time axis', () => {
     const odd = timeAxis(600, '2015-03-31T13:40:30Z', 3);
     expect(odd.ticks[0]!.label).toBe('13:45');
     expect(odd.ticks[0]!.at).toBe(270);
-  });
-
-  it('says durations in the unit a reader would use', () => {
-    expect(formatDuration(90)).toBe('90 s');
-    expect(formatDuration(600)).toBe('10 min');
-    expect(formatDuration(3 * 3600)).toBe('3 h');
   });
 });
 

@@ -1,43 +1,9 @@
 /**
- * Scales, ticks and number text for model charts. Pure functions, so the chart and its text
- * summary say exactly the same numbers, and so the tick rules can be tested without drawing.
+ * Scales and ticks for model charts. Pure functions, so the tick rules can be tested without
+ * drawing. Numbers are printed by the model engine's formatter (`@hindsight/models`), the same
+ * one the CLI and the check explanations use, so a figure reads alike everywhere.
  */
-
-/** Locale-independent number text: thousands grouped, small values to three significant digits. */
-export function formatChartNumber(x: number | null): string {
-  if (x === null || Number.isNaN(x)) return 'n/a';
-  if (!Number.isFinite(x)) return x > 0 ? '∞' : '−∞';
-  const a = Math.abs(x);
-  if (a >= 1000) return groupThousands(Math.round(x));
-  if (a >= 100) return String(Math.round(x));
-  if (a >= 10) return String(Math.round(x * 10) / 10);
-  if (a === 0) return '0';
-  return String(Number(x.toPrecision(3)));
-}
-
-function groupThousands(n: number): string {
-  const s = String(Math.abs(n));
-  let out = '';
-  for (let i = 0; i < s.length; i++) {
-    if (i > 0 && (s.length - i) % 3 === 0) out += ',';
-    out += s[i];
-  }
-  return n < 0 ? `−${out}` : out;
-}
-
-/**
- * Short tick text: `40k`, `1.5M`. Tick labels share a narrow left margin at 360 px, so they
- * stay within five characters; the exact figures are in the text summary.
- */
-export function formatTickNumber(x: number): string {
-  const a = Math.abs(x);
-  const trim = (v: number) => String(Number(v.toFixed(2)));
-  if (a >= 1e9) return `${trim(x / 1e9)}G`;
-  if (a >= 1e6) return `${trim(x / 1e6)}M`;
-  if (a >= 1e4) return `${trim(x / 1e3)}k`;
-  if (a >= 1000) return groupThousands(Math.round(x));
-  return trim(x);
-}
+import { durationUnit, formatNumber, formatTickNumber } from '@hindsight/models';
 
 /** The 1-2-2.5-5 × 10ⁿ step (or another set of multipliers) giving at most `maxTicks` intervals over `span`. */
 export function niceStep(span: number, maxTicks: number, multipliers: readonly number[] = [1, 2, 2.5, 5, 10]): number {
@@ -94,12 +60,6 @@ export interface TimeAxis {
 
 const pad = (n: number) => String(n).padStart(2, '0');
 
-const SIMULATED_UNITS = [
-  { limit: 2 * 3600, seconds: 3600, unit: 'h' },
-  { limit: 120, seconds: 60, unit: 'min' },
-  { limit: 0, seconds: 1, unit: 's' },
-];
-
 /** Wall-clock steps a reader expects on a clock axis: whole seconds, minutes and hours. */
 const CLOCK_STEPS = [1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 10800, 21600, 43200, 86400];
 
@@ -125,7 +85,7 @@ export function timeAxis(horizon: number, timeOrigin: string | null | undefined,
     const day = new Date(origin).toISOString().slice(0, 10);
     return { title: `Time, UTC (${day})`, ticks, describe: (s) => `${clock(s, true)} UTC` };
   }
-  const unit = SIMULATED_UNITS.find((u) => span >= u.limit)!;
+  const unit = durationUnit(span);
   // No 2.5 steps on a time axis: "7.5 min" reads worse than 6 or 8.
   const step = niceStep(span / unit.seconds, maxTicks, [1, 2, 5, 10]) * unit.seconds;
   const ticks: TimeTick[] = [];
@@ -133,14 +93,8 @@ export function timeAxis(horizon: number, timeOrigin: string | null | undefined,
   return {
     title: `Simulated time (${unit.unit})`,
     ticks,
-    describe: (s) => `${formatChartNumber(s / unit.seconds)} ${unit.unit}`,
+    describe: (s) => `${formatNumber(s / unit.seconds)} ${unit.unit}`,
   };
-}
-
-/** A length of simulated time in the unit a reader would use: "90 s", "10 min", "3 h". */
-export function formatDuration(seconds: number): string {
-  const unit = SIMULATED_UNITS.find((u) => seconds >= u.limit)!;
-  return `${formatChartNumber(seconds / unit.seconds)} ${unit.unit}`;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { chartMarkers, displayScale, formatQuantity, LINE_STYLES, renderModelChart, type ChartLine, type ModelChartInput } from './model-chart';
+import { chartMarkers, LINE_STYLES, renderModelChart, type ChartLine, type ModelChartInput } from './model-chart';
 
 /** Start tags with their attributes, enough to read a rendered chart. */
 function tags(markup: string, name: string): Record<string, string>[] {
@@ -160,9 +160,6 @@ describe('renderModelChart', () => {
     expect(texts(out, 'text', 'y-title')).toEqual(['per cent (%)']);
     expect(out).toContain('peaks at 100 % at');
     expect(out).toContain('lowest 25 % at');
-    expect(displayScale('ratio').unit).toBe('%');
-    expect(formatQuantity(0.975, 'ratio')).toBe('97.5 %');
-    expect(formatQuantity(51660, 'sessions')).toBe('51,660 sessions');
   });
 
   it('stays light and legible when drawn 360 px wide: few points per line, tick labels that never overlap', () => {

@@ -1,5 +1,6 @@
 import { html, joinHtml, type SafeHtml } from './html';
-import { downsample, formatChartNumber, formatDuration, formatTickNumber, segments, timeAxis, valueAxis, type TimeAxis, type ValueAxis } from './model-chart-scale';
+import { displayScale, formatDuration, formatQuantity, formatTickNumber } from '@hindsight/models';
+import { downsample, segments, timeAxis, valueAxis, type TimeAxis, type ValueAxis } from './model-chart-scale';
 
 /**
  * Inputs are this file's own small shapes, structurally the same as the model engine's output
@@ -82,20 +83,6 @@ const r1 = (n: number) => (Math.round(n * 10) / 10).toString();
 /** Ids and class names built from keys keep to letters, digits, `-` and `_`. */
 function idSafe(text: string): string {
   return text.replace(/[^A-Za-z0-9_-]/g, '-');
-}
-
-/** Ratios (0–1) read better as percentages; everything else keeps its own unit. */
-export function displayScale(unit: string): { factor: number; unit: string; axisTitle: string } {
-  if (unit === 'ratio') return { factor: 100, unit: '%', axisTitle: 'per cent (%)' };
-  return { factor: 1, unit, axisTitle: unit };
-}
-
-/** A value with its unit, as the summaries, tables and checks print it: "40,000 sessions", "97.5 %". */
-export function formatQuantity(value: number | null, unit: string): string {
-  if (value === null) return 'n/a';
-  const scale = displayScale(unit);
-  const text = formatChartNumber(value * scale.factor);
-  return scale.unit ? `${text} ${scale.unit}` : text;
 }
 
 /** A short stroke in a line's style, for legends outside the drawing. */

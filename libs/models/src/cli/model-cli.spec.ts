@@ -49,7 +49,11 @@ describe('model CLI', () => {
       'as-happened',
     ]);
     expect(code).toBe(0);
-    expect(out).toContain('Parameters changed: keepAliveSeconds=4 s');
+    // The fix keeps its own keep-alive and says so, instead of quietly running at 4 s.
+    expect(out).toContain('Parameters changed: keepAliveSeconds=5 s');
+    expect(out).toContain("Kept this scenario's own values: keepAliveSeconds=5 (asked 4)");
+    expect(out).toMatch(/Worst page connection success +100 %/);
+    expect(out).toContain('Verdict: PREVENTED');
     const svg = fs.readFileSync(file, 'utf8');
     expect(svg.startsWith('<svg')).toBe(true);
     expect(svg).toContain('Concurrent sessions');

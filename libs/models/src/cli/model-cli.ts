@@ -4,7 +4,7 @@ import { renderRunChartsSvg } from '../chart/run-charts.renderer';
 import { runModel } from '../engine/model.engine';
 import { ModelError, ModelParameterError, ModelSpecError } from '../errors/model.error';
 import type { ModelRunResult } from '../output/model-run.types';
-import { formatNumber } from '../output/number.format';
+import { formatDuration, formatNumber, formatQuantity } from '../output/number.format';
 import type { ModelSpec } from '../spec/model-spec.types';
 import { validateSpec } from '../spec/model-spec.validator';
 
@@ -134,10 +134,6 @@ function pad(text: string, width: number): string {
   return text.length >= width ? text : text + ' '.repeat(width - text.length);
 }
 
-function figureText(value: number | null, unit: string): string {
-  if (value === null) return 'n/a';
-  return unit === 'ratio' ? `${formatNumber(value)}` : `${formatNumber(value)} ${unit}`;
-}
 
 function report(result: ModelRunResult, spec: ModelSpec): string {
   const lines: string[] = [];
@@ -150,16 +146,27 @@ function report(result: ModelRunResult, spec: ModelSpec): string {
   if (result.summary.length > 0) {
     lines.push('', 'Figures');
     const w = Math.max(...result.summary.map((f) => f.label.length));
-    for (const f of result.summary) lines.push(`  ${pad(f.label, w)}  ${figureText(f.value, f.unit)}`);
+    for (const f of result.summary) lines.push(`  ${pad(f.label, w)}  ${formatQuantity(f.value, f.unit)}`);
   }
   if (result.checks.length > 0) {
     const passed = result.checks.filter((c) => c.pass).length;
     lines.push('', `Checks (${passed} of ${result.checks.length} pass)`);
     for (const c of result.checks) {
-      lines.push(`  ${c.pass ? 'PASS' : 'FAIL'} ${c.name}: expected ${c.expectedText}`);
+      lines.push(`  ${c.pass ? 'PASS' : 'FAIL'} ${c.name} [${c.kind ?? 'unlabelled'}]: expected ${c.expectedText}`);
       lines.push(`       ${c.explanation}`);
     }
+    const evidence = result.checks.filter((c) => c.kind === 'reproduces').length;
+    lines.push(`  ${evidence} of ${result.checks.length} reproduce a figure of the source; only those are evidence.`);
   }
+  if (result.conflicts.length > 0) {
+    lines.push('', `Kept this scenario's own values: ${result.conflicts.map((c) => `${c.parameter}=${formatNumber(c.applied)} (asked ${formatNumber(c.requested)})`).join(', ')}`);
+  }
+  if (result.failure) {
+    const f = result.failure;
+    lines.push('', `Failure criterion: ${f.criterion}`);
+    lines.push(`  ${f.met ? `met from ${formatDuration(f.onset!)} for ${formatDuration(f.duration)}, at worst ${formatQuantity(f.worst, f.unit)}` : 'not met in this run'}`);
+  }
+  if (result.verdict) lines.push(`Verdict: ${result.verdict.outcome}`, `  ${result.verdict.reason}`);
   const others = spec.scenarios.filter((s) => s.key !== result.scenario.key).map((s) => s.key);
   if (others.length > 0) lines.push('', `Other scenarios: ${others.join(', ')}`);
   return `${lines.join('\n')}\n`;

@@ -195,21 +195,42 @@ export class MetricReader {
     const a = this.arrays(name);
     const g = this.grid;
     const out = new Float64Array(g.points);
-    const R = g.fine;
-    for (let p = 0; p < g.points; p++) {
-      if (a.quantile !== null && a.hist) {
-        out[p] = a.hist.quantile(a.quantile, p, p + 1);
-        continue;
-      }
-      let n = 0;
-      let d = 0;
-      for (let i = p * R; i < (p + 1) * R; i++) {
-        n += a.num[i];
-        d += a.den ? a.den[i] : g.width;
-      }
-      out[p] = d > 0 ? (n / d) * a.scale : NaN;
-    }
+    for (let p = 0; p < g.points; p++) out[p] = this.pointValue(a, p);
     return out;
+  }
+
+  /** The value of one output point, exactly as {@link series} gives it. */
+  private pointValue(a: MetricArrays, p: number): number {
+    const g = this.grid;
+    if (a.quantile !== null && a.hist) return a.hist.quantile(a.quantile, p, p + 1);
+    const R = g.fine;
+    let n = 0;
+    let d = 0;
+    for (let i = p * R; i < (p + 1) * R; i++) {
+      n += a.num[i];
+      d += a.den ? a.den[i] : g.width;
+    }
+    return d > 0 ? (n / d) * a.scale : NaN;
+  }
+
+  /**
+   * max, min, first and last read the output points the charts draw, not the finer windows
+   * behind them: a summary's "peak" or "worst" is then the chart's peak or lowest point, and
+   * not a one-window spike no reader can see.
+   */
+  private extreme(a: MetricArrays, stat: 'max' | 'min' | 'first' | 'last', lo: number, hi: number): number {
+    const g = this.grid;
+    const pw = g.width * g.fine;
+    const p0 = Math.min(g.points - 1, Math.floor(lo / pw));
+    const p1 = Math.min(g.points - 1, Math.max(p0, Math.ceil(hi / pw) - 1));
+    let best = NaN;
+    for (let p = p0; p <= p1; p++) {
+      const v = this.pointValue(a, p);
+      if (Number.isNaN(v)) continue;
+      if (stat === 'first') return v;
+      if (stat === 'last' || Number.isNaN(best) || (stat === 'max' ? v > best : v < best)) best = v;
+    }
+    return best;
   }
 
   private fineValue(a: MetricArrays, i: number): number {
@@ -263,17 +284,8 @@ export class MetricReader {
       case 'max':
       case 'min':
       case 'first':
-      case 'last': {
-        let best = NaN;
-        for (let i = i0; i <= i1; i++) {
-          if (overlap(i) <= 0 && hi > lo) continue;
-          const v = this.fineValue(a, i);
-          if (Number.isNaN(v)) continue;
-          if (stat === 'first') return v;
-          if (stat === 'last' || Number.isNaN(best) || (stat === 'max' ? v > best : v < best)) best = v;
-        }
-        return best;
-      }
+      case 'last':
+        return this.extreme(a, stat, lo, hi);
       case 'logSlope': {
         let n = 0;
         let sx = 0;

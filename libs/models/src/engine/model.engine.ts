@@ -3,11 +3,12 @@ import { ENGINE_VERSION } from '../engine-version';
 import { ModelError, ModelErrorCode } from '../errors/model.error';
 import { DEFAULT_RUN_BUDGET, type RunBudget } from '../kernel/simulation.kernel';
 import { evaluateCheck, evaluateFigures, type MeasureContext } from '../output/check.evaluator';
-import type { ModelRunResult, ModelSeries, StationRunStats } from '../output/model-run.types';
-import { round6 } from '../output/number.format';
+import { evaluateFailure, judgeFix } from '../output/failure.evaluator';
+import type { CheckResult, FailureEvaluation, FixVerdict, ModelRunResult, ModelSeries, StationRunStats } from '../output/model-run.types';
+import { formatDuration, round6 } from '../output/number.format';
 import { hashRunInputs } from '../output/run-input.hash';
 import type { ControllerEventSpec, MeasureSpec, ModelSpec, ScenarioSpec } from '../spec/model-spec.types';
-import { resolveParameters } from '../spec/parameter.resolver';
+import { parameterConflicts, resolveParameters } from '../spec/parameter.resolver';
 import { Domains, SCENARIO_AS_HAPPENED, validateSpec } from '../spec/model-spec.validator';
 import { FlowSimulation } from './flow.runtime';
 import type { MetricNamespace } from './metric.catalog';
@@ -90,6 +91,7 @@ function metricNamesOf(spec: ModelSpec): string[] {
     add(c.measure);
     Object.values(c.measures ?? {}).forEach(add);
   }
+  if (spec.failure) names.push(spec.failure.metric);
   return names;
 }
 
@@ -103,6 +105,7 @@ function metricUses(spec: ModelSpec): Array<[string, string]> {
     add(x.measure);
     Object.values(x.measures ?? {}).forEach(add);
   }
+  if (spec.failure) uses.push([spec.failure.metric, 'series']);
   return uses;
 }
 
@@ -267,7 +270,7 @@ export function runModel(input: RunModelInput): ModelRunResult {
   const main = get(scenarioKey);
   const sim = main.sim;
   const summary = evaluateFigures(spec.figures ?? [], main.ctx, lookup).map((f) => ({ ...f, value: f.value === null ? null : round6(f.value) }));
-  const checks =
+  const checks: CheckResult[] =
     input.checks === false
       ? []
       : (spec.checks ?? [])
@@ -288,6 +291,17 @@ export function runModel(input: RunModelInput): ModelRunResult {
 
   const g = sim.grid;
   const pointWidth = g.horizon / g.points;
+  const failureOf = (run: ScenarioRun): FailureEvaluation | null => {
+    if (!spec.failure) return null;
+    const metric = spec.failure.metric;
+    return evaluateFailure(spec.failure, run.ctx, { values: run.ctx.reader.series(metric), pointWidth: run.sim.grid.horizon / run.sim.grid.points, unit: run.ctx.reader.unit(metric) });
+  };
+  const failure = failureOf(main);
+  let verdict: FixVerdict | null = null;
+  if (failure && spec.failure && scenarioKey !== SCENARIO_AS_HAPPENED) {
+    verdict = judgeFix(failure, failureOf(get(SCENARIO_AS_HAPPENED))!, pointWidth, spec.failure.tolerance);
+  }
+  if (failure && spec.failure && scenarioKey === SCENARIO_AS_HAPPENED && input.checks !== false) checks.push(failureCheck(spec, failure));
   const time = Array.from({ length: g.points }, (_, p) => round6((p + 0.5) * pointWidth) ?? 0);
   const series: ModelSeries[] = spec.probes.map((p) => {
     const values = main.ctx.reader.series(p.metric);
@@ -317,6 +331,9 @@ export function runModel(input: RunModelInput): ModelRunResult {
     series,
     summary,
     checks,
+    failure,
+    verdict,
+    conflicts: parameterConflicts(spec, overrides, scenarioKey),
     events: sim.fired.map((e) => ({ ...e, at: round6(e.at) ?? 0 })),
     stats: {
       events: sim.kernel.processed,
@@ -325,5 +342,28 @@ export function runModel(input: RunModelInput): ModelRunResult {
       runs: runs.size,
       stations: stationStats(sim),
     },
+  };
+}
+
+/** The check every model has: its run as it happened meets its own failure criterion, as the source reports. */
+export const FAILURE_CHECK = 'as-happened-meets-failure-criterion';
+
+function failureCheck(spec: ModelSpec, failure: FailureEvaluation): CheckResult {
+  const f = spec.failure!;
+  const op = f.op === 'below' ? '<' : '>';
+  const detail = failure.met ? `met from ${formatDuration(failure.onset!)} for ${formatDuration(failure.duration)}` : 'never met in this run';
+  return {
+    name: FAILURE_CHECK,
+    description: `As it happened, the run meets the failure criterion: ${f.description}.`,
+    scenario: SCENARIO_AS_HAPPENED,
+    expected: { op, value: null, min: null, max: null, tolerance: null, absolute: false },
+    expectedText: f.description,
+    observed: failure.worst,
+    unit: failure.unit,
+    tolerance: null,
+    pass: failure.met,
+    explanation: failure.met ? `The criterion is ${detail}.` : `The criterion is ${detail}: the model does not reproduce the outage the source reports.`,
+    kind: 'reproduces',
+    source: { quote: f.source.quote, place: f.source.place },
   };
 }

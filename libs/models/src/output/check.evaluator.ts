@@ -2,7 +2,7 @@ import { compileExpression } from '../spec/expression.parser';
 import type { CheckSpec, ExpectSpec, FigureSpec, MeasureSpec, NumberValue, TimeValue } from '../spec/model-spec.types';
 import type { MetricReader } from '../engine/metric.reader';
 import type { CheckResult, SummaryFigure } from './model-run.types';
-import { formatNumber, formatPercent } from './number.format';
+import { formatPercent, formatQuantity } from './number.format';
 
 /** What a measure can read in one scenario run. */
 export interface MeasureContext {
@@ -16,7 +16,7 @@ export interface MeasureContext {
 
 export type ScenarioLookup = (scenarioKey: string) => MeasureContext;
 
-function evalNumber(v: NumberValue, params: Record<string, number>): number {
+export function evalNumber(v: NumberValue, params: Record<string, number>): number {
   if (typeof v === 'number') return v;
   if ('param' in v) return params[v.param] ?? NaN;
   return compileExpression(v.expr, (name) => {
@@ -25,7 +25,7 @@ function evalNumber(v: NumberValue, params: Record<string, number>): number {
   })();
 }
 
-function evalTime(v: TimeValue | undefined, fallback: number, ctx: MeasureContext): number {
+export function evalTime(v: TimeValue | undefined, fallback: number, ctx: MeasureContext): number {
   if (v === undefined) return fallback;
   if (typeof v === 'object' && 'event' in v) {
     const t = ctx.eventTimes.get(v.event);
@@ -80,8 +80,7 @@ function bound(b: NumberValue | string | undefined, ctx: MeasureContext, measure
 }
 
 function withUnit(x: number | null, unit: string): string {
-  const text = formatNumber(x);
-  return unit && unit !== 'ratio' ? `${text} ${unit}` : text;
+  return formatQuantity(x, unit);
 }
 
 function describeExpectation(e: ExpectSpec, v: number | null, min: number | null, max: number | null, unit: string): string {
@@ -125,7 +124,7 @@ export function evaluateCheck(check: CheckSpec, ctx: MeasureContext, lookup: Sce
       }
       case 'between':
         pass = min !== null && max !== null && observed >= min && observed <= max;
-        why = `observed ${withUnit(observed, unit)}, ${pass ? 'inside' : 'outside'} [${formatNumber(min)}, ${formatNumber(max)}]`;
+        why = `observed ${withUnit(observed, unit)}, ${pass ? 'inside' : 'outside'} [${withUnit(min, unit)}, ${withUnit(max, unit)}]`;
         break;
       default: {
         const t = v ?? NaN;
@@ -146,5 +145,7 @@ export function evaluateCheck(check: CheckSpec, ctx: MeasureContext, lookup: Sce
     tolerance: tol,
     pass,
     explanation,
+    kind: check.kind ?? null,
+    source: check.source ?? null,
   };
 }

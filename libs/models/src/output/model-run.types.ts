@@ -1,4 +1,4 @@
-import type { ExpectSpec } from '../spec/model-spec.types';
+import type { CheckKind, ExpectSpec, SourceQuote } from '../spec/model-spec.types';
 
 export interface ModelSeries {
   key: string;
@@ -37,6 +37,57 @@ export interface CheckResult {
   pass: boolean;
   /** Why it passed, or what was observed instead and what the model leaves out. */
   explanation: string;
+  /** What passing means (see CheckSpec.kind); null when the spec does not say. */
+  kind: CheckKind | null;
+  source: SourceQuote | null;
+}
+
+/** How one run stands against the model's failure criterion. */
+export interface FailureEvaluation {
+  /** The criterion in words. */
+  criterion: string;
+  metric: string;
+  unit: string;
+  met: boolean;
+  /** Seconds: start of the first stretch that meets the criterion; null when not met. */
+  onset: number | null;
+  /** Seconds the criterion holds, summed over every qualifying stretch. */
+  duration: number;
+  /** The worst value of the metric while it holds (lowest for "below"); null when not met. */
+  worst: number | null;
+  /** How far past the threshold the worst value is, in the metric's unit (0 when not met). */
+  magnitude: number;
+}
+
+/**
+ * PREVENTED: the run never meets the criterion. DELAYED: it meets it later than as it happened.
+ * REDUCED: it meets it as early, but shorter or less deep. NOT_PREVENTED: as early, as long and
+ * as deep. NO_FAILURE: the as-happened run with the same values does not meet it either, so
+ * there is nothing to prevent (a what-if that removed the failure from both).
+ */
+export type FixOutcome = 'PREVENTED' | 'DELAYED' | 'REDUCED' | 'NOT_PREVENTED' | 'NO_FAILURE';
+
+/**
+ * Whether a scenario's change would have prevented the failure, judged by the failure
+ * criterion on its run against the as-happened run (same parameters and seed), never by
+ * whether the scenario's own checks pass.
+ */
+export interface FixVerdict {
+  outcome: FixOutcome;
+  /** In words, with the figures it rests on. */
+  reason: string;
+  /** DELAYED: seconds later than as it happened. */
+  delay: number | null;
+  run: FailureEvaluation;
+  asHappened: FailureEvaluation;
+}
+
+/** A requested parameter value the scenario did not apply because the scenario sets it itself. */
+export interface ParameterConflict {
+  parameter: string;
+  requested: number;
+  /** The scenario's own value, which was used. */
+  applied: number;
 }
 
 export interface RunEvent {
@@ -91,6 +142,12 @@ export interface ModelRunResult {
   series: ModelSeries[];
   summary: SummaryFigure[];
   checks: CheckResult[];
+  /** The run against the failure criterion; null when the model states none. */
+  failure: FailureEvaluation | null;
+  /** For every scenario but as-happened, when the model states a failure criterion. */
+  verdict: FixVerdict | null;
+  /** Requested values this scenario kept its own value for (its fix wins). */
+  conflicts: ParameterConflict[];
   events: RunEvent[];
   stats: RunStats;
 }

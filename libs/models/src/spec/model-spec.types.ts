@@ -22,6 +22,51 @@ export interface ParameterSpec {
   description: string;
   /** Only whole numbers are accepted (slot counts, retry counts). */
   integer?: boolean;
+  /** Where the default comes from: a figure of the source, a derivation, or an assumption. */
+  provenance?: ParameterProvenance;
+}
+
+/** A passage of the incident's source document: its words, and where they stand in it. */
+export interface SourceQuote {
+  quote: string;
+  /** Where in the source, e.g. "timeline, 31 March, 13:46:13" or "third paragraph". */
+  place: string;
+}
+
+/**
+ * Where a parameter's value comes from. Only `source` values are facts of the incident;
+ * `derived` values are as good as the figures they are computed from; `assumption`s are the
+ * modeller's choice and say why.
+ */
+export type ParameterProvenance =
+  | ({ kind: 'source' } & SourceQuote)
+  | { kind: 'derived'; formula: string; from?: SourceQuote[] }
+  | { kind: 'assumption'; why: string };
+
+export type CheckKind = 'reproduces' | 'fitted' | 'construction';
+
+/**
+ * The condition that makes a run an outage: `metric` beyond `threshold` for at least `sustain`
+ * seconds, read on the run's output series (the values the charts draw).
+ */
+export interface FailureCriterionSpec {
+  /** In words, e.g. "page connection success below 90 % for more than 30 s". */
+  description: string;
+  metric: string;
+  op: 'below' | 'above';
+  threshold: NumberValue;
+  /** Seconds the condition must hold without a break to count (default 0: one output point). */
+  sustain?: number;
+  /** Window searched (default the whole run). */
+  from?: TimeValue;
+  to?: TimeValue;
+  /** The source's own statement that the failure happened. */
+  source: SourceQuote;
+  /**
+   * How much later (seconds) or smaller (relative) a fix's failure must be to count as delayed
+   * or reduced rather than not prevented. Defaults: two output points, 10 %.
+   */
+  tolerance?: { seconds?: number; relative?: number };
 }
 
 export type DistributionKind = 'deterministic' | 'exponential' | 'lognormal' | 'uniform' | 'erlang';
@@ -287,6 +332,16 @@ export interface CheckSpec {
   unit: string;
   /** Shown when the check fails: what the model leaves out, in plain words. */
   ifFails?: string;
+  /**
+   * What passing means: `reproduces` a figure of the source the model was not fitted to (the
+   * only kind that is evidence), `fitted` (a parameter was chosen so that it passes), or
+   * `construction` (it follows from the inputs' arithmetic). Unlabelled checks are not evidence.
+   */
+  kind?: CheckKind;
+  /** The source figure reproduced (required for `reproduces`), or the one fitted to. */
+  source?: SourceQuote;
+  /** For `fitted`: the parameter chosen so the check passes. */
+  fittedParameter?: string;
 }
 
 export interface ScenarioSpec {
@@ -328,5 +383,7 @@ export interface ModelSpec {
   probes: ProbeSpec[];
   figures?: FigureSpec[];
   checks?: CheckSpec[];
+  /** What makes a run an outage; fix scenarios are judged against it. */
+  failure?: FailureCriterionSpec;
   scenarios: ScenarioSpec[];
 }

@@ -506,6 +506,7 @@ const TOP_FIELDS = [
   'probes',
   'figures',
   'checks',
+  'failure',
   'scenarios',
 ];
 
@@ -528,8 +529,9 @@ export function validateSpec(input: unknown): ModelSpec {
   // Parameters first: every other field may refer to them.
   c.arr(s.parameters, 'parameters').forEach((v, i) => {
     const path = `parameters[${i}]`;
-    const p = c.obj(v, path, ['name', 'unit', 'default', 'min', 'max', 'description', 'integer']);
+    const p = c.obj(v, path, ['name', 'unit', 'default', 'min', 'max', 'description', 'integer', 'provenance']);
     if (!p) return;
+    checkProvenance(c, p.provenance, `${path}.provenance`);
     const name = c.str(p, 'name', path);
     if (name && !PARAM_PATTERN.test(name)) c.add(`${path}.name`, `expected an identifier (letters, digits, _), got ${describeValue(name)}`);
     c.str(p, 'unit', path);
@@ -791,8 +793,9 @@ export function validateSpec(input: unknown): ModelSpec {
   const checkNames = new Set<string>();
   c.arr(s.checks, 'checks', false).forEach((v, i) => {
     const path = `checks[${i}]`;
-    const ch = c.obj(v, path, ['name', 'description', 'scenarios', 'measure', 'measures', 'value', 'expect', 'unit', 'ifFails']);
+    const ch = c.obj(v, path, ['name', 'description', 'scenarios', 'measure', 'measures', 'value', 'expect', 'unit', 'ifFails', 'kind', 'source', 'fittedParameter']);
     if (!ch) return;
+    checkCheckKind(c, ch, path);
     c.unique(checkNames, c.key(ch, 'name', path), `${path}.name`, 'check name');
     c.str(ch, 'description', path);
     c.str(ch, 'unit', path);
@@ -828,8 +831,94 @@ export function validateSpec(input: unknown): ModelSpec {
     c.bool(ex, 'absolute', ep);
   });
 
+  checkFailureCriterion(c, s.failure, 'failure');
+
   if (c.issues.length > 0) {
     throw new ModelSpecError(c.issues.map((x) => ({ path: fix(x.path), reason: x.reason })));
   }
   return input as ModelSpec;
+}
+
+// ---- what a reader may believe: provenance, check kinds, the failure criterion ----------------
+
+const CHECK_KINDS = ['reproduces', 'fitted', 'construction'];
+
+/** A passage of the source: its words and where it stands. */
+function checkSourceQuote(c: Checker, v: unknown, path: string, extra: string[] = []): Rec | null {
+  const q = c.obj(v, path, ['quote', 'place', ...extra]);
+  if (!q) return null;
+  c.str(q, 'quote', path);
+  c.str(q, 'place', path);
+  return q;
+}
+
+/** `parameters[i].provenance`: a figure of the source, a derivation, or an assumption with its reason. */
+function checkProvenance(c: Checker, v: unknown, path: string): void {
+  if (v === undefined) return;
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) {
+    c.add(path, `expected an object with kind "source", "derived" or "assumption", got ${describeValue(v)}`);
+    return;
+  }
+  const kind = (v as Rec).kind;
+  if (kind === 'source') {
+    checkSourceQuote(c, v, path, ['kind']);
+  } else if (kind === 'derived') {
+    const d = c.obj(v, path, ['kind', 'formula', 'from']);
+    if (!d) return;
+    c.str(d, 'formula', path);
+    c.arr(d.from, `${path}.from`, false).forEach((q, i) => checkSourceQuote(c, q, `${path}.from[${i}]`));
+  } else if (kind === 'assumption') {
+    const a = c.obj(v, path, ['kind', 'why']);
+    if (a) c.str(a, 'why', path);
+  } else {
+    c.add(`${path}.kind`, `expected one of "source", "derived", "assumption", got ${describeValue(kind)}`);
+  }
+}
+
+/** `checks[i].kind`, `.source`, `.fittedParameter`: only a check that reproduces a quoted figure is evidence. */
+function checkCheckKind(c: Checker, ch: Rec, path: string): void {
+  const kind = c.oneOf(ch, 'kind', path, CHECK_KINDS);
+  if (ch.source !== undefined) checkSourceQuote(c, ch.source, `${path}.source`);
+  else if (kind === 'reproduces') c.add(`${path}.source`, 'a check that reproduces a figure of the source must quote it: expected { quote, place }, got nothing');
+  if (ch.fittedParameter !== undefined) {
+    if (kind !== 'fitted') c.add(`${path}.fittedParameter`, `only a "fitted" check names the parameter fitted to it (kind is ${describeValue(kind ?? 'unset')})`);
+    else if (typeof ch.fittedParameter !== 'string' || !c.params.has(ch.fittedParameter)) {
+      c.add(`${path}.fittedParameter`, `expected a declared parameter (declared: ${[...c.params.keys()].join(', ') || 'none'}), got ${describeValue(ch.fittedParameter)}`);
+    }
+  }
+}
+
+/** `failure`: the condition that makes a run an outage, with the source's own word that it happened. */
+function checkFailureCriterion(c: Checker, v: unknown, path: string): void {
+  if (v === undefined) return;
+  const f = c.obj(v, path, ['description', 'metric', 'op', 'threshold', 'sustain', 'from', 'to', 'source', 'tolerance']);
+  if (!f) return;
+  c.str(f, 'description', path);
+  const metric = c.str(f, 'metric', path);
+  if (metric) {
+    const parsed = parseMetricName(metric, c.ns);
+    if (typeof parsed === 'string') c.add(`${path}.metric`, parsed);
+  }
+  c.oneOf(f, 'op', path, ['below', 'above'], true);
+  c.value(f, 'threshold', path, Domains.any, true);
+  c.literal(f, 'sustain', path, Domains.nonNegative);
+  for (const k of ['from', 'to']) {
+    const t = f[k];
+    if (t === undefined) continue;
+    if (typeof t === 'object' && t !== null && 'event' in t) {
+      const key = (t as Rec).event;
+      if (typeof key !== 'string' || !c.eventKeys.has(key)) c.add(`${path}.${k}.event`, `unknown event ${describeValue(key)}`);
+    } else {
+      c.valueAt(t, `${path}.${k}`, Domains.nonNegative);
+    }
+  }
+  if (f.source === undefined) c.add(`${path}.source`, "expected the source's statement that the failure happened, { quote, place }, got nothing");
+  else checkSourceQuote(c, f.source, `${path}.source`);
+  if (f.tolerance !== undefined) {
+    const t = c.obj(f.tolerance, `${path}.tolerance`, ['seconds', 'relative']);
+    if (t) {
+      c.literal(t, 'seconds', `${path}.tolerance`, Domains.nonNegative);
+      c.literal(t, 'relative', `${path}.tolerance`, Domains.probability);
+    }
+  }
 }

@@ -1,6 +1,6 @@
 import { ModelErrorCode, ModelParameterError } from '../errors/model.error';
 import { specWith } from '../testing/spec.fixtures';
-import { resolveParameters } from './parameter.resolver';
+import { parameterConflicts, resolveParameters } from './parameter.resolver';
 
 const spec = specWith({
   parameters: [
@@ -16,10 +16,21 @@ const spec = specWith({
 });
 
 describe('resolveParameters', () => {
-  it('applies defaults, then the scenario, then the caller', () => {
+  it("applies defaults, then the caller's values, then the scenario's own (the fix wins)", () => {
     expect(resolveParameters(spec)).toEqual({ keepAliveSeconds: 15, cap: 40000 });
     expect(resolveParameters(spec, {}, 'short')).toEqual({ keepAliveSeconds: 5, cap: 40000 });
-    expect(resolveParameters(spec, { keepAliveSeconds: 7 }, 'short')).toEqual({ keepAliveSeconds: 7, cap: 40000 });
+    expect(resolveParameters(spec, { keepAliveSeconds: 20, cap: 100 }, 'short')).toEqual({ keepAliveSeconds: 5, cap: 100 });
+    expect(resolveParameters(spec, { keepAliveSeconds: 20 }, 'as-happened')).toEqual({ keepAliveSeconds: 20, cap: 40000 });
+  });
+
+  it('reports a requested value that conflicts with the scenario\'s own, and only that one', () => {
+    expect(parameterConflicts(spec, { keepAliveSeconds: 20, cap: 100 }, 'short')).toEqual([{ parameter: 'keepAliveSeconds', requested: 20, applied: 5 }]);
+    expect(parameterConflicts(spec, { keepAliveSeconds: 5 }, 'short')).toEqual([]);
+    expect(parameterConflicts(spec, { keepAliveSeconds: 20 }, 'as-happened')).toEqual([]);
+  });
+
+  it('still validates a value the scenario does not apply', () => {
+    expect(() => resolveParameters(spec, { keepAliveSeconds: 300 }, 'short')).toThrow(/between 0 and 120 s, got 300/);
   });
 
   it('names the parameter and its allowed range when an override is out of range', () => {

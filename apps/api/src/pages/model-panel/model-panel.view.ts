@@ -1,4 +1,5 @@
-import { anchorId, formatChartNumber, html, lineSample, type SafeHtml } from '@hindsight/web';
+import { formatNumber } from '@hindsight/models';
+import { anchorId, html, lineSample, type SafeHtml } from '@hindsight/web';
 import type { ModelPanelModel, PanelScenario } from './model-panel.types';
 import { chartsView, checksView, figuresView } from './model-results.view';
 import { PARAMETER_PREFIX, SCENARIO_FIELD } from './what-if-form.parser';
@@ -14,7 +15,7 @@ export function fragmentPath(slug: string): string {
   return `${incidentPath(slug)}/model`;
 }
 
-const quantity = (value: number, unit: string) => `${formatChartNumber(value)}${unit ? ` ${unit}` : ''}`;
+const quantity = (value: number, unit: string) => `${formatNumber(value)}${unit ? ` ${unit}` : ''}`;
 
 function fixView(s: PanelScenario): SafeHtml {
   if (s.asHappened) return html`<p class="scenario-fix">The incident as it happened: every other run changes one thing against it.</p>`;

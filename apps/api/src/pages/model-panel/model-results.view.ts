@@ -1,4 +1,5 @@
-import { displayScale, formatChartNumber, html, renderModelChart, type ChartLine, type SafeHtml } from '@hindsight/web';
+import { displayScale, formatNumber, formatQuantity } from '@hindsight/models';
+import { html, renderModelChart, type ChartLine, type SafeHtml } from '@hindsight/web';
 import type { ModelPanelModel, PanelScenario } from './model-panel.types';
 
 /** Enough charts to show the failure's shape; more would bury the figures and checks below. */
@@ -70,7 +71,7 @@ export function figuresView(m: ModelPanelModel): SafeHtml {
     const cells = columns.map(([name, f]) => {
       const value = s.run?.summary?.find((x) => x.name === name);
       // The unit is in the column heading; cells keep to the number so the table stays narrow.
-      const figure = value && value.value !== null ? formatChartNumber(value.value * displayScale(f.unit).factor) : null;
+      const figure = value && value.value !== null ? formatNumber(value.value * displayScale(f.unit).factor) : null;
       return html`<td data-figure="${name}">${note !== undefined ? html`<span class="muted">${note}</span>` : figure ?? html`<span class="muted">n/a</span>`}</td>`;
     });
     return html`<tr data-scenario="${s.key}"><th scope="row">${s.title}</th>${cells}</tr>`;
@@ -95,7 +96,7 @@ export function checksView(m: ModelPanelModel): SafeHtml {
   const passed = checks.filter((c) => c.check.pass).length;
   const failed = checks.length - passed;
   const items = checks.map(({ scenario, check }) => {
-    const observed = check.observed === null ? 'n/a' : `${formatChartNumber(check.observed)}${check.unit ? ` ${check.unit}` : ''}`;
+    const observed = formatQuantity(check.observed, check.unit);
     return html`<li class="model-check ${check.pass ? 'check-pass' : 'check-fail'}" data-check="${check.name}" data-scenario="${scenario.key}">
 <p class="check-head"><span class="check-verdict"><span aria-hidden="true">${check.pass ? '✓' : '✗'}</span> ${check.pass ? 'passes' : 'fails'}:</span> ${check.description}</p>
 <dl class="check-facts">

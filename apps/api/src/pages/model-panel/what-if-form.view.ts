@@ -1,4 +1,5 @@
-import { formatChartNumber, html, type SafeHtml } from '@hindsight/web';
+import { formatNumber } from '@hindsight/models';
+import { html, type SafeHtml } from '@hindsight/web';
 import type { ModelPanelModel } from './model-panel.types';
 import { ALL_SCENARIOS, allowedRange, parameterField, SCENARIO_FIELD, type WhatIfParameter } from './what-if-form.parser';
 
@@ -24,7 +25,7 @@ function parameterFieldView(p: WhatIfParameter, m: ModelPanelModel): SafeHtml {
   return html`<div class="field${error ? ' field-invalid' : ''}">
 <label for="${id}">${parameterLabel(p.name)}${unit}</label>
 <input id="${id}" name="${name}" type="number" inputmode="decimal" value="${m.form.values[p.name] ?? String(p.default)}" min="${p.min}" max="${p.max}" step="${p.integer ? '1' : 'any'}" data-default="${p.default}" aria-describedby="${describedBy}"${error ? html` aria-invalid="true"` : ''}>
-<p class="field-hint" id="${id}-hint">${p.description} Default ${formatChartNumber(p.default)}${p.unit ? ` ${p.unit}` : ''}; ${allowedRange(p)}.</p>
+<p class="field-hint" id="${id}-hint">${p.description} Default ${formatNumber(p.default)}${p.unit ? ` ${p.unit}` : ''}; ${allowedRange(p)}.</p>
 ${error ? html`<p class="field-error" id="${id}-error">${error.message}</p>` : ''}
 </div>`;
 }
