@@ -54,7 +54,7 @@ describe('seeding the shipped incidents', () => {
         select: { slug: true, _count: { select: { timeline: true, factors: true, links: true, actionables: true } } },
       });
       expect(Object.fromEntries(counts.map((c) => [c.slug, c._count]))).toEqual({
-        'apache-outbound-calls-without-timeouts-2011': { timeline: 10, factors: 12, links: 11, actionables: 4 },
+        'apache-outbound-calls-without-timeouts-2011': { timeline: 10, factors: 12, links: 11, actionables: 2 },
         'changeprop-feedback-loop-2016': { timeline: 9, factors: 23, links: 27, actionables: 12 },
         'slack-cache-metastability-2022': { timeline: 10, factors: 14, links: 16, actionables: 8 },
         'stackegg-haproxy-session-cap-2015': { timeline: 18, factors: 6, links: 5, actionables: 7 },
