@@ -118,5 +118,5 @@ export function judgeFix(
     ].filter((x) => x !== null);
     return { ...base, outcome: 'REDUCED', reason: `Reduced, not prevented: the failure criterion (${run.criterion}) is still met, ${what.join(' and ')}. ${both}` };
   }
-  return { ...base, outcome: 'NOT_PREVENTED', reason: `Not prevented: the failure criterion (${run.criterion}) is met as early, as long and as deep. ${both}` };
+  return { ...base, outcome: 'NOT_PREVENTED', reason: `Not prevented: the failure criterion (${run.criterion}) is met as early, and no shorter or shallower. ${both}` };
 }
