@@ -32,7 +32,8 @@ const ALLOWED: Record<string, (spec: string) => boolean> = {
   importer: (s) => ['@hindsight/domain', 'yaml', 'marked'].includes(s),
   tracking: (s) => ['@hindsight/domain', '@hindsight/db', '@hindsight/incidents', '@nestjs/common', 'dataloader'].includes(s),
   imports: (s) => ['@hindsight/domain', '@hindsight/db', '@hindsight/incidents', '@hindsight/importer', '@hindsight/tracking', '@nestjs/common'].includes(s),
-  web: (s) => ['@hindsight/domain', 'marked', 'sanitize-html'].includes(s),
+  // The engine's number formatter, so the charts print figures exactly as the CLI and checks do.
+  web: (s) => ['@hindsight/domain', '@hindsight/models', 'marked', 'sanitize-html'].includes(s),
   'model-runs': (s) => ['@hindsight/domain', '@hindsight/db', '@hindsight/models', '@nestjs/common', 'dataloader', 'pg-boss'].includes(s),
 };
 

@@ -299,7 +299,8 @@ export function runModel(input: RunModelInput): ModelRunResult {
   const failure = failureOf(main);
   let verdict: FixVerdict | null = null;
   if (failure && spec.failure && scenarioKey !== SCENARIO_AS_HAPPENED) {
-    verdict = judgeFix(failure, failureOf(get(SCENARIO_AS_HAPPENED))!, pointWidth, spec.failure.tolerance);
+    const baseline = findScenario(spec, scenario.baseline ?? SCENARIO_AS_HAPPENED);
+    verdict = judgeFix(failure, failureOf(get(baseline.key))!, pointWidth, spec.failure.tolerance, { key: baseline.key, title: baseline.title });
   }
   if (failure && spec.failure && scenarioKey === SCENARIO_AS_HAPPENED && input.checks !== false) checks.push(failureCheck(spec, failure));
   const time = Array.from({ length: g.points }, (_, p) => round6((p + 0.5) * pointWidth) ?? 0);

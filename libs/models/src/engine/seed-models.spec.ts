@@ -31,11 +31,70 @@ describe('seed models', () => {
     expect(unchecked).toEqual([]);
   });
 
+  it.each(SLUGS)('%s: states its failure criterion, where every parameter comes from and what every check is', (slug) => {
+    const spec = specs.get(slug) as ModelSpec;
+    expect(spec.failure?.source.quote).toBeTruthy();
+    expect(spec.parameters.filter((p) => !p.provenance).map((p) => p.name)).toEqual([]);
+    expect((spec.checks ?? []).filter((c) => !c.kind).map((c) => c.name)).toEqual([]);
+    // Only a check that quotes the figure it reproduces counts as evidence.
+    for (const c of spec.checks ?? []) if (c.kind === 'reproduces') expect(c.source?.quote).toBeTruthy();
+  });
+
   const cases = SLUGS.flatMap((slug) => (specs.get(slug) as ModelSpec).scenarios.map((s): [string, string] => [slug, s.key]));
   it.each(cases)('%s / %s: all checks pass', (slug, scenarioKey) => {
     const result = runModel({ spec: specs.get(slug), scenarioKey });
     const failing = result.checks.filter((c) => !c.pass).map((c) => `${c.name}: ${c.explanation}`);
     expect(failing).toEqual([]);
     for (const series of result.series) expect(series.values.length).toBeLessThanOrEqual(500);
+  });
+});
+
+/**
+ * Every scenario that stands for an actionable, with the verdict its run supports. The
+ * verdict is read from the failure criterion on the run, never from the scenario's checks:
+ * "this fix alone is not enough" checks pass, and the fix is still not a prevention.
+ */
+const VERDICTS: Array<[string, string, string]> = [
+  ['changeprop-feedback-loop-2016', 'no-cache-control-forwarding', 'PREVENTED'],
+  ['changeprop-feedback-loop-2016', 'content-pinned-to-revision', 'PREVENTED'],
+  ['changeprop-feedback-loop-2016', 'generic-loop-guard', 'PREVENTED'],
+  ['changeprop-feedback-loop-2016', 'changeprop-concurrency-limit', 'PREVENTED'],
+  ['changeprop-feedback-loop-2016', 'mcs-no-redirect-chasing', 'PREVENTED'],
+  ['changeprop-feedback-loop-2016', 'gentler-changeprop-retries', 'NOT_PREVENTED'],
+  ['slack-cache-metastability-2022', 'small-steps-only', 'REDUCED'],
+  ['slack-cache-metastability-2022', 'rollout-off-peak', 'PREVENTED'],
+  ['slack-cache-metastability-2022', 'read-missing-only', 'PREVENTED'],
+  ['slack-cache-metastability-2022', 'replica-reads', 'PREVENTED'],
+  ['slack-cache-metastability-2022', 'channel-sharded-table', 'PREVENTED'],
+  ['slack-cache-metastability-2022', 'mcrib-keeps-nodes', 'PREVENTED'],
+  ['apache-outbound-calls-without-timeouts-2011', 'outbound-timeouts', 'PREVENTED'],
+  ['apache-outbound-calls-without-timeouts-2011', 'cluster-call-timeouts', 'PREVENTED'],
+  ['apache-outbound-calls-without-timeouts-2011', 'self-call-with-timeouts', 'PREVENTED'],
+  ['stackegg-haproxy-session-cap-2015', 'lower-keep-alive', 'PREVENTED'],
+  ['stackegg-haproxy-session-cap-2015', 'raise-session-limit', 'PREVENTED'],
+  ['stackegg-haproxy-session-cap-2015', 'fewer-stackegg-requests', 'NOT_PREVENTED'],
+  ['stackegg-haproxy-session-cap-2015', 'april-1-keep-alive-change', 'PREVENTED'],
+];
+
+describe('seed model verdicts', () => {
+  it('lists every scenario that stands for an actionable', () => {
+    const linked = SLUGS.flatMap((slug) => (specs.get(slug) as ModelSpec).scenarios.filter((s) => s.actionableKey !== null).map((s) => `${slug}/${s.key}`));
+    expect(linked.sort()).toEqual(VERDICTS.map(([slug, key]) => `${slug}/${key}`).sort());
+  });
+
+  it.each(VERDICTS)('%s / %s: %s, as its own run shows', (slug, scenarioKey, outcome) => {
+    const result = runModel({ spec: specs.get(slug), scenarioKey, checks: false });
+    const v = result.verdict!;
+    expect(v.outcome).toBe(outcome);
+    expect(v.run).toEqual(result.failure);
+    expect(v.baseline.met).toBe(true);
+    // What the verdict says must be what the run shows.
+    if (outcome === 'PREVENTED') expect(v.run.met).toBe(false);
+    else expect(v.run.met).toBe(true);
+    if (outcome === 'NOT_PREVENTED') {
+      expect(v.run.onset! - v.baseline.onset!).toBeLessThanOrEqual(2 * (result.horizon / result.time.length));
+      expect(v.run.duration).toBeGreaterThan(0.9 * v.baseline.duration);
+    }
+    if (outcome === 'REDUCED') expect(v.run.duration < 0.9 * v.baseline.duration || v.run.magnitude < 0.9 * v.baseline.magnitude).toBe(true);
   });
 });

@@ -75,7 +75,7 @@ function describe(e: FailureEvaluation): string {
 
 /**
  * The verdict on a scenario's change: the failure criterion on its run against the as-happened
- * run with the same parameters and seed. `pointWidth` is the seconds per output point; a fix
+ * run (or the scenario's own baseline) with the same parameters and seed. `pointWidth` is the seconds per output point; a fix
  * counts as delaying the failure when it starts more than `tolerance.seconds` (default two
  * points) later, and as reducing it when its duration or its depth past the threshold is at
  * least `tolerance.relative` (default 10 %) smaller.
@@ -85,20 +85,22 @@ export function judgeFix(
   asHappened: FailureEvaluation,
   pointWidth: number,
   tolerance: FailureCriterionSpec['tolerance'] = {},
+  baseline: { key: string; title: string } = { key: 'as-happened', title: 'as it happened' },
 ): FixVerdict {
   const seconds = tolerance.seconds ?? DEFAULT_POINTS_LATER * pointWidth;
   const relative = tolerance.relative ?? DEFAULT_RELATIVE;
-  const base = { delay: null, run, asHappened };
-  const both = `With the fix the run ${describe(run)}; as it happened the run ${describe(asHappened)}.`;
+  const base = { delay: null, run, baseline: asHappened, baselineScenario: baseline.key };
+  const than = baseline.key === 'as-happened' ? 'as it happened' : `in “${baseline.title}”`;
+  const both = `With the fix the run ${describe(run)}; ${than} the run ${describe(asHappened)}.`;
   if (!asHappened.met) {
     return {
       ...base,
       outcome: 'NO_FAILURE',
-      reason: `Nothing to prevent: with these values the run as it happened does not meet the failure criterion (${run.criterion}) either. With the fix the run ${describe(run)}.`,
+      reason: `Nothing to prevent: with these values the run ${than} does not meet the failure criterion (${run.criterion}) either. With the fix the run ${describe(run)}.`,
     };
   }
   if (!run.met) {
-    return { ...base, outcome: 'PREVENTED', reason: `Prevented: the run never meets the failure criterion (${run.criterion}); as it happened the run ${describe(asHappened)}.` };
+    return { ...base, outcome: 'PREVENTED', reason: `Prevented: the run never meets the failure criterion (${run.criterion}); ${than} the run ${describe(asHappened)}.` };
   }
   const delay = run.onset! - asHappened.onset!;
   if (delay > seconds) {
@@ -106,11 +108,12 @@ export function judgeFix(
       ...base,
       delay: round6(delay),
       outcome: 'DELAYED',
-      reason: `Delayed, not prevented: the failure criterion (${run.criterion}) is met ${formatDuration(delay)} later. ${both}`,
+      reason: `Delayed, not prevented: the failure criterion (${run.criterion}) is met ${formatDuration(delay)} later than ${than}. ${both}`,
     };
   }
-  const shorter = asHappened.duration > 0 ? 1 - run.duration / asHappened.duration : 0;
-  const shallower = asHappened.magnitude > 0 ? 1 - run.magnitude / asHappened.magnitude : 0;
+  // Rounded so that exactly the tolerance (200 s → 180 s at 10 %) counts despite binary fractions.
+  const shorter = asHappened.duration > 0 ? Number((1 - run.duration / asHappened.duration).toFixed(9)) : 0;
+  const shallower = asHappened.magnitude > 0 ? Number((1 - run.magnitude / asHappened.magnitude).toFixed(9)) : 0;
   if (shorter >= relative || shallower >= relative) {
     const what = [
       shorter >= relative ? `${formatPercent(shorter)} shorter` : null,

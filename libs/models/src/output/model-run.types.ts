@@ -69,8 +69,8 @@ export type FixOutcome = 'PREVENTED' | 'DELAYED' | 'REDUCED' | 'NOT_PREVENTED' |
 
 /**
  * Whether a scenario's change would have prevented the failure, judged by the failure
- * criterion on its run against the as-happened run (same parameters and seed), never by
- * whether the scenario's own checks pass.
+ * criterion on its run against the as-happened run (or the scenario's baseline; same
+ * parameters and seed), never by whether the scenario's own checks pass.
  */
 export interface FixVerdict {
   outcome: FixOutcome;
@@ -79,7 +79,9 @@ export interface FixVerdict {
   /** DELAYED: seconds later than as it happened. */
   delay: number | null;
   run: FailureEvaluation;
-  asHappened: FailureEvaluation;
+  /** The run judged against: as-happened, or the scenario's declared baseline. */
+  baseline: FailureEvaluation;
+  baselineScenario: string;
 }
 
 /** A requested parameter value the scenario did not apply because the scenario sets it itself. */

@@ -354,6 +354,11 @@ export interface ScenarioSpec {
   events?: ControllerEventSpec[];
   /** Keys of base events this scenario leaves out. */
   omitEvents?: string[];
+  /**
+   * The scenario whose failure this one's change is judged against (default "as-happened"),
+   * for a fix of a failure the as-happened run does not show, e.g. a fix tried in a what-if.
+   */
+  baseline?: string;
 }
 
 export interface EngineSpec {

@@ -727,7 +727,7 @@ export function validateSpec(input: unknown): ModelSpec {
   const scenarioKeys = new Set<string>();
   scenariosRaw.forEach((v, i) => {
     const path = `scenarios[${i}]`;
-    const sc = c.obj(v, path, ['key', 'title', 'description', 'actionableKey', 'parameters', 'events', 'omitEvents']);
+    const sc = c.obj(v, path, ['key', 'title', 'description', 'actionableKey', 'parameters', 'events', 'omitEvents', 'baseline']);
     if (!sc) return;
     c.unique(scenarioKeys, c.key(sc, 'key', path), `${path}.key`, 'scenario key');
     c.str(sc, 'title', path);
@@ -832,6 +832,7 @@ export function validateSpec(input: unknown): ModelSpec {
   });
 
   checkFailureCriterion(c, s.failure, 'failure');
+  checkBaselines(c, scenariosRaw, scenarioKeys, s.failure !== undefined);
 
   if (c.issues.length > 0) {
     throw new ModelSpecError(c.issues.map((x) => ({ path: fix(x.path), reason: x.reason })));
@@ -886,6 +887,18 @@ function checkCheckKind(c: Checker, ch: Rec, path: string): void {
       c.add(`${path}.fittedParameter`, `expected a declared parameter (declared: ${[...c.params.keys()].join(', ') || 'none'}), got ${describeValue(ch.fittedParameter)}`);
     }
   }
+}
+
+/** `scenarios[i].baseline`: another scenario of the model, and only meaningful with a failure criterion. */
+function checkBaselines(c: Checker, scenarios: unknown[], keys: Set<string>, hasFailure: boolean): void {
+  scenarios.forEach((v, i) => {
+    if (typeof v !== 'object' || v === null || !('baseline' in v)) return;
+    const sc = v as Rec;
+    const path = `scenarios[${i}].baseline`;
+    if (typeof sc.baseline !== 'string' || !keys.has(sc.baseline)) c.add(path, `expected the key of another scenario (known: ${[...keys].join(', ')}), got ${describeValue(sc.baseline)}`);
+    else if (sc.baseline === sc.key) c.add(path, 'a scenario cannot be judged against itself');
+    else if (!hasFailure) c.add(path, 'a baseline needs a failure criterion ("failure") to judge the scenario by');
+  });
 }
 
 /** `failure`: the condition that makes a run an outage, with the source's own word that it happened. */
