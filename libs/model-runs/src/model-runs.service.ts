@@ -8,7 +8,9 @@ import {
   ModelError,
   ModelParameterError,
   ModelSpecError,
+  parameterConflicts,
   resolveParameters,
+  type ParameterConflict,
   SCENARIO_AS_HAPPENED,
   validateSpec,
   type ModelRunResult,
@@ -37,6 +39,8 @@ export interface IncidentModelView {
 export interface ScenarioComparison {
   scenario: ScenarioRecord;
   run: ModelRunRecord;
+  /** What-if values this scenario did not apply because it sets the parameter itself (its fix wins). */
+  conflicts: ParameterConflict[];
 }
 
 /**
@@ -150,6 +154,7 @@ export class ModelRunsService {
       spec,
       scenarioKey,
       parameters: this.parameters(spec, overrides, scenarioKey),
+      callerParameters: this.parameters(spec, overrides),
       seed,
       mode: spec.engine.mode,
       fluidStep: spec.engine.fluidStep ?? 0.1,
@@ -230,7 +235,12 @@ export class ModelRunsService {
     return new Map(runs.map((r) => [`${r.incidentId}:${r.scenarioKey}`, toRunRecord(r)]));
   }
 
-  /** The as-happened run beside each fix scenario, with the same parameters and seed. */
+  /**
+   * The as-happened run beside each fix scenario, with the same parameters and seed. A fix keeps
+   * its own parameter values: a what-if value that contradicts one is not applied to that
+   * scenario and is reported in its `conflicts` (the as-happened run, and the fix's verdict
+   * baseline, do use it).
+   */
   async compare(incidentSlug: string, parameters: Record<string, number> = {}, seed?: number | null): Promise<ScenarioComparison[]> {
     const incident = await this.prisma.incident.findFirst({ where: { slug: incidentSlug, status: 'published' }, select: { id: true } });
     if (!incident) throw AppError.notFound('Incident', incidentSlug);
@@ -238,10 +248,17 @@ export class ModelRunsService {
     if (!model) throw new AppError('NOT_FOUND', `Incident "${incidentSlug}" has no model attached.`, { field: 'incident' });
     const comparisons: ScenarioComparison[] = [];
     // Sequential on purpose: the worker pool is the bound on concurrency, not this loop.
+    const spec = effectiveSpec(model.spec.model, model.defaultParameters);
     for (const scenario of model.scenarios) {
-      comparisons.push({ scenario, run: await this.runFor(model, scenario.key, parameters, seed ?? this.options.defaultSeed) });
+      const run = await this.runFor(model, scenario.key, parameters, seed ?? this.options.defaultSeed);
+      comparisons.push({ scenario, run, conflicts: this.conflicts(spec, parameters, scenario.key) });
     }
     return comparisons;
+  }
+
+  /** What-if values a scenario keeps its own value for; empty for a scenario the model no longer has. */
+  conflicts(spec: ModelSpec, overrides: Record<string, number>, scenarioKey: string): ParameterConflict[] {
+    return spec.scenarios.some((s) => s.key === scenarioKey) ? parameterConflicts(spec, overrides, scenarioKey) : [];
   }
 
   private validate(input: unknown): ModelSpec {
@@ -282,6 +299,15 @@ export function effectiveSpec(spec: ModelSpec, defaults: Record<string, number>)
   return { ...spec, parameters: spec.parameters.map((p) => (p.name in defaults ? { ...p, default: defaults[p.name]! } : p)) };
 }
 
+/**
+ * How many of a model's checks are evidence: those that reproduce a figure of the source the
+ * model was not fitted to, plus the check that the as-happened run meets the failure criterion
+ * (which the engine adds whenever the model states one).
+ */
+export function evidenceCount(spec: ModelSpec): number {
+  return (spec.checks ?? []).filter((c) => c.kind === 'reproduces').length + (spec.failure ? 1 : 0);
+}
+
 export function specChecksum(spec: ModelSpec): string {
   return createHash('sha256').update(canonicalJson(spec)).digest('hex');
 }
@@ -296,6 +322,8 @@ function outcomeOf(result: ModelRunResult) {
     summary: result.summary as unknown as Prisma.InputJsonValue,
     series: series as unknown as Prisma.InputJsonValue,
     checks: result.checks as unknown as Prisma.InputJsonValue,
+    failure: (result.failure ?? Prisma.DbNull) as unknown as Prisma.InputJsonValue,
+    verdict: (result.verdict ?? Prisma.DbNull) as unknown as Prisma.InputJsonValue,
     simulatedEvents: result.stats.totalEvents,
   };
 }
@@ -307,5 +335,7 @@ export function toRunRecord(row: RunRow): ModelRunRecord {
     summary: row.summary as unknown as ModelRunRecord['summary'],
     series: row.series as unknown as StoredSeries | null,
     checks: row.checks as unknown as ModelRunRecord['checks'],
+    failure: row.failure as unknown as ModelRunRecord['failure'],
+    verdict: row.verdict as unknown as ModelRunRecord['verdict'],
   };
 }

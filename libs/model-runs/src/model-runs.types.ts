@@ -1,4 +1,4 @@
-import type { CheckResult, ModelSeries, RunEvent, SummaryFigure } from '@hindsight/models';
+import type { CheckResult, FailureEvaluation, FixVerdict, ModelSeries, RunEvent, SummaryFigure } from '@hindsight/models';
 
 export type ModelRunStatus = 'queued' | 'running' | 'succeeded' | 'failed';
 
@@ -22,6 +22,8 @@ export interface ModelRunRecord {
   summary: SummaryFigure[] | null;
   series: StoredSeries | null;
   checks: CheckResult[] | null;
+  failure: FailureEvaluation | null;
+  verdict: FixVerdict | null;
   error: string | null;
 }
 

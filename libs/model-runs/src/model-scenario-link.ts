@@ -1,6 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { PrismaService } from '@hindsight/db';
+import { formatQuantity, type FixVerdict } from '@hindsight/models';
 import { ModelRunsService } from './model-runs.service';
+
+/** True for PREVENTED, false for DELAYED, REDUCED and NOT_PREVENTED; null without a verdict or with nothing to prevent. */
+export function failurePrevented(verdict: FixVerdict | null): boolean | null {
+  if (!verdict || verdict.outcome === 'NO_FAILURE') return null;
+  return verdict.outcome === 'PREVENTED';
+}
 
 /**
  * Answers tracking's question "which scenario models this actionable's fix, and what did its
@@ -28,15 +35,17 @@ export class ModelScenarioLink {
       const s = scenarios.get(id);
       const run = s ? runs.get(`${s.incidentId}:${s.key}`) : undefined;
       if (!s || !run) return null;
-      const own = (run.checks ?? []).filter((c) => c.scenario === s.key);
+      const verdict = run.status === 'succeeded' ? run.verdict : null;
       return {
         id: run.id,
         scenarioId: s.id,
         finishedAt: run.finishedAt,
         status: run.status,
-        // The fix's own checks say whether the failure stayed away; without any, the run does not say.
-        failurePrevented: run.status === 'succeeded' && own.length > 0 ? own.every((c) => c.pass) : null,
-        summary: run.summary ? run.summary.map((f) => `${f.label}: ${f.value === null ? 'n/a' : +f.value.toPrecision(4)} ${f.unit}`.trim()).join('; ') : null,
+        verdict: verdict && { ...verdict, delaySeconds: verdict.delay },
+        // The verdict decides, never the scenario's own checks: a check that says "this fix alone
+        // is not enough" passes while the failure still happens.
+        failurePrevented: failurePrevented(verdict),
+        summary: run.summary ? run.summary.map((f) => `${f.label}: ${formatQuantity(f.value, f.unit)}`).join('; ') : null,
       };
     });
   }

@@ -20,9 +20,37 @@ export interface LinkedScenarioRun {
   finishedAt: Date | null;
   /** The models library's run status, e.g. `succeeded` or `failed`. */
   status: string;
-  /** True when, with the fix modelled, the failure did not occur; null when the run does not say. */
+  /**
+   * True when the verdict is PREVENTED, false when DELAYED, REDUCED or NOT_PREVENTED; null
+   * while the run has no verdict (queued, failed, a model without a failure criterion) or when
+   * there was nothing to prevent. Derived from `verdict`.
+   */
   failurePrevented: boolean | null;
+  /** The models library's verdict on the fix; null when the run has none. */
+  verdict: LinkedVerdict | null;
   summary: string | null;
+}
+
+/** A run against its model's failure criterion (the models library's FailureEvaluation, structurally). */
+export interface LinkedFailure {
+  criterion: string;
+  metric: string;
+  unit: string;
+  met: boolean;
+  onset: number | null;
+  duration: number;
+  worst: number | null;
+  magnitude: number;
+}
+
+export interface LinkedVerdict {
+  /** PREVENTED, DELAYED, REDUCED, NOT_PREVENTED or NO_FAILURE. */
+  outcome: string;
+  reason: string;
+  delaySeconds: number | null;
+  run: LinkedFailure;
+  baseline: LinkedFailure;
+  baselineScenario: string;
 }
 
 export interface ScenarioLink {

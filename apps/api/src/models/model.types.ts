@@ -4,6 +4,77 @@ import { Actionable } from '../incidents/types/incident.types';
 export const ModelRunStatusEnum = { QUEUED: 'queued', RUNNING: 'running', SUCCEEDED: 'succeeded', FAILED: 'failed' } as const;
 registerEnumType(ModelRunStatusEnum, { name: 'ModelRunStatus' });
 
+export const FixOutcomeEnum = { PREVENTED: 'PREVENTED', DELAYED: 'DELAYED', REDUCED: 'REDUCED', NOT_PREVENTED: 'NOT_PREVENTED', NO_FAILURE: 'NO_FAILURE' } as const;
+registerEnumType(FixOutcomeEnum, {
+  name: 'FixOutcome',
+  description: "A fix scenario's run against the model's failure criterion, compared with the run it is judged against.",
+  valuesMap: {
+    PREVENTED: { description: 'The run never meets the failure criterion.' },
+    DELAYED: { description: 'It meets it, later than the baseline (see delaySeconds).' },
+    REDUCED: { description: 'It meets it as early, but for a shorter time or less far past the threshold.' },
+    NOT_PREVENTED: { description: 'It meets it as early, and no shorter or shallower.' },
+    NO_FAILURE: { description: 'The baseline run with the same values does not meet it either: nothing to prevent.' },
+  },
+});
+
+export const CheckKindEnum = { REPRODUCES: 'reproduces', FITTED: 'fitted', CONSTRUCTION: 'construction' } as const;
+registerEnumType(CheckKindEnum, {
+  name: 'CheckKind',
+  valuesMap: {
+    REPRODUCES: { description: 'Reproduces a figure of the source the model was not fitted to: the only kind that is evidence.' },
+    FITTED: { description: 'A parameter was chosen so that it passes.' },
+    CONSTRUCTION: { description: "Holds by the arithmetic of the model's inputs." },
+  },
+});
+
+export const ProvenanceKindEnum = { SOURCE: 'source', DERIVED: 'derived', ASSUMPTION: 'assumption' } as const;
+registerEnumType(ProvenanceKindEnum, { name: 'ProvenanceKind' });
+
+@ObjectType({ description: "A passage of the incident's source document and where it stands in it." })
+export class SourceQuote {
+  @Field() quote!: string;
+  @Field() place!: string;
+}
+
+@ObjectType({ description: "Where a parameter's default comes from: a figure of the source, a derivation from such figures, or an assumption." })
+export class ParameterProvenance {
+  @Field(() => ProvenanceKindEnum) kind!: string;
+  @Field(() => String, { nullable: true, description: 'SOURCE: the words of the source.' }) quote!: string | null;
+  @Field(() => String, { nullable: true, description: 'SOURCE: where in the source.' }) place!: string | null;
+  @Field(() => String, { nullable: true, description: 'DERIVED: the formula.' }) formula!: string | null;
+  @Field(() => [SourceQuote], { description: 'DERIVED: the source figures the formula uses.' }) from!: SourceQuote[];
+  @Field(() => String, { nullable: true, description: 'ASSUMPTION: why this value.' }) why!: string | null;
+}
+
+@ObjectType({ description: "A run against its model's failure criterion, read on the series the charts draw." })
+export class FailureEvaluation {
+  @Field({ description: 'The criterion in words.' }) criterion!: string;
+  @Field() metric!: string;
+  @Field() unit!: string;
+  @Field() met!: boolean;
+  @Field(() => Float, { nullable: true, description: 'Simulated seconds at which the first qualifying stretch starts.' }) onset!: number | null;
+  @Field(() => Float, { description: 'Seconds the criterion holds, over every qualifying stretch.' }) duration!: number;
+  @Field(() => Float, { nullable: true, description: 'Worst value of the metric while it holds.' }) worst!: number | null;
+  @Field(() => Float, { description: 'How far the worst value is past the threshold.' }) magnitude!: number;
+}
+
+@ObjectType({ description: "Would this scenario's change have prevented the failure? Judged by the failure criterion, not by the scenario's checks." })
+export class FixVerdict {
+  @Field(() => FixOutcomeEnum) outcome!: string;
+  @Field({ description: 'Why, in words, with the figures it rests on.' }) reason!: string;
+  @Field(() => Float, { nullable: true, description: 'DELAYED: seconds later than the baseline.' }) delaySeconds!: number | null;
+  @Field(() => FailureEvaluation) run!: FailureEvaluation;
+  @Field(() => FailureEvaluation, { description: 'The run judged against.' }) baseline!: FailureEvaluation;
+  @Field({ description: 'Scenario of the baseline run, usually as-happened.' }) baselineScenario!: string;
+}
+
+@ObjectType({ description: 'A what-if value a scenario did not apply, because the scenario sets that parameter itself (its fix).' })
+export class ParameterConflict {
+  @Field() parameter!: string;
+  @Field(() => Float) requested!: number;
+  @Field(() => Float, { description: "The scenario's own value, which was used." }) applied!: number;
+}
+
 @ObjectType({ description: 'A parameter of a model, with its unit, range and default.' })
 export class ModelParameter {
   @Field() name!: string;
@@ -13,6 +84,7 @@ export class ModelParameter {
   @Field(() => Float) max!: number;
   @Field() description!: string;
   @Field({ description: 'Only whole numbers are accepted.' }) integer!: boolean;
+  @Field(() => ParameterProvenance, { nullable: true, description: 'Where the default comes from; null when the spec does not say.' }) provenance!: ParameterProvenance | null;
 }
 
 @ObjectType()
@@ -46,6 +118,8 @@ export class ModelCheck {
   @Field(() => Float, { nullable: true }) tolerance!: number | null;
   @Field() pass!: boolean;
   @Field({ description: 'Why it passed, or what was observed instead and what the model leaves out.' }) explanation!: string;
+  @Field(() => CheckKindEnum, { nullable: true, description: 'What passing means; only REPRODUCES is evidence. Null when the spec does not say.' }) kind!: string | null;
+  @Field(() => SourceQuote, { nullable: true, description: 'The source figure reproduced or fitted to.' }) source!: SourceQuote | null;
 }
 
 @ObjectType({ description: 'One probe over simulated time; values align with ModelRun.time.' })
@@ -98,10 +172,20 @@ export class IncidentModel {
   @Field() description!: string;
 }
 
+@ObjectType({ description: "What makes a model's run an outage." })
+export class FailureCriterion {
+  @Field() description!: string;
+  @Field() metric!: string;
+  @Field({ description: '"below" or "above" the threshold.' }) op!: string;
+  @Field(() => Float, { description: 'Seconds the condition must hold.' }) sustain!: number;
+  @Field(() => SourceQuote, { description: "The source's statement that the failure happened." }) source!: SourceQuote;
+}
+
 @ObjectType()
 export class ScenarioComparison {
   @Field(() => ModelScenario) scenario!: ModelScenario;
   @Field(() => ModelRun) run!: ModelRun;
+  @Field(() => [ParameterConflict], { description: 'What-if values this scenario kept its own value for instead of applying.' }) conflicts!: ParameterConflict[];
 }
 
 @ObjectType()

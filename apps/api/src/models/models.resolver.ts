@@ -1,6 +1,7 @@
 import { Args, Context, Float, ID, Int, Mutation, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
 import type { Request } from 'express';
-import { ModelLoaders, ModelRunsService, type IncidentModelView, type ModelRunRecord, type ScenarioRecord } from '@hindsight/model-runs';
+import { evidenceCount, ModelLoaders, ModelRunsService, type IncidentModelView, type ModelRunRecord, type ScenarioComparison, type ScenarioRecord } from '@hindsight/model-runs';
+import type { ParameterProvenance as ProvenanceSpec } from '@hindsight/models';
 import type { IncidentLoaders, IncidentRecord } from '@hindsight/incidents';
 import { ReadOperation } from '../auth/roles.decorator';
 import { Loaders } from '../common/gql-context';
@@ -8,6 +9,9 @@ import { JSONScalar } from '../common/json.scalar';
 import { Actionable, Incident } from '../incidents/types/incident.types';
 import {
   ComparedFigure,
+  FailureCriterion,
+  FailureEvaluation,
+  FixVerdict,
   IncidentModel,
   ModelCheck,
   ModelComparison,
@@ -18,6 +22,7 @@ import {
   ModelSeries,
   ModelSpecVersion,
   ModelSummaryFigure,
+  ParameterProvenance,
   ParameterValue,
   ParameterValueInput,
 } from './model.types';
@@ -48,7 +53,25 @@ export class IncidentModelFieldResolver {
 export class IncidentModelResolver {
   @ResolveField(() => [ModelParameter], { description: "The incident's defaults replace the spec's own." })
   parameters(@Parent() m: ModelParent): ModelParameter[] {
-    return m.spec.model.parameters.map((p) => ({ ...p, default: m.defaultParameters[p.name] ?? p.default, integer: p.integer ?? false }));
+    return m.spec.model.parameters.map((p) => ({
+      ...p,
+      default: m.defaultParameters[p.name] ?? p.default,
+      integer: p.integer ?? false,
+      provenance: provenanceOf(p.provenance),
+    }));
+  }
+
+  @ResolveField(() => FailureCriterion, { nullable: true, description: 'What makes a run an outage; fix scenarios are judged by it. Null when the model states none.' })
+  failureCriterion(@Parent() m: ModelParent): FailureCriterion | null {
+    const f = m.spec.model.failure;
+    return f ? { description: f.description, metric: f.metric, op: f.op, sustain: f.sustain ?? 0, source: f.source } : null;
+  }
+
+  @ResolveField(() => Int, {
+    description: "Checks that reproduce a figure of the source the model was not fitted to (the as-happened run meeting the failure criterion included): the model's evidence. Fitted and by-construction checks do not count.",
+  })
+  evidenceCount(@Parent() m: ModelParent): number {
+    return evidenceCount(m.spec.model);
   }
 
   @ResolveField(() => [ModelScenario], { description: '"as-happened" first, then one scenario per fix the model can express.' })
@@ -104,6 +127,16 @@ export class ModelRunResolver {
   @ResolveField(() => [ModelRunEvent]) events(@Parent() run: ModelRunRecord) {
     return run.series?.events ?? [];
   }
+
+  @ResolveField(() => FailureEvaluation, { nullable: true, description: "The run against the model's failure criterion; null until it succeeded, or when the model states none." })
+  failure(@Parent() run: ModelRunRecord) {
+    return run.failure;
+  }
+
+  @ResolveField(() => FixVerdict, { nullable: true, description: 'For a scenario other than as-happened: would its change have prevented the failure?' })
+  verdict(@Parent() run: ModelRunRecord): FixVerdict | null {
+    return run.verdict ? { ...run.verdict, delaySeconds: run.verdict.delay } : null;
+  }
 }
 
 @Resolver()
@@ -133,7 +166,7 @@ export class ModelsResolver {
     @Args('incident') incident: string,
     @Args('parameters', { type: () => [ParameterValueInput], nullable: true }) parameters: ParameterValueInput[] | null,
     @Args('seed', { type: () => Int, nullable: true }) seed: number | null,
-  ): Promise<{ scenarios: { scenario: ScenarioRecord; run: ModelRunRecord }[]; figures: ComparedFigure[] }> {
+  ): Promise<{ scenarios: ScenarioComparison[]; figures: ComparedFigure[] }> {
     const scenarios = await this.models.compare(incident, toParameters(parameters), seed);
     return { scenarios, figures: compareFigures(scenarios) };
   }
@@ -178,4 +211,17 @@ function compareFigures(rows: { scenario: ScenarioRecord; run: ModelRunRecord }[
     }
   }
   return [...figures.values()];
+}
+
+function provenanceOf(p: ProvenanceSpec | undefined): ParameterProvenance | null {
+  if (!p) return null;
+  const none = { quote: null, place: null, formula: null, from: [], why: null };
+  switch (p.kind) {
+    case 'source':
+      return { ...none, kind: p.kind, quote: p.quote, place: p.place };
+    case 'derived':
+      return { ...none, kind: p.kind, formula: p.formula, from: p.from ?? [] };
+    case 'assumption':
+      return { ...none, kind: p.kind, why: p.why };
+  }
 }

@@ -17,6 +17,16 @@ export interface ModelPanelRequest {
   form: Readonly<Record<string, string>> | null;
 }
 
+/** What the model says of one actionable's fix, shown beside the actionable. */
+export interface ActionableVerdict {
+  actionableKey: string;
+  /** PREVENTED, DELAYED, REDUCED, NOT_PREVENTED or NO_FAILURE. */
+  outcome: string;
+  reason: string;
+  /** The scenario that models the fix. */
+  scenarioTitle: string;
+}
+
 export interface IncidentModelPanel {
   /**
    * HTML for the inside of the aside. It is inserted as is, so the implementation escapes what
@@ -24,6 +34,12 @@ export interface IncidentModelPanel {
    * script file served by the app, never in inline scripts, `on*` attributes or `style=""`.
    */
   render(request: ModelPanelRequest): Promise<string>;
+  /**
+   * The verdict on each actionable the model can express, from its stored default run. Asked
+   * after `render`, which makes the default runs on a model's first view. Optional: a panel
+   * without verdicts leaves the actionables as they are.
+   */
+  verdicts?(incidentId: string): Promise<ActionableVerdict[]>;
 }
 
 export const INCIDENT_MODEL_PANEL = Symbol('INCIDENT_MODEL_PANEL');

@@ -3,7 +3,7 @@ import type { Request, Response } from 'express';
 import type { IncidentRecord } from '@hindsight/incidents';
 import { html, trustedHtml, type SafeHtml } from '@hindsight/web';
 import { ReadOperation } from '../auth/roles.decorator';
-import { INCIDENT_MODEL_PANEL, type IncidentModelPanel } from './incident-model-panel.token';
+import { INCIDENT_MODEL_PANEL, type ActionableVerdict, type IncidentModelPanel } from './incident-model-panel.token';
 import { PageDataService } from './page-data.service';
 import { PageErrorFilter } from './page-error.filter';
 import { formFields, queryStringOf, requestOrigin, sendPage } from './page-response';
@@ -48,17 +48,18 @@ export class IncidentPageController {
       res.redirect(301, `/incidents/${encodeURIComponent(found.movedTo)}${queryStringOf(req)}`);
       return;
     }
-    const [details, modelPanel] = await Promise.all([this.data.incidentDetails(found.incident), this.renderModelPanel(found.incident, form)]);
-    sendPage(res, 200, incidentView({ incident: found.incident, ...details, modelPanel, origin: requestOrigin(req), today: todayUtc() }));
+    const [details, { modelPanel, verdicts }] = await Promise.all([this.data.incidentDetails(found.incident), this.renderModelPanel(found.incident, form)]);
+    sendPage(res, 200, incidentView({ incident: found.incident, ...details, modelPanel, verdicts, origin: requestOrigin(req), today: todayUtc() }));
   }
 
   /** A failing model must not take the postmortem down with it: on-call needs the page regardless. */
-  private async renderModelPanel(incident: IncidentRecord, form: Record<string, string> | null): Promise<SafeHtml> {
+  private async renderModelPanel(incident: IncidentRecord, form: Record<string, string> | null): Promise<{ modelPanel: SafeHtml; verdicts: ActionableVerdict[] }> {
     try {
-      return trustedHtml(await this.modelPanel.render({ incidentId: incident.id, slug: incident.slug, form }));
+      const modelPanel = trustedHtml(await this.modelPanel.render({ incidentId: incident.id, slug: incident.slug, form }));
+      return { modelPanel, verdicts: (await this.modelPanel.verdicts?.(incident.id)) ?? [] };
     } catch (error) {
       this.logger.error(`model panel for ${incident.slug} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-      return html`<p class="model-error" role="alert">The model could not be shown just now. The rest of this page is unaffected.</p>`;
+      return { modelPanel: html`<p class="model-error" role="alert">The model could not be shown just now. The rest of this page is unaffected.</p>`, verdicts: [] };
     }
   }
 }

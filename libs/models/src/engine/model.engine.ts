@@ -217,7 +217,13 @@ function stationStats(sim: FlowSimulation): StationRunStats[] {
  * ModelRunError(EVENT_BUDGET_EXCEEDED | WALL_TIME_EXCEEDED).
  */
 /** Everything that determines a run, resolved from a RunModelInput and its spec. */
-function resolveRun(input: RunModelInput): { spec: ModelSpec; scenario: ScenarioSpec; settings: Settings; params: Record<string, number> } {
+function resolveRun(input: RunModelInput): {
+  spec: ModelSpec;
+  scenario: ScenarioSpec;
+  settings: Settings;
+  params: Record<string, number>;
+  callerParameters: Record<string, number>;
+} {
   const spec = ensureValid(input.spec);
   const scenario = findScenario(spec, input.scenarioKey ?? SCENARIO_AS_HAPPENED);
   if (input.mode !== undefined && input.mode !== 'des' && input.mode !== 'fluid') {
@@ -232,7 +238,8 @@ function resolveRun(input: RunModelInput): { spec: ModelSpec; scenario: Scenario
     points: Math.max(10, Math.min(500, Math.round(input.points ?? spec.points ?? DEFAULT_POINTS))),
   };
   const params = resolveParameters(spec, input.parameters ?? {}, scenario.key);
-  return { spec, scenario, settings, params };
+  const callerParameters = resolveParameters(spec, input.parameters ?? {});
+  return { spec, scenario, settings, params, callerParameters };
 }
 
 /**
@@ -240,12 +247,12 @@ function resolveRun(input: RunModelInput): { spec: ModelSpec; scenario: Scenario
  * the `inputHash` of its result. Validates like runModel.
  */
 export function hashRunModelInput(input: RunModelInput): string {
-  const { spec, scenario, settings, params } = resolveRun(input);
-  return hashRunInputs({ spec, scenarioKey: scenario.key, parameters: params, ...settings });
+  const { spec, scenario, settings, params, callerParameters } = resolveRun(input);
+  return hashRunInputs({ spec, scenarioKey: scenario.key, parameters: params, callerParameters, ...settings });
 }
 
 export function runModel(input: RunModelInput): ModelRunResult {
-  const { spec, scenario, settings, params } = resolveRun(input);
+  const { spec, scenario, settings, params, callerParameters } = resolveRun(input);
   const scenarioKey = scenario.key;
   const overrides = input.parameters ?? {};
   const budget: RunBudget = { ...DEFAULT_RUN_BUDGET, ...(input.budget ?? {}) };
@@ -319,7 +326,7 @@ export function runModel(input: RunModelInput): ModelRunResult {
 
   return {
     engineVersion: ENGINE_VERSION,
-    inputHash: hashRunInputs({ spec, scenarioKey, parameters: params, ...settings }),
+    inputHash: hashRunInputs({ spec, scenarioKey, parameters: params, callerParameters, ...settings }),
     model: { slug: spec.slug, version: spec.version, title: spec.title },
     scenario: { key: scenario.key, title: scenario.title, description: scenario.description, actionableKey: scenario.actionableKey },
     mode: settings.mode,

@@ -17,6 +17,13 @@ export interface RunInputs {
   scenarioKey: string;
   /** Resolved values of every parameter (defaults included), so equivalent overrides hash alike. */
   parameters: Record<string, number>;
+  /**
+   * The values the other scenarios a run reads (the baseline its verdict compares with, the
+   * scenarios its checks read) are run with: defaults and the caller's values, without this
+   * scenario's own. A what-if value the scenario does not apply still changes its baseline,
+   * so it must change the hash. Absent: the same as `parameters`.
+   */
+  callerParameters?: Record<string, number>;
   seed: number;
   mode: 'des' | 'fluid';
   fluidStep: number;
@@ -36,6 +43,7 @@ export function hashRunInputs(inputs: RunInputs): string {
     specDigest,
     scenarioKey: inputs.scenarioKey,
     parameters: inputs.parameters,
+    callerParameters: inputs.callerParameters ?? inputs.parameters,
     seed: inputs.seed,
     mode: inputs.mode,
     fluidStep: inputs.fluidStep,

@@ -2,10 +2,10 @@ import { Inject, Injectable } from '@nestjs/common';
 import { PrismaService } from '@hindsight/db';
 import { AppError } from '@hindsight/domain';
 import { IncidentLoaders } from '@hindsight/incidents';
-import { ModelRunsService, SCENARIO_AS_HAPPENED, type IncidentModelView, type ModelRunRecord } from '@hindsight/model-runs';
+import { evidenceCount, ModelRunsService, SCENARIO_AS_HAPPENED, type IncidentModelView, type ModelRunRecord } from '@hindsight/model-runs';
 import type { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/app-config.token';
-import type { IncidentModelPanel, ModelPanelRequest } from '../incident-model-panel.token';
+import type { ActionableVerdict, IncidentModelPanel, ModelPanelRequest } from '../incident-model-panel.token';
 import type { ModelPanelModel, PanelMode, PanelProbe, PanelScenario } from './model-panel.types';
 import { emptyModelPanelView, modelPanelView } from './model-panel.view';
 import { ALL_SCENARIOS, allowedRange, parameterField, parseWhatIfForm, type WhatIfParameter } from './what-if-form.parser';
@@ -51,7 +51,6 @@ export class ModelPanel implements IncidentModelPanel {
     const drawn = [asHappened, ...(form.scenario === ALL_SCENARIOS ? others : others.filter((s) => s.key === form.scenario))];
     let mode: PanelMode = form.errors.length > 0 ? 'refused' : Object.keys(form.overrides).length > 0 ? 'what-if' : 'default';
 
-    const ownParameters = (key: string): Record<string, number> => spec.scenarios.find((s) => s.key === key)?.parameters ?? {};
     const outcomes = new Map<string, { run: ModelRunRecord | null; problem: string | null }>();
     let busy: string | null = null;
 
@@ -61,10 +60,9 @@ export class ModelPanel implements IncidentModelPanel {
           outcomes.set(scenario.key, { run: null, problem: BUSY_PROBLEM });
           continue;
         }
-        // A fix that sets a parameter itself keeps its value: overriding it would quietly turn
-        // the fix into the run as it happened.
-        const own = ownParameters(scenario.key);
-        const overrides = Object.fromEntries(Object.entries(form.overrides).filter(([name]) => scenario.key === asHappened.key || !(name in own)));
+        // The engine keeps a fix's own parameter values over the reader's (and judges the fix
+        // against the as-happened run with the reader's values); the panel says which it kept.
+        const overrides = form.overrides;
         const outcome = await this.attempt(() => this.models.runFor(view, scenario.key, overrides, this.config.models.defaultSeed), parameters, form.errors);
         if (outcome === 'busy') {
           busy = BUSY;
@@ -98,7 +96,6 @@ export class ModelPanel implements IncidentModelPanel {
 
     const actionableTitles = await this.actionableTitles(view);
     const scenarios: PanelScenario[] = drawn.map((s) => {
-      const own = ownParameters(s.key);
       return {
         key: s.key,
         title: s.title,
@@ -108,11 +105,14 @@ export class ModelPanel implements IncidentModelPanel {
         run: outcomes.get(s.key)?.run ?? null,
         problem: outcomes.get(s.key)?.problem ?? null,
         keeps:
-          s.key === asHappened.key
+          mode !== 'what-if'
             ? []
-            : Object.keys(form.overrides)
-                .filter((name) => name in own)
-                .map((name) => ({ name, value: own[name]!, unit: parameters.find((p) => p.name === name)?.unit ?? '' })),
+            : this.models.conflicts(spec, form.overrides, s.key).map((c) => ({
+                name: c.parameter,
+                value: c.applied,
+                requested: c.requested,
+                unit: parameters.find((p) => p.name === c.parameter)?.unit ?? '',
+              })),
       };
     });
 
@@ -135,6 +135,13 @@ export class ModelPanel implements IncidentModelPanel {
       horizon: Math.max(0, ...runs.map((r) => r.horizon)) || (typeof spec.horizon === 'number' ? spec.horizon : 0),
       timeOrigin: asHappenedSeries?.timeOrigin ?? spec.timeOrigin ?? null,
       busy,
+      failureCriterion: spec.failure?.description ?? null,
+      evidence: {
+        reproduces: evidenceCount(spec),
+        fitted: (spec.checks ?? []).filter((c) => c.kind === 'fitted').length,
+        construction: (spec.checks ?? []).filter((c) => c.kind === 'construction').length,
+        unlabelled: (spec.checks ?? []).filter((c) => !c.kind).length,
+      },
     };
   }
 
@@ -159,6 +166,20 @@ export class ModelPanel implements IncidentModelPanel {
       errors.push(parameter ? { field: parameterField(parameter.name), message: `${error.message.replace(/^parameters\.[^:]*:\s*/, '')}. Enter ${allowedRange(parameter)}.` } : { field: 'form', message: error.message });
       return 'refused';
     }
+  }
+
+  /** The stored default run's verdict for every actionable a scenario models (the first scenario listed speaks for it). */
+  async verdicts(incidentId: string): Promise<ActionableVerdict[]> {
+    const view = await this.models.modelOf(incidentId);
+    if (!view) return [];
+    const latest = await this.models.latestRuns([incidentId]);
+    const out = new Map<string, ActionableVerdict>();
+    for (const s of view.scenarios) {
+      const verdict = latest.get(`${incidentId}:${s.key}`)?.verdict;
+      if (!s.actionableKey || out.has(s.actionableKey) || !verdict) continue;
+      out.set(s.actionableKey, { actionableKey: s.actionableKey, outcome: verdict.outcome, reason: verdict.reason, scenarioTitle: s.title });
+    }
+    return [...out.values()];
   }
 
   /** Titles of the actionables the fix scenarios switch on; one query, and only when a scenario names one. */

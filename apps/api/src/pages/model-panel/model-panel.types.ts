@@ -2,7 +2,7 @@ import type { ModelRunRecord } from '@hindsight/model-runs';
 import type { WhatIfForm, WhatIfParameter } from './what-if-form.parser';
 
 /** The parts of a stored run the panel shows. */
-export type PanelRun = Pick<ModelRunRecord, 'status' | 'error' | 'summary' | 'checks' | 'series' | 'parameters'>;
+export type PanelRun = Pick<ModelRunRecord, 'status' | 'error' | 'summary' | 'checks' | 'series' | 'parameters'> & Partial<Pick<ModelRunRecord, 'verdict' | 'failure'>>;
 
 export interface PanelScenario {
   key: string;
@@ -15,8 +15,8 @@ export interface PanelScenario {
   /** Null when there is no run to show; `problem` then says why. */
   run: PanelRun | null;
   problem: string | null;
-  /** Parameters this scenario sets itself, kept when a what-if changes them for the other runs. */
-  keeps: { name: string; value: number; unit: string }[];
+  /** What-if values this scenario did not apply because it sets the parameter itself (`value`, its fix). */
+  keeps: { name: string; value: number; requested: number; unit: string }[];
 }
 
 export interface PanelProbe {
@@ -50,4 +50,8 @@ export interface ModelPanelModel {
   timeOrigin: string | null;
   /** Set when the model workers refused work: said plainly instead of an error page. */
   busy: string | null;
+  /** What makes a run an outage, in words; null when the model states none. */
+  failureCriterion?: string | null;
+  /** The model's checks by kind; only `reproduces` (which includes the failure-criterion check) is evidence. */
+  evidence?: { reproduces: number; fitted: number; construction: number; unlabelled: number };
 }

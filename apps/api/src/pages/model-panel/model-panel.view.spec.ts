@@ -4,8 +4,8 @@ import { parseWhatIfForm, type WhatIfParameter } from './what-if-form.parser';
 
 const TIME = Array.from({ length: 60 }, (_, i) => i * 10 + 5);
 const PARAMETERS: WhatIfParameter[] = [
-  { name: 'keepAliveSeconds', unit: 's', default: 15, min: 0, max: 120, description: 'HTTP keep-alive.' },
-  { name: 'sessionCap', unit: 'sessions', default: 40000, min: 1, max: 1000000, description: 'Session limit.', integer: true },
+  { name: 'keepAliveSeconds', unit: 's', default: 15, min: 0, max: 120, description: 'HTTP keep-alive.', provenance: { kind: 'source', quote: 'tuned to 15 seconds', place: 'second factor' } },
+  { name: 'sessionCap', unit: 'sessions', default: 40000, min: 1, max: 1000000, description: 'Session limit.', integer: true, provenance: { kind: 'assumption', why: 'a round number' } },
 ];
 
 function run(peak: number, pass: boolean): PanelRun {
@@ -29,6 +29,8 @@ function run(peak: number, pass: boolean): PanelRun {
         tolerance: null,
         pass,
         explanation: pass ? 'Within the expectation.' : 'The model leaves out retries.',
+        kind: 'construction',
+        source: null,
       },
     ],
     series: {
@@ -68,7 +70,7 @@ const text = (markup: string) => markup.replace(/<[^>]+>/g, ' ').replace(/&#39;/
 describe('modelPanelView', () => {
   it('shows a failing check as plainly as a passing one, with expected, observed and the explanation', () => {
     const out = modelPanelView(model()).value;
-    expect(out).toContain('<li class="model-check check-fail" data-check="pinned" data-scenario="as-happened">');
+    expect(out).toContain('<li class="model-check check-fail" data-check="pinned" data-scenario="as-happened" data-kind="construction">');
     expect(text(out)).toContain('✗ fails: Sessions sit at the cap.');
     expect(text(out)).toContain('Expected ≥ 39,200 sessions');
     expect(text(out)).toContain('Observed 31,000 sessions');
@@ -105,13 +107,38 @@ describe('modelPanelView', () => {
   it('marks a what-if as such, with what changed, a way back, and the parameters a fix keeps', () => {
     const form = parseWhatIfForm(PARAMETERS, ['fix'], { 'p.keepAliveSeconds': '30' });
     const out = modelPanelView(
-      model({ mode: 'what-if', form, scenarios: [scenario('as-happened', { asHappened: true }), scenario('fix', { keeps: [{ name: 'keepAliveSeconds', value: 5, unit: 's' }] })] }),
+      model({ mode: 'what-if', form, scenarios: [scenario('as-happened', { asHappened: true }), scenario('fix', { keeps: [{ name: 'keepAliveSeconds', value: 5, requested: 30, unit: 's' }] })] }),
     ).value;
     expect(text(out)).toContain('What-if: these runs use your values, not the incident’s: keep alive seconds 30 s (default 15 s).');
     expect(out).toContain('<a href="/incidents/an-incident#model">Back to the default values</a>');
-    expect(text(out)).toContain('Keeps its own keep alive seconds = 5 s: that is the fix.');
+    expect(text(out)).toContain('Keeps its own keep alive seconds = 5 s (you asked for 30 s): that is the fix, so your value was not applied here.');
     expect(out).toContain('value="30"');
     expect(announcement(model({ mode: 'what-if', form }))).toBe('Model re-run with your values: 2 runs drawn.');
+  });
+
+  it("shows each fix's verdict with its reason, the failure criterion and how many checks are evidence", () => {
+    const failure = { criterion: 'page success below 90 % for 30 s', metric: 'p.successRatio', unit: 'ratio', met: true, onset: 16, duration: 300, worst: 0, magnitude: 0.9 };
+    const verdict = { outcome: 'NOT_PREVENTED' as const, reason: 'Not prevented: still met from 18 s.', delay: null, run: failure, baseline: failure, baselineScenario: 'as-happened' };
+    const out = modelPanelView(
+      model({
+        failureCriterion: 'page success below 90 % for 30 s',
+        evidence: { reproduces: 3, fitted: 2, construction: 5, unlabelled: 0 },
+        scenarios: [scenario('as-happened', { asHappened: true }), scenario('fix', { run: { ...run(30000, true), verdict } })],
+      }),
+    ).value;
+    expect(out).toContain('data-verdict="NOT_PREVENTED"');
+    expect(text(out)).toContain('Verdict: Not prevented Not prevented: still met from 18 s.');
+    expect(text(out)).toContain('Failure criterion: page success below 90 % for 30 s. Each fix is judged by whether its run meets it, not by its own checks.');
+    expect(text(out)).toContain('Evidence: 3 checks reproduce a figure of the source the model was not fitted to; the other checks are 2 fitted, 5 by construction, and do not count as evidence.');
+    expect(text(out)).toContain('Kind holds by construction: arithmetic of the inputs (not evidence)');
+  });
+
+  it('says where every parameter comes from: quoted source figures apart from assumptions', () => {
+    const out = modelPanelView(model()).value;
+    expect(text(out)).toContain('1 value comes from the source, 0 are derived from its figures, 1 is an assumption.');
+    expect(out).toContain('<tr data-parameter="keepAliveSeconds" data-provenance="source">');
+    expect(text(out)).toContain('From the source tuned to 15 seconds (second factor)');
+    expect(text(out)).toContain('Assumption a round number');
   });
 
   it('escapes everything that comes from a spec or a stored run', () => {

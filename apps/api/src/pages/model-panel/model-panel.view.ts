@@ -1,7 +1,7 @@
 import { formatNumber } from '@hindsight/models';
 import { anchorId, html, lineSample, type SafeHtml } from '@hindsight/web';
 import type { ModelPanelModel, PanelScenario } from './model-panel.types';
-import { chartsView, checksView, figuresView } from './model-results.view';
+import { chartsView, checksView, figuresView, provenanceView } from './model-results.view';
 import { PARAMETER_PREFIX, SCENARIO_FIELD } from './what-if-form.parser';
 import { fieldId, incidentPath, parameterLabel, whatIfFormView } from './what-if-form.view';
 
@@ -41,16 +41,32 @@ function runStateView(s: PanelScenario): SafeHtml {
   }
 }
 
+const OUTCOME_LABELS: Record<string, string> = {
+  PREVENTED: 'Prevented',
+  DELAYED: 'Delayed, not prevented',
+  REDUCED: 'Reduced, not prevented',
+  NOT_PREVENTED: 'Not prevented',
+  NO_FAILURE: 'Nothing to prevent',
+};
+
+/** A fix's verdict, judged by the failure criterion on its run: the words carry it, the class only repeats it. */
+function scenarioVerdictView(s: PanelScenario): SafeHtml {
+  const v = s.run?.status === 'succeeded' ? s.run.verdict : null;
+  if (!v) return html``;
+  return html`<div class="scenario-verdict verdict-${v.outcome.toLowerCase().replace(/_/g, '-')}" data-verdict="${v.outcome}"><p><strong>Verdict: ${OUTCOME_LABELS[v.outcome] ?? v.outcome}</strong></p><p class="verdict-reason">${v.reason}</p></div>`;
+}
+
 function scenariosView(m: ModelPanelModel): SafeHtml {
   const items = m.scenarios.map((s, i) => {
     const keeps =
       m.mode === 'what-if' && s.keeps.length > 0
-        ? html`<p class="scenario-keeps">Keeps its own ${s.keeps.map((k) => `${parameterLabel(k.name).toLowerCase()} = ${quantity(k.value, k.unit)}`).join(', ')}: that is the fix. Your value applies to the other runs.</p>`
+        ? html`<p class="scenario-keeps">Keeps its own ${s.keeps.map((k) => `${parameterLabel(k.name).toLowerCase()} = ${quantity(k.value, k.unit)} (you asked for ${quantity(k.requested, k.unit)})`).join(', ')}: that is the fix, so your value was not applied here. It applies to the other runs, and to the run as it happened that this fix is judged against.</p>`
         : '';
     return html`<li class="model-scenario" data-scenario="${s.key}">
 <p class="scenario-title">${lineSample(i)} <strong>${s.title}</strong></p>
 <p class="scenario-description">${s.description}</p>
 ${fixView(s)}
+${scenarioVerdictView(s)}
 ${keeps}
 ${runStateView(s)}
 </li>`;
@@ -101,6 +117,7 @@ export function modelPanelView(m: ModelPanelModel): SafeHtml {
 <div class="model-body" id="model-body" data-fragment="${fragmentPath(m.slug)}" data-announce="${announcement(m)}" data-mode="${m.mode}">
 <h3 class="model-title">${m.title}</h3>
 <p class="model-description">${m.description}</p>
+${m.failureCriterion ? html`<p class="model-failure"><strong>Failure criterion:</strong> ${m.failureCriterion}. Each fix is judged by whether its run meets it, not by its own checks.</p>` : ''}
 ${noticeView(m)}
 <h3 id="model-charts-heading">Charts</h3>
 ${chartsView(m)}
@@ -110,6 +127,8 @@ ${scenariosView(m)}
 ${figuresView(m)}
 <h3 id="model-checks-heading">Checks against the postmortem</h3>
 ${checksView(m)}
+<h3 id="model-provenance-heading">Where the numbers come from</h3>
+${provenanceView(m)}
 <h3 id="what-if-heading">What if?</h3>
 ${whatIfFormView(m)}
 </div>`;

@@ -92,14 +92,16 @@ export function figuresView(m: ModelPanelModel): SafeHtml {
  */
 export function checksView(m: ModelPanelModel): SafeHtml {
   const checks = m.scenarios.flatMap((s) => (s.run?.status === 'succeeded' ? (s.run.checks ?? []) : []).map((c) => ({ scenario: s, check: c })));
-  if (checks.length === 0) return html`<p class="empty">No checks were evaluated on these runs.</p>`;
+  if (checks.length === 0) return html`${evidenceView(m)}<p class="empty">No checks were evaluated on these runs.</p>`;
   const passed = checks.filter((c) => c.check.pass).length;
   const failed = checks.length - passed;
   const items = checks.map(({ scenario, check }) => {
     const observed = formatQuantity(check.observed, check.unit);
-    return html`<li class="model-check ${check.pass ? 'check-pass' : 'check-fail'}" data-check="${check.name}" data-scenario="${scenario.key}">
+    return html`<li class="model-check ${check.pass ? 'check-pass' : 'check-fail'}" data-check="${check.name}" data-scenario="${scenario.key}" data-kind="${check.kind ?? 'unlabelled'}">
 <p class="check-head"><span class="check-verdict"><span aria-hidden="true">${check.pass ? '✓' : '✗'}</span> ${check.pass ? 'passes' : 'fails'}:</span> ${check.description}</p>
 <dl class="check-facts">
+<div><dt>Kind</dt><dd>${CHECK_KINDS[check.kind ?? 'unlabelled']}</dd></div>
+${check.source ? html`<div><dt>Source</dt><dd><q>${check.source.quote}</q> (${check.source.place})</dd></div>` : ''}
 <div><dt>Scenario</dt><dd>${scenario.title}</dd></div>
 <div><dt>Expected</dt><dd>${check.expectedText}</dd></div>
 <div><dt>Observed</dt><dd>${observed}</dd></div>
@@ -107,6 +109,53 @@ export function checksView(m: ModelPanelModel): SafeHtml {
 ${check.explanation ? html`<p class="check-explanation">${check.explanation}</p>` : ''}
 </li>`;
   });
-  return html`<p class="check-count">${passed} of ${checks.length} ${checks.length === 1 ? 'check passes' : 'checks pass'}${failed > 0 ? html`; <strong>${failed} ${failed === 1 ? 'fails' : 'fail'}</strong>` : ''}.</p>
+  return html`${evidenceView(m)}<p class="check-count">${passed} of ${checks.length} ${checks.length === 1 ? 'check passes' : 'checks pass'}${failed > 0 ? html`; <strong>${failed} ${failed === 1 ? 'fails' : 'fail'}</strong>` : ''}.</p>
 <ul class="model-checks">${items}</ul>`;
+}
+
+const CHECK_KINDS: Record<string, string> = {
+  reproduces: 'reproduces a figure of the source (evidence)',
+  fitted: 'fitted: a value was chosen so that it passes (not evidence)',
+  construction: 'holds by construction: arithmetic of the inputs (not evidence)',
+  unlabelled: 'not labelled (not counted as evidence)',
+};
+
+/** How many of the model's checks are evidence, said before the checks themselves. */
+function evidenceView(m: ModelPanelModel): SafeHtml {
+  const e = m.evidence;
+  if (!e) return html``;
+  const others = [
+    e.fitted > 0 ? `${e.fitted} fitted` : null,
+    e.construction > 0 ? `${e.construction} by construction` : null,
+    e.unlabelled > 0 ? `${e.unlabelled} unlabelled` : null,
+  ].filter((x) => x !== null);
+  return html`<p class="model-evidence" data-evidence="${e.reproduces}"><strong>Evidence: ${e.reproduces} ${e.reproduces === 1 ? 'check reproduces' : 'checks reproduce'} a figure of the source</strong> the model was not fitted to${others.length > 0 ? `; the other checks are ${others.join(', ')}, and do not count as evidence` : ''}.</p>`;
+}
+
+const PROVENANCE_LABELS = { source: 'From the source', derived: 'Derived', assumption: 'Assumption' } as const;
+
+/** Every parameter with where its value comes from: the reader sees what is the source's and what is the modeller's. */
+export function provenanceView(m: ModelPanelModel): SafeHtml {
+  if (m.parameters.length === 0) return html`<p class="empty">This model has no parameters.</p>`;
+  const counts = { source: 0, derived: 0, assumption: 0, unstated: 0 };
+  const rows = m.parameters.map((p) => {
+    const v = p.provenance;
+    counts[v?.kind ?? 'unstated']++;
+    const where = !v
+      ? html`<span class="muted">not stated</span>`
+      : v.kind === 'source'
+        ? html`<q>${v.quote}</q> (${v.place})`
+        : v.kind === 'derived'
+          ? html`${v.formula}${(v.from ?? []).length > 0 ? html` — from ${(v.from ?? []).map((q, i) => html`${i > 0 ? '; ' : ''}<q>${q.quote}</q> (${q.place})`)}` : ''}`
+          : html`${v.why}`;
+    return html`<tr data-parameter="${p.name}" data-provenance="${v?.kind ?? 'unstated'}"><th scope="row">${p.name}</th><td>${formatQuantity(p.default, p.unit)}</td><td>${v ? PROVENANCE_LABELS[v.kind] : 'Unstated'}</td><td>${where}</td></tr>`;
+  });
+  return html`<p class="provenance-count">${counts.source} ${counts.source === 1 ? 'value comes' : 'values come'} from the source, ${counts.derived} ${counts.derived === 1 ? 'is' : 'are'} derived from its figures, ${counts.assumption} ${counts.assumption === 1 ? 'is an assumption' : 'are assumptions'}${counts.unstated > 0 ? `, ${counts.unstated} unstated` : ''}.</p>
+<div class="table-scroll" tabindex="0" role="region" aria-labelledby="model-provenance-heading">
+<table class="model-provenance">
+<caption class="visually-hidden">Where each parameter's default comes from</caption>
+<thead><tr><th scope="col">Parameter</th><th scope="col">Default</th><th scope="col">Kind</th><th scope="col">Where from</th></tr></thead>
+<tbody>${rows}</tbody>
+</table>
+</div>`;
 }

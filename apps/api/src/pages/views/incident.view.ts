@@ -1,3 +1,4 @@
+import type { ActionableVerdict } from '../incident-model-panel.token';
 import type { TimePrecision } from '@hindsight/domain';
 import type {
   ActionableRecord,
@@ -46,6 +47,8 @@ export interface IncidentPageModel {
   actionables: ActionableDetail[];
   /** Inside of the "Model" aside, from the bound IncidentModelPanel. */
   modelPanel: SafeHtml;
+  /** The model's verdict on each actionable it can express; empty without a model. */
+  verdicts?: ActionableVerdict[];
   /** Scheme, host and port the reader used; runbook snippets carry absolute links. */
   origin: string;
   /** YYYY-MM-DD (UTC), for overdue marks. */
@@ -162,6 +165,20 @@ export function referencesView(refs: readonly ExternalReferenceRecord[]): SafeHt
   return html`<div class="refs"><span class="refs-label">Tracked in</span> <ul class="inline-list">${refs.map((r) => html`<li>${referenceView(r)}</li>`)}</ul></div>`;
 }
 
+const OUTCOME_WORDS: Record<string, string> = {
+  PREVENTED: 'would have prevented the failure',
+  DELAYED: 'only delays the failure',
+  REDUCED: 'only reduces the failure',
+  NOT_PREVENTED: 'would not have prevented the failure',
+  NO_FAILURE: 'had no failure to prevent',
+};
+
+/** The model's verdict on an actionable, in words first; the reason carries the figures. */
+export function verdictView(v: ActionableVerdict | undefined): SafeHtml {
+  if (!v) return html``;
+  return html`<div class="actionable-verdict verdict-${v.outcome.toLowerCase().replace(/_/g, '-')}" data-verdict="${v.outcome}"><p><span class="refs-label">Model</span> <strong>${OUTCOME_WORDS[v.outcome] ?? v.outcome}</strong> (scenario “${v.scenarioTitle}”; <a href="#model">see the model</a>).</p><p class="verdict-reason">${v.reason}</p></div>`;
+}
+
 function actionablesView(m: IncidentPageModel, pageUrl: string): SafeHtml {
   if (m.actionables.length === 0) return html`<p class="empty">No follow-up work is recorded for this incident.</p>`;
   const open = m.actionables.filter((a) => a.status === 'open' || a.status === 'in_progress').length;
@@ -172,6 +189,7 @@ function actionablesView(m: IncidentPageModel, pageUrl: string): SafeHtml {
 ${actionableMetaView(a, m.today)}
 ${a.description ? html`<p>${a.description}</p>` : ''}
 ${referencesView(a.references)}
+${verdictView(m.verdicts?.find((v) => v.actionableKey === a.key))}
 ${a.addresses.length > 0 ? html`<div class="addresses"><span class="refs-label">Addresses</span> <ul class="inline-list">${a.addresses.map((f) => html`<li><a href="#${anchorId('factor', f.key)}">${factorLabel(f.key)}</a></li>`)}</ul></div>` : ''}
 ${anchorToolsView({ kind: 'actionable', id, pageUrl, label: `${m.incident.title} — ${a.title}` })}
 </li>`;

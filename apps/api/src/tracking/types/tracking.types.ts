@@ -1,5 +1,6 @@
 import { Field, Float, ID, Int, ObjectType } from '@nestjs/graphql';
 import type { AuditAction, AuditEntity } from '@hindsight/tracking';
+import { FixVerdict } from '../../models/model.types';
 import { AuditActionEnum, AuditEntityEnum } from '../tracking-enums';
 
 @ObjectType({ description: 'One change to one field, recorded in the transaction that made it. Read-only: nothing in the API edits or deletes it.' })
@@ -58,6 +59,12 @@ export class LinkedScenarioRun {
   @Field(() => ID) id!: string;
   @Field(() => Date, { nullable: true, description: 'Null while the run is queued or running.' }) finishedAt!: Date | null;
   @Field() status!: string;
-  @Field(() => Boolean, { nullable: true, description: 'True when, with the fix modelled, the failure did not occur.' }) failurePrevented!: boolean | null;
+  @Field(() => Boolean, {
+    nullable: true,
+    description: 'Derived from verdict: true for PREVENTED, false for DELAYED, REDUCED and NOT_PREVENTED, null without a verdict or with nothing to prevent.',
+  })
+  failurePrevented!: boolean | null;
+  @Field(() => FixVerdict, { nullable: true, description: "The verdict on the fix: the failure criterion on this run against the as-happened run. Null until the run succeeded, or when the model states no failure criterion." })
+  verdict!: FixVerdict | null;
   @Field(() => String, { nullable: true }) summary!: string | null;
 }
