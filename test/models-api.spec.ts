@@ -134,6 +134,84 @@ describe('executable models over GraphQL', () => {
     expect(linked.every((a) => a.latestRun?.status === 'succeeded')).toBe(true);
   });
 
+  it("gives every actionable a model can express the verdict its fix scenario's run shows", async () => {
+    const { failed } = await runDefaultScenarios(t.app.get(PrismaService), t.app.get(ModelRunsService));
+    expect(failed).toEqual([]);
+    type V = { outcome: string; reason: string; delaySeconds: number | null; run: { met: boolean; onset: number | null }; baseline: { met: boolean }; baselineScenario: string };
+    type A = { key: string; scenario: { key: string } | null; latestRun: { status: string; failurePrevented: boolean | null; verdict: V | null } | null };
+    const res = await t.gql<{ actionables: { nodes: A[] } }>(
+      `{ actionables(first: 100) { nodes { key scenario { key } latestRun { status failurePrevented verdict { outcome reason delaySeconds baselineScenario run { met onset } baseline { met } } } } } }`,
+    );
+    expect(res.errors).toBeUndefined();
+    const linked = res.data.actionables.nodes.filter((a) => a.scenario);
+    const outcomes = Object.fromEntries(linked.map((a) => [a.key, a.latestRun?.verdict?.outcome]));
+    expect(outcomes).toEqual({
+      'lower-keep-alive-to-5s-during-stackegg': 'PREVENTED',
+      'raise-haproxy-session-limit': 'PREVENTED',
+      'embed-initial-game-state-in-page': 'NOT_PREVENTED',
+      'restbase-no-cache-control-forwarding': 'PREVENTED',
+      'restbase-content-req-pinned-to-revision': 'PREVENTED',
+      'restbase-generic-event-loop-prevention': 'PREVENTED',
+      'changeprop-bound-processing-concurrency': 'PREVENTED',
+      'mcs-stop-repeated-redirect-following': 'PREVENTED',
+      'changeprop-safer-retry-policy': 'NOT_PREVENTED',
+      'reopen-boot-throttle-in-small-steps': 'REDUCED',
+      'change-consul-rollout-procedure': 'PREVENTED',
+      'fetch-only-missing-gdm-entries': 'PREVENTED',
+      'allow-replica-reads-for-gdm-membership': 'PREVENTED',
+      'move-gdm-query-to-channel-sharded-table': 'PREVENTED',
+      'fix-mcrib-control-loop': 'PREVENTED',
+      'wordpress-curl-connect-and-total-timeouts': 'PREVENTED',
+      'cluster-outbound-call-timeouts': 'PREVENTED',
+    });
+    for (const a of linked) {
+      const v = a.latestRun!.verdict!;
+      // The verdict is what the run shows, and failurePrevented is derived from it.
+      expect([a.key, v.run.met]).toEqual([a.key, v.outcome !== 'PREVENTED']);
+      expect([a.key, v.baseline.met]).toEqual([a.key, true]);
+      expect([a.key, a.latestRun!.failurePrevented]).toEqual([a.key, v.outcome === 'PREVENTED']);
+      expect(v.reason.length).toBeGreaterThan(40);
+    }
+    // The three fixes whose own checks pass while the failure still happens are not called preventions.
+    expect(outcomes['embed-initial-game-state-in-page']).not.toBe('PREVENTED');
+    expect(outcomes['changeprop-safer-retry-policy']).not.toBe('PREVENTED');
+    expect(linked.find((a) => a.key === 'embed-initial-game-state-in-page')!.latestRun!.verdict!.reason).toMatch(/^Not prevented/);
+  });
+
+  it("keeps a fix's own parameter values over a compared what-if, and reports each conflict", async () => {
+    type C = {
+      compareScenarios: {
+        scenarios: { scenario: { key: string }; conflicts: { parameter: string; requested: number; applied: number }[]; run: { status: string; summary: { name: string; value: number }[]; verdict: { outcome: string } | null } }[];
+      };
+    };
+    const query = `query($incident: String!, $parameters: [ParameterValueInput!]) { compareScenarios(incident: $incident, parameters: $parameters) {
+      scenarios { scenario { key } conflicts { parameter requested applied } run { status summary { name value } verdict { outcome } } } } }`;
+    const figure = (row: C['compareScenarios']['scenarios'][number], name: string) => row.run.summary.find((f) => f.name === name)!.value;
+
+    const stack = await t.gql<C>(query, { incident: STACKEGG, parameters: [{ name: 'keepAliveSeconds', value: 20 }] });
+    expect(stack.errors).toBeUndefined();
+    const rows = new Map(stack.data.compareScenarios.scenarios.map((r) => [r.scenario.key, r]));
+    const lower = rows.get('lower-keep-alive')!;
+    expect(lower.conflicts).toEqual([{ parameter: 'keepAliveSeconds', requested: 20, applied: 5 }]);
+    // The fix ran at its own 5 s, not at 20 s: far fewer sessions than as it happened, and no outage.
+    expect(figure(lower, 'stackegg-demand')).toBeCloseTo(3444 * 5.01, 0);
+    expect(figure(rows.get('as-happened')!, 'stackegg-demand')).toBeCloseTo(3444 * 20.01, 0);
+    expect(lower.run.verdict!.outcome).toBe('PREVENTED');
+    // Scenarios that do not set the parameter take the what-if value and report nothing.
+    expect(rows.get('raise-session-limit')!.conflicts).toEqual([]);
+    expect(figure(rows.get('raise-session-limit')!, 'stackegg-demand')).toBeCloseTo(3444 * 20.01, 0);
+    expect(rows.get('as-happened')!.conflicts).toEqual([]);
+
+    const slack = await t.gql<C>(query, { incident: 'slack-cache-metastability-2022', parameters: [{ name: 'bootRate', value: 1000 }] });
+    expect(slack.errors).toBeUndefined();
+    const offPeak = slack.data.compareScenarios.scenarios.find((r) => r.scenario.key === 'rollout-off-peak')!;
+    expect(offPeak.conflicts).toEqual([{ parameter: 'bootRate', requested: 1000, applied: 600 }]);
+    const plain = await t.gql<C>(query, { incident: 'slack-cache-metastability-2022', parameters: [] });
+    const offPeakDefault = plain.data.compareScenarios.scenarios.find((r) => r.scenario.key === 'rollout-off-peak')!;
+    // The off-peak step keeps its 600 boots/s: the same figures as without the what-if.
+    expect(offPeak.run.summary).toEqual(offPeakDefault.run.summary);
+  });
+
   it('lets an editor give a new incident a model as data, without engine code', async () => {
     const { as } = await issueTokens(t);
     const spec = JSON.parse(fs.readFileSync(path.join(projectRoot(), 'seeds', 'models', `${STACKEGG}.model.json`), 'utf8')) as Record<string, unknown>;

@@ -331,7 +331,10 @@ describe('the model panel seam', () => {
     async render(req) {
       seen.push(req);
       if (fail) throw new Error('model engine unavailable');
-      return `<form class="what-if" method="post"><p class="panel-probe">rate=${req.form?.arrivalRate ?? 'default'}</p></form>`;
+      return {
+        html: `<form class="what-if" method="post"><p class="panel-probe">rate=${req.form?.arrivalRate ?? 'default'}</p></form>`,
+        verdicts: [{ actionableKey: 'restbase-no-cache-control-forwarding', outcome: 'DELAYED', reason: 'Delayed by <b>60 s</b>.', scenarioTitle: 'No forwarding' }],
+      };
     },
   };
 
@@ -356,6 +359,15 @@ describe('the model panel seam', () => {
     const last = seen[seen.length - 1]!;
     expect(last).toMatchObject({ slug: CHANGEPROP, form: null });
     expect(last.incidentId).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it("shows the panel's verdict beside the actionable it is about, escaped, and nowhere else", async () => {
+    const res = await request(app.getHttpServer()).get(`/incidents/${CHANGEPROP}`);
+    const item = sectionById(res.text, 'actionable-restbase-no-cache-control-forwarding');
+    expect(item).toContain('data-verdict="DELAYED"');
+    expect(textOf(item)).toMatch(/Model only delays the failure \(scenario “No forwarding”; see the model ?\)\./);
+    expect(item).toContain('Delayed by &lt;b&gt;60 s&lt;/b&gt;.');
+    expect(sectionById(res.text, 'actionable-restbase-content-req-pinned-to-revision')).not.toContain('data-verdict');
   });
 
   it('hands a what-if submitted without JavaScript to the panel and re-renders the whole page', async () => {

@@ -78,9 +78,8 @@ describe('the model panel of an incident page', () => {
       expect([...legend.matchAll(/<li data-line="[^"]+">[\s\S]*?<span>([^<]*)<\/span>/g)].map((m) => decodeEntities(m[1]!))).toEqual(titles);
       // The trigger and the intervention, marked on the time axis and said in words.
       expect(elements(svg).filter((e) => e.tag === 'g' && e.attrs['data-event']).map((e) => e.attrs['data-event'])).toEqual(
-        expect.arrayContaining(['stackegg-peak', 'stackegg-off']),
+        expect.arrayContaining(['stackegg-off']),
       );
-      expect(textOf(chart)).toContain('13:41:00 UTC: StackEgg requests at peak');
       expect(textOf(chart)).toContain('13:46:13 UTC: StackEgg turned off');
       // The text summary: each scenario's peak and when.
       const summary = textOf(chart.slice(chart.indexOf('<div class="chart-summary"')));
@@ -93,6 +92,25 @@ describe('the model panel of an incident page', () => {
     const lines = elements(sessions).filter((e) => e.tag === 'path' && e.attrs['stroke-linejoin'] === 'round');
     expect(lines).toHaveLength(SPEC.scenarios.length);
     expect(lines.filter((l) => !l.attrs['stroke-dasharray'])).toHaveLength(1);
+  });
+
+  it('shows beside each actionable and each fix the verdict its run supports, with the reason, and how many checks are evidence', async () => {
+    const res = await get(`/incidents/${STACKEGG}`);
+    const embed = sectionById(res.text, 'actionable-embed-initial-game-state-in-page');
+    expect(embed).toContain('data-verdict="NOT_PREVENTED"');
+    expect(textOf(embed)).toContain('Model would not have prevented the failure');
+    expect(textOf(embed)).toMatch(/Not prevented: the failure criterion \(fewer than 90 % of page connections succeed for at least 30 s\) is met as early/);
+    expect(sectionById(res.text, 'actionable-raise-haproxy-session-limit')).toContain('data-verdict="PREVENTED"');
+    // Follow-ups the model cannot express get no verdict.
+    expect(sectionById(res.text, 'actionable-watch-datacenter-performance')).not.toContain('data-verdict');
+
+    const panel = sectionById(res.text, 'model');
+    expect(textOf(sectionOfAttr(panel, 'data-scenario', 'fewer-stackegg-requests'))).toContain('Verdict: Not prevented');
+    expect(textOf(sectionOfAttr(panel, 'data-scenario', 'lower-keep-alive'))).toContain('Verdict: Prevented');
+    expect(textOf(panel)).toContain('Failure criterion: fewer than 90 % of page connections succeed for at least 30 s.');
+    expect(textOf(panel)).toContain('Evidence: 3 checks reproduce a figure of the source the model was not fitted to; the other checks are 3 fitted, 6 by construction');
+    expect(panel).toContain('<tr data-parameter="otherRequestRate" data-provenance="derived">');
+    expect(textOf(panel)).toContain('6,608 − 3,444 = 3,164 req/s');
   });
 
   it('tabulates the summary figures per scenario with units, and lists every check as passing or failing', async () => {
@@ -179,18 +197,19 @@ describe('the model panel of an incident page', () => {
   it('re-runs every scenario with changed values from a plain GET and draws different figures, saying they are what-if values', async () => {
     const defaults = figureTable(sectionById((await get(`/incidents/${STACKEGG}`)).text, 'model'));
     const before = await runCount();
-    const res = await get(`/incidents/${STACKEGG}?p.stackEggRate=1000&p.keepAliveSeconds=15`);
+    const res = await get(`/incidents/${STACKEGG}?p.stackEggRate=1000&p.keepAliveSeconds=10`);
     expect(res.status).toBe(200);
     const panel = sectionById(res.text, 'model');
     expect(textOf(panel)).toContain('What-if: these runs use your values, not the incident’s: stack egg rate 1,000 req/s (default 3,444 req/s)');
     expect(panel).toContain(`<a href="/incidents/${STACKEGG}#model">Back to the default values</a>`);
     const whatIf = figureTable(panel);
-    expect(whatIf.get('as-happened')!.get('stackegg-demand')).toBe('15,010');
+    expect(whatIf.get('as-happened')!.get('stackegg-demand')).toBe('10,010');
     expect(whatIf.get('as-happened')!.get('stackegg-demand')).not.toBe(defaults.get('as-happened')!.get('stackegg-demand'));
     expect(whatIf.get('as-happened')!.get('peak-sessions')).not.toBe(defaults.get('as-happened')!.get('peak-sessions'));
     // A fix that sets the parameter itself keeps its own value, and says so.
-    expect(textOf(sectionOfAttr(panel, 'data-scenario', 'fewer-stackegg-requests'))).toContain('Keeps its own stack egg rate = 1,400 req/s');
-    expect(whatIf.get('fewer-stackegg-requests')!.get('stackegg-demand')).toBe(defaults.get('fewer-stackegg-requests')!.get('stackegg-demand'));
+    expect(textOf(sectionOfAttr(panel, 'data-scenario', 'fewer-stackegg-requests'))).toContain('Keeps its own stack egg rate = 1,400 req/s (you asked for 1,000 req/s)');
+    expect(whatIf.get('fewer-stackegg-requests')!.get('stackegg-demand')).not.toBe(defaults.get('fewer-stackegg-requests')!.get('stackegg-demand'));
+    expect(whatIf.get('fewer-stackegg-requests')!.get('stackegg-demand')).toBe('14,014');
     // The form shows the values that were run.
     const rate = elements(panel).find((e) => e.tag === 'input' && e.attrs.name === 'p.stackEggRate')!;
     expect(rate.attrs.value).toBe('1000');
@@ -198,7 +217,7 @@ describe('the model panel of an incident page', () => {
     const after = await runCount();
     expect(after - before).toBeGreaterThan(0);
     expect(after - before).toBeLessThanOrEqual(SPEC.scenarios.length);
-    await get(`/incidents/${STACKEGG}?p.stackEggRate=1000`).expect(200);
+    await get(`/incidents/${STACKEGG}?p.keepAliveSeconds=10&p.stackEggRate=1000`).expect(200);
     expect(await runCount()).toBe(after);
   });
 

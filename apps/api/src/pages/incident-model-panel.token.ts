@@ -33,13 +33,16 @@ export interface IncidentModelPanel {
    * it interpolates. Pages send `Content-Security-Policy: script-src 'self'`: behaviour goes in a
    * script file served by the app, never in inline scripts, `on*` attributes or `style=""`.
    */
-  render(request: ModelPanelRequest): Promise<string>;
+  render(request: ModelPanelRequest): Promise<ModelPanelOutput>;
+}
+
+export interface ModelPanelOutput {
+  html: string;
   /**
-   * The verdict on each actionable the model can express, from its stored default run. Asked
-   * after `render`, which makes the default runs on a model's first view. Optional: a panel
-   * without verdicts leaves the actionables as they are.
+   * The verdict on each actionable the model can express, from its default runs (not from a
+   * reader's what-if), for the page to show beside the actionables. Empty without a model.
    */
-  verdicts?(incidentId: string): Promise<ActionableVerdict[]>;
+  verdicts: ActionableVerdict[];
 }
 
 export const INCIDENT_MODEL_PANEL = Symbol('INCIDENT_MODEL_PANEL');

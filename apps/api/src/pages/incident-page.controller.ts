@@ -55,8 +55,8 @@ export class IncidentPageController {
   /** A failing model must not take the postmortem down with it: on-call needs the page regardless. */
   private async renderModelPanel(incident: IncidentRecord, form: Record<string, string> | null): Promise<{ modelPanel: SafeHtml; verdicts: ActionableVerdict[] }> {
     try {
-      const modelPanel = trustedHtml(await this.modelPanel.render({ incidentId: incident.id, slug: incident.slug, form }));
-      return { modelPanel, verdicts: (await this.modelPanel.verdicts?.(incident.id)) ?? [] };
+      const { html: markup, verdicts } = await this.modelPanel.render({ incidentId: incident.id, slug: incident.slug, form });
+      return { modelPanel: trustedHtml(markup), verdicts };
     } catch (error) {
       this.logger.error(`model panel for ${incident.slug} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
       return { modelPanel: html`<p class="model-error" role="alert">The model could not be shown just now. The rest of this page is unaffected.</p>`, verdicts: [] };

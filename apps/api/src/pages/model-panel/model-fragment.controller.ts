@@ -35,7 +35,7 @@ export class ModelFragmentController {
       res.redirect(301, `${fragmentPath(incident.movedTo)}${queryStringOf(req)}`);
       return;
     }
-    const markup = await this.panel.render({ incidentId: incident.id, slug: incident.slug, form: formFields(query) });
+    const { html: markup } = await this.panel.render({ incidentId: incident.id, slug: incident.slug, form: formFields(query) });
     // Search engines and link previews want the page, not this piece of it.
     res.setHeader('X-Robots-Tag', 'noindex');
     sendPage(res, 200, trustedHtml(markup));

@@ -1,11 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { PrismaService } from '@hindsight/db';
 import { AppError } from '@hindsight/domain';
+import type { FixVerdict } from '@hindsight/models';
 import { IncidentLoaders } from '@hindsight/incidents';
 import { evidenceCount, ModelRunsService, SCENARIO_AS_HAPPENED, type IncidentModelView, type ModelRunRecord } from '@hindsight/model-runs';
 import type { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/app-config.token';
-import type { ActionableVerdict, IncidentModelPanel, ModelPanelRequest } from '../incident-model-panel.token';
+import type { ActionableVerdict, IncidentModelPanel, ModelPanelOutput, ModelPanelRequest } from '../incident-model-panel.token';
 import type { ModelPanelModel, PanelMode, PanelProbe, PanelScenario } from './model-panel.types';
 import { emptyModelPanelView, modelPanelView } from './model-panel.view';
 import { ALL_SCENARIOS, allowedRange, parameterField, parseWhatIfForm, type WhatIfParameter } from './what-if-form.parser';
@@ -28,14 +29,18 @@ export class ModelPanel implements IncidentModelPanel {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  async render(request: ModelPanelRequest): Promise<string> {
+  async render(request: ModelPanelRequest): Promise<ModelPanelOutput> {
     // Most incidents have no model yet: one indexed lookup says so, where loading the binding
     // with its spec and scenarios costs three statements on every such page.
     const bound = await this.prisma.incidentModel.findUnique({ where: { incidentId: request.incidentId }, select: { incidentId: true } });
-    if (!bound) return emptyModelPanelView().value;
+    if (!bound) return { html: emptyModelPanelView().value, verdicts: [] };
     const view = await this.models.modelOf(request.incidentId);
-    if (!view || view.scenarios.length === 0) return emptyModelPanelView().value;
-    return modelPanelView(await this.panelModel(view, request)).value;
+    if (!view || view.scenarios.length === 0) return { html: emptyModelPanelView().value, verdicts: [] };
+    const model = await this.panelModel(view, request);
+    // The default runs drawn already carry the verdicts; a what-if needs the stored default ones.
+    const drawnAll = model.mode !== 'what-if' && model.scenarios.length === view.scenarios.length;
+    const verdicts = drawnAll ? verdictsOf(view, new Map(model.scenarios.map((s) => [s.key, s.run?.verdict ?? null]))) : await this.storedVerdicts(view);
+    return { html: modelPanelView(model).value, verdicts };
   }
 
   private async panelModel(view: IncidentModelView, request: ModelPanelRequest): Promise<ModelPanelModel> {
@@ -168,18 +173,10 @@ export class ModelPanel implements IncidentModelPanel {
     }
   }
 
-  /** The stored default run's verdict for every actionable a scenario models (the first scenario listed speaks for it). */
-  async verdicts(incidentId: string): Promise<ActionableVerdict[]> {
-    const view = await this.models.modelOf(incidentId);
-    if (!view) return [];
-    const latest = await this.models.latestRuns([incidentId]);
-    const out = new Map<string, ActionableVerdict>();
-    for (const s of view.scenarios) {
-      const verdict = latest.get(`${incidentId}:${s.key}`)?.verdict;
-      if (!s.actionableKey || out.has(s.actionableKey) || !verdict) continue;
-      out.set(s.actionableKey, { actionableKey: s.actionableKey, outcome: verdict.outcome, reason: verdict.reason, scenarioTitle: s.title });
-    }
-    return [...out.values()];
+  /** Verdicts of the stored default runs. */
+  private async storedVerdicts(view: IncidentModelView): Promise<ActionableVerdict[]> {
+    const latest = await this.models.latestRuns([view.incidentId]);
+    return verdictsOf(view, new Map(view.scenarios.map((s) => [s.key, latest.get(`${view.incidentId}:${s.key}`)?.verdict ?? null])));
   }
 
   /** Titles of the actionables the fix scenarios switch on; one query, and only when a scenario names one. */
@@ -188,4 +185,15 @@ export class ModelPanel implements IncidentModelPanel {
     const actionables = await new IncidentLoaders(this.prisma).actionables.load(view.incidentId);
     return new Map(actionables.map((a) => [a.key, a.title]));
   }
+}
+
+/** One verdict per actionable a scenario models; several scenarios may model one fix, and the first listed speaks for it. */
+function verdictsOf(view: IncidentModelView, verdicts: Map<string, FixVerdict | null>): ActionableVerdict[] {
+  const out = new Map<string, ActionableVerdict>();
+  for (const s of view.scenarios) {
+    const verdict = verdicts.get(s.key);
+    if (!s.actionableKey || out.has(s.actionableKey) || !verdict) continue;
+    out.set(s.actionableKey, { actionableKey: s.actionableKey, outcome: verdict.outcome, reason: verdict.reason, scenarioTitle: s.title });
+  }
+  return [...out.values()];
 }
