@@ -300,12 +300,19 @@ export function effectiveSpec(spec: ModelSpec, defaults: Record<string, number>)
 }
 
 /**
- * How many of a model's checks are evidence: those that reproduce a figure of the source the
- * model was not fitted to, plus the check that the as-happened run meets the failure criterion
- * (which the engine adds whenever the model states one).
+ * A model's checks by kind, the one the engine adds for the failure criterion included (kind
+ * `reproduces` unless the criterion says otherwise). Only `reproduces` is evidence.
  */
+export function checkKindCounts(spec: ModelSpec): { reproduces: number; fitted: number; construction: number; unlabelled: number } {
+  const kinds = (spec.checks ?? []).map((c) => c.kind ?? 'unlabelled');
+  if (spec.failure) kinds.push(spec.failure.kind ?? 'reproduces');
+  const count = (k: string) => kinds.filter((x) => x === k).length;
+  return { reproduces: count('reproduces'), fitted: count('fitted'), construction: count('construction'), unlabelled: count('unlabelled') };
+}
+
+/** How many of a model's checks reproduce a figure of the source it was not fitted to: its evidence. */
 export function evidenceCount(spec: ModelSpec): number {
-  return (spec.checks ?? []).filter((c) => c.kind === 'reproduces').length + (spec.failure ? 1 : 0);
+  return checkKindCounts(spec).reproduces;
 }
 
 export function specChecksum(spec: ModelSpec): string {

@@ -33,8 +33,9 @@ describe('model CLI', () => {
     expect(out).toContain('Scenario: as-happened');
     expect(out).toMatch(/Checks \(4 of 4 pass\)/);
     expect(out).toContain('PASS wedge-time [construction]');
-    expect(out).toContain('PASS as-happened-meets-failure-criterion [reproduces]');
-    expect(out).toContain('3 of 4 reproduce a figure of the source; only those are evidence.');
+    // No timeout and a silent remote: the inputs alone imply the wedge, so meeting the failure is no evidence.
+    expect(out).toContain('PASS as-happened-meets-failure-criterion [construction]');
+    expect(out).toContain('2 of 4 reproduce a figure of the source; only those are evidence.');
     expect(out).toContain('Failure criterion: fewer than half of page requests succeed for at least 30 s');
   });
 

@@ -371,7 +371,7 @@ function failureCheck(spec: ModelSpec, failure: FailureEvaluation): CheckResult 
     tolerance: null,
     pass: failure.met,
     explanation: failure.met ? `The criterion is ${detail}.` : `The criterion is ${detail}: the model does not reproduce the outage the source reports.`,
-    kind: 'reproduces',
+    kind: f.kind ?? 'reproduces',
     source: { quote: f.source.quote, place: f.source.place },
   };
 }

@@ -76,6 +76,8 @@ describe('validateSpec: failure criterion, provenance, check kinds', () => {
     const paths = issuesOf(spec).map((i) => i.path);
     expect(paths).toEqual(['failure.metric', 'failure.op', 'failure.threshold', 'failure.sustain', 'failure.to.event', 'failure.source', 'failure.tolerance.relative']);
     expect(issuesOf(spec).find((i) => i.path === 'failure.source')!.reason).toBe("expected the source's statement that the failure happened, { quote, place }, got nothing");
+    spec.failure = { ...(honest().failure as unknown as Record<string, unknown>), kind: 'fitted', fittedParameter: 'missing' };
+    expect(issuesOf(spec)).toEqual([{ path: 'failure.fittedParameter', reason: 'expected a declared parameter (declared: cap, rate, hold), got "missing"' }]);
   });
 
   it('accepts a baseline only when it names another scenario and the model has a failure criterion', () => {

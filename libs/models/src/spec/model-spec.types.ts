@@ -63,6 +63,13 @@ export interface FailureCriterionSpec {
   /** The source's own statement that the failure happened. */
   source: SourceQuote;
   /**
+   * What the as-happened run meeting the criterion shows (see CheckSpec.kind). Default
+   * `reproduces`; say `construction` when the inputs' arithmetic already implies the failure
+   * (demand over a cap), `fitted` when a parameter was chosen to bring it about.
+   */
+  kind?: CheckKind;
+  fittedParameter?: string;
+  /**
    * How much later (seconds) or smaller (relative) a fix's failure must be to count as delayed
    * or reduced rather than not prevented. Defaults: two output points, 10 %.
    */

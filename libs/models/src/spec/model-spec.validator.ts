@@ -878,15 +878,21 @@ function checkProvenance(c: Checker, v: unknown, path: string): void {
 
 /** `checks[i].kind`, `.source`, `.fittedParameter`: only a check that reproduces a quoted figure is evidence. */
 function checkCheckKind(c: Checker, ch: Rec, path: string): void {
-  const kind = c.oneOf(ch, 'kind', path, CHECK_KINDS);
+  const kind = checkKindFields(c, ch, path);
   if (ch.source !== undefined) checkSourceQuote(c, ch.source, `${path}.source`);
   else if (kind === 'reproduces') c.add(`${path}.source`, 'a check that reproduces a figure of the source must quote it: expected { quote, place }, got nothing');
+}
+
+/** `kind` and `fittedParameter` of a check, or of the failure criterion's own check. */
+function checkKindFields(c: Checker, ch: Rec, path: string): string | null {
+  const kind = c.oneOf(ch, 'kind', path, CHECK_KINDS);
   if (ch.fittedParameter !== undefined) {
     if (kind !== 'fitted') c.add(`${path}.fittedParameter`, `only a "fitted" check names the parameter fitted to it (kind is ${describeValue(kind ?? 'unset')})`);
     else if (typeof ch.fittedParameter !== 'string' || !c.params.has(ch.fittedParameter)) {
       c.add(`${path}.fittedParameter`, `expected a declared parameter (declared: ${[...c.params.keys()].join(', ') || 'none'}), got ${describeValue(ch.fittedParameter)}`);
     }
   }
+  return kind;
 }
 
 /** `scenarios[i].baseline`: another scenario of the model, and only meaningful with a failure criterion. */
@@ -904,8 +910,9 @@ function checkBaselines(c: Checker, scenarios: unknown[], keys: Set<string>, has
 /** `failure`: the condition that makes a run an outage, with the source's own word that it happened. */
 function checkFailureCriterion(c: Checker, v: unknown, path: string): void {
   if (v === undefined) return;
-  const f = c.obj(v, path, ['description', 'metric', 'op', 'threshold', 'sustain', 'from', 'to', 'source', 'tolerance']);
+  const f = c.obj(v, path, ['description', 'metric', 'op', 'threshold', 'sustain', 'from', 'to', 'source', 'tolerance', 'kind', 'fittedParameter']);
   if (!f) return;
+  checkKindFields(c, f, path);
   c.str(f, 'description', path);
   const metric = c.str(f, 'metric', path);
   if (metric) {

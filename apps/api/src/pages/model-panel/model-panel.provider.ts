@@ -3,7 +3,7 @@ import { PrismaService } from '@hindsight/db';
 import { AppError } from '@hindsight/domain';
 import type { FixVerdict } from '@hindsight/models';
 import { IncidentLoaders } from '@hindsight/incidents';
-import { evidenceCount, ModelRunsService, SCENARIO_AS_HAPPENED, type IncidentModelView, type ModelRunRecord } from '@hindsight/model-runs';
+import { checkKindCounts, ModelRunsService, SCENARIO_AS_HAPPENED, type IncidentModelView, type ModelRunRecord } from '@hindsight/model-runs';
 import type { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/app-config.token';
 import type { ActionableVerdict, IncidentModelPanel, ModelPanelOutput, ModelPanelRequest } from '../incident-model-panel.token';
@@ -141,12 +141,7 @@ export class ModelPanel implements IncidentModelPanel {
       timeOrigin: asHappenedSeries?.timeOrigin ?? spec.timeOrigin ?? null,
       busy,
       failureCriterion: spec.failure?.description ?? null,
-      evidence: {
-        reproduces: evidenceCount(spec),
-        fitted: (spec.checks ?? []).filter((c) => c.kind === 'fitted').length,
-        construction: (spec.checks ?? []).filter((c) => c.kind === 'construction').length,
-        unlabelled: (spec.checks ?? []).filter((c) => !c.kind).length,
-      },
+      evidence: checkKindCounts(spec),
     };
   }
 
