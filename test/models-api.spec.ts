@@ -178,6 +178,34 @@ describe('executable models over GraphQL', () => {
     expect(linked.find((a) => a.key === 'embed-initial-game-state-in-page')!.latestRun!.verdict!.reason).toMatch(/^Not prevented/);
   });
 
+  it('says where every parameter comes from, what every check is, and how many checks are evidence', async () => {
+    type P = { name: string; provenance: { kind: string; quote: string | null; place: string | null; formula: string | null; from: { quote: string }[]; why: string | null } | null };
+    type M = { incident: { model: { evidenceCount: number; failureCriterion: { description: string; op: string; sustain: number; source: { quote: string } }; parameters: P[]; scenarios: { key: string; latestRun: { checks: { name: string; kind: string | null; source: { quote: string } | null }[] } | null }[] } } };
+    const res = await t.gql<M>(`{ incident(slug: "${STACKEGG}") { model {
+      evidenceCount failureCriterion { description op sustain source { quote } }
+      parameters { name provenance { kind quote place formula from { quote } why } }
+      scenarios { key latestRun { checks { name kind source { quote } } } } } } }`);
+    expect(res.errors).toBeUndefined();
+    const m = res.data.incident.model;
+    expect(m.evidenceCount).toBe(2);
+    expect(m.failureCriterion).toEqual({
+      description: 'fewer than 90 % of page connections succeed for at least 30 s',
+      op: 'below',
+      sustain: 30,
+      source: { quote: 'This resulted in a 6 minute public outage on Stack Overflow.' },
+    });
+    const byName = new Map(m.parameters.map((p) => [p.name, p.provenance]));
+    expect(m.parameters.filter((p) => !p.provenance)).toEqual([]);
+    expect(byName.get('keepAliveSeconds')).toMatchObject({ kind: 'SOURCE', quote: 'In our case, we had this tuned to 15 seconds.', formula: null, why: null });
+    expect(byName.get('otherRequestRate')).toMatchObject({ kind: 'DERIVED', formula: '6,608 − 3,444 = 3,164 req/s', quote: null });
+    expect(byName.get('otherRequestRate')!.from.map((q) => q.quote)).toEqual(['the combined traffic peaked at 6,608 requests/sec', 'peaking out at 3,444 requests/sec at peak']);
+    expect(byName.get('listenBacklog')).toMatchObject({ kind: 'ASSUMPTION', quote: null });
+    const checks = m.scenarios.flatMap((s) => s.latestRun?.checks ?? []);
+    expect(checks.find((c) => c.name === 'sessions-at-15s-keep-alive')).toMatchObject({ kind: 'FITTED' });
+    expect(checks.find((c) => c.name === 'sessions-at-5s-keep-alive')).toMatchObject({ kind: 'REPRODUCES', source: { quote: '15:37:38 Concurrent sessions down to 19,689' } });
+    expect(checks.filter((c) => c.kind === 'REPRODUCES')).toHaveLength(m.evidenceCount);
+  });
+
   it("keeps a fix's own parameter values over a compared what-if, and reports each conflict", async () => {
     type C = {
       compareScenarios: {
