@@ -4,7 +4,7 @@
  */
 export { ENGINE_VERSION } from './engine-version';
 
-export { runModel, hashRunModelInput, DEFAULT_FLUID_STEP, DEFAULT_POINTS, type RunModelInput } from './engine/model.engine';
+export { runModel, hashRunModelInput, DEFAULT_FLUID_STEP, DEFAULT_POINTS, FAILURE_CHECK, type RunModelInput } from './engine/model.engine';
 export { validateSpec, SCENARIO_AS_HAPPENED } from './spec/model-spec.validator';
 export { resolveParameters, parameterConflicts } from './spec/parameter.resolver';
 export { displayScale, durationUnit, formatDuration, formatNumber, formatPercent, formatQuantity, formatTickNumber } from './output/number.format';
