@@ -178,6 +178,31 @@ describe('executable models over GraphQL', () => {
     expect(linked.find((a) => a.key === 'embed-initial-game-state-in-page')!.latestRun!.verdict!.reason).toMatch(/^Not prevented/);
   });
 
+  it('never answers with a stored run of another engine version', async () => {
+    const prisma = t.app.get(PrismaService);
+    const models = t.app.get(ModelRunsService);
+    const current = await models.run({ incidentSlug: STACKEGG, scenarioKey: 'lower-keep-alive' });
+    // A newer-looking run left by an older engine: no verdict, and maybe other numbers.
+    await prisma.modelRun.create({
+      data: {
+        incidentId: current.incidentId,
+        specId: current.specId,
+        scenarioKey: 'lower-keep-alive',
+        inputHash: 'run-of-an-older-engine',
+        parameters: {},
+        seed: current.seed,
+        engineVersion: '0.9.0',
+        specVersion: current.specVersion,
+        status: 'succeeded',
+        queuedAt: new Date(Date.now() + 60_000),
+      },
+    });
+    const latest = (await models.latestRuns([current.incidentId])).get(`${current.incidentId}:lower-keep-alive`)!;
+    expect(latest.id).toBe(current.id);
+    expect(latest.engineVersion).toBe(current.engineVersion);
+    expect(latest.verdict?.outcome).toBe('PREVENTED');
+  });
+
   it('says where every parameter comes from, what every check is, and how many checks are evidence', async () => {
     type P = { name: string; provenance: { kind: string; quote: string | null; place: string | null; formula: string | null; from: { quote: string }[]; why: string | null } | null };
     type M = { incident: { model: { evidenceCount: number; failureCriterion: { description: string; op: string; sustain: number; source: { quote: string } }; parameters: P[]; scenarios: { key: string; latestRun: { checks: { name: string; kind: string | null; source: { quote: string } | null }[] } | null }[] } } };

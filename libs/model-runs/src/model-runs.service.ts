@@ -221,7 +221,11 @@ export class ModelRunsService {
     return toRunRecord(row);
   }
 
-  /** The newest run of each scenario of these incidents with no caller overrides, in one query. */
+  /**
+   * The newest run of each scenario of these incidents with no caller overrides, in one query.
+   * Runs of another engine version are not answers to today's question (they may lack a
+   * verdict, or differ), so they are left out and the scenario is run again.
+   */
   async latestRuns(incidentIds: readonly string[]): Promise<Map<string, ModelRunRecord>> {
     if (incidentIds.length === 0) return new Map();
     const rows = await this.prisma.$queryRaw<{ id: string }[]>`
@@ -229,6 +233,7 @@ export class ModelRunsService {
       FROM "ModelRun" r JOIN "IncidentModel" m ON m."incidentId" = r."incidentId" AND m."specId" = r."specId"
       WHERE r."incidentId" IN (${Prisma.join(incidentIds.map((id) => Prisma.sql`${id}::uuid`))})
         AND r."parameters" = '{}'::jsonb AND r."seed" = ${this.options.defaultSeed}
+        AND r."engineVersion" = ${ENGINE_VERSION}
       ORDER BY r."incidentId", r."scenarioKey", (r."status" = 'succeeded') DESC, r."queuedAt" DESC`;
     if (rows.length === 0) return new Map();
     const runs = await this.prisma.modelRun.findMany({ where: { id: { in: rows.map((r) => r.id) } } });
