@@ -1,4 +1,5 @@
-import { AppError, type FieldProblem } from './app-error';
+import { AppError, echo, type FieldProblem } from './app-error';
+import { ISO_INSTANT_EXAMPLE, parseIsoInstant } from './iso-instant';
 import {
   ACTIONABLE_STATUSES,
   CAUSAL_LINK_KINDS,
@@ -20,7 +21,6 @@ export const LIMITS = {
 
 const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 const KEY = /^[a-z0-9]+(?:[-_][a-z0-9]+)*$/;
-const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,3})?)?(?:Z|[+-]\d{2}:\d{2})$/;
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 type Json = unknown;
@@ -41,12 +41,12 @@ export function validateIncidentDocument(value: Json, where = ''): IncidentDocum
     if (v.length > max) fail(path, `is ${v.length} characters long; the limit is ${max}`);
   };
   const oneOf = (v: Json, path: string, allowed: readonly string[]) => {
-    if (typeof v !== 'string' || !allowed.includes(v)) fail(path, `expected one of ${allowed.join(', ')}; got ${JSON.stringify(v)}`);
+    if (typeof v !== 'string' || !allowed.includes(v)) fail(path, `expected one of ${allowed.join(', ')}; got ${echo(v)}`);
   };
   const instant = (v: Json, path: string) => {
     if (v === null) return;
-    if (typeof v !== 'string' || !ISO_INSTANT.test(v) || Number.isNaN(Date.parse(v))) {
-      fail(path, `expected an ISO 8601 instant with a zone (2016-05-05T02:16:10Z) or null; got ${JSON.stringify(v)}`);
+    if (typeof v !== 'string' || parseIsoInstant(v) === null) {
+      fail(path, `expected a real ISO 8601 instant with a zone (${ISO_INSTANT_EXAMPLE}) or null; got ${echo(v)}`);
     }
   };
   const list = (v: Json, path: string): Json[] => {
@@ -130,7 +130,7 @@ export function validateIncidentDocument(value: Json, where = ''): IncidentDocum
     const link = obj(l, `causalLinks[${i}]`);
     for (const end of ['from', 'to'] as const) {
       if (typeof link[end] !== 'string' || !factorKeys.has(link[end] as string)) {
-        fail(`causalLinks[${i}].${end}`, `expected the key of a causal factor of this incident; got ${JSON.stringify(link[end])}`);
+        fail(`causalLinks[${i}].${end}`, `expected the key of a causal factor of this incident; got ${echo(link[end])}`);
       }
     }
     oneOf(link.kind, `causalLinks[${i}].kind`, CAUSAL_LINK_KINDS);
@@ -144,8 +144,8 @@ export function validateIncidentDocument(value: Json, where = ''): IncidentDocum
     str(a.description, `${p}.description`, LIMITS.text, { empty: true });
     str(a.owner, `${p}.owner`, LIMITS.shortText, { nullable: true });
     oneOf(a.status, `${p}.status`, ACTIONABLE_STATUSES);
-    if (a.dueDate !== null && (typeof a.dueDate !== 'string' || !DATE.test(a.dueDate) || Number.isNaN(Date.parse(a.dueDate)))) {
-      fail(`${p}.dueDate`, `expected a calendar date YYYY-MM-DD or null; got ${JSON.stringify(a.dueDate)}`);
+    if (a.dueDate !== null && (typeof a.dueDate !== 'string' || !DATE.test(a.dueDate) || parseIsoInstant(`${a.dueDate}T00:00:00Z`) === null)) {
+      fail(`${p}.dueDate`, `expected a calendar date YYYY-MM-DD or null; got ${echo(a.dueDate)}`);
     }
     const refs = new Set<string>();
     list(a.references, `${p}.references`).forEach((r, j) => {
@@ -159,7 +159,7 @@ export function validateIncidentDocument(value: Json, where = ''): IncidentDocum
       }
     });
     list(a.addresses, `${p}.addresses`).forEach((k, j) => {
-      if (typeof k !== 'string' || !factorKeys.has(k)) fail(`${p}.addresses[${j}]`, `expected the key of a causal factor; got ${JSON.stringify(k)}`);
+      if (typeof k !== 'string' || !factorKeys.has(k)) fail(`${p}.addresses[${j}]`, `expected the key of a causal factor; got ${echo(k)}`);
     });
   });
 

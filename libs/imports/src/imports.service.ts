@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { PrismaService } from '@hindsight/db';
 import { AppError, type IncidentDocument } from '@hindsight/domain';
-import { ImportError, parsePostmortem, type DocumentFormat, type ImportReport, type ImportResult, type TrackerBases } from '@hindsight/importer';
+import { parsePostmortem, type DocumentFormat, type ImportReport, type ImportResult, type TrackerBases } from '@hindsight/importer';
 import { writeIncidentDocument, type IncidentRecord } from '@hindsight/incidents';
 import { appendAuditEvents, type Actor } from '@hindsight/tracking';
 
@@ -148,20 +148,16 @@ export class ImportsService {
     return (await this.prisma.pattern.findMany({ select: { key: true } })).map((p) => p.key);
   }
 
+  /** Throws ImportError for a document that cannot be read at all; the API maps it to BAD_USER_INPUT. */
   private parse(request: Omit<ImportRequest, 'actor'>, knownPatterns: string[]) {
-    try {
-      return parsePostmortem(request.document, {
-        format: request.format ?? undefined,
-        sourceUrl: request.sourceUrl ?? null,
-        maxBytes: this.options.maxBytes,
-        trackers: this.options.trackers,
-        knownPatterns,
-        organization: request.organization ?? UNKNOWN_ORGANIZATION,
-      });
-    } catch (error) {
-      if (error instanceof ImportError) throw new AppError('BAD_USER_INPUT', `document: ${error.message}`, { field: 'document', reason: error.code });
-      throw error;
-    }
+    return parsePostmortem(request.document, {
+      format: request.format ?? undefined,
+      sourceUrl: request.sourceUrl ?? null,
+      maxBytes: this.options.maxBytes,
+      trackers: this.options.trackers,
+      knownPatterns,
+      organization: request.organization ?? UNKNOWN_ORGANIZATION,
+    });
   }
 
   private async freeSlug(tx: Pick<PrismaService, 'incident'>, base: string): Promise<string> {

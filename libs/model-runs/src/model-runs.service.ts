@@ -6,8 +6,6 @@ import {
   ENGINE_VERSION,
   hashRunInputs,
   ModelError,
-  ModelParameterError,
-  ModelSpecError,
   resolveParameters,
   SCENARIO_AS_HAPPENED,
   validateSpec,
@@ -61,7 +59,7 @@ export class ModelRunsService {
 
   /** Validates and stores a spec version; the same content again returns the stored version. */
   async createSpec(input: unknown): Promise<ModelSpecRecord> {
-    const spec = this.validate(input);
+    const spec = validateSpec(input);
     const checksum = specChecksum(spec);
     const existing = await this.prisma.modelSpec.findUnique({ where: { key_version: { key: spec.slug, version: spec.version } } });
     if (existing) {
@@ -84,7 +82,7 @@ export class ModelRunsService {
       : await this.prisma.modelSpec.findFirst({ where: { key: specKey }, orderBy: { createdAt: 'desc' } });
     if (!specRow) throw AppError.notFound('Model spec', version ? `${specKey}@${version}` : specKey);
     const spec = specRow.spec as unknown as ModelSpec;
-    this.parameters(spec, defaultParameters);
+    resolveParameters(spec, defaultParameters);
     const defaults = defaultParameters;
     await this.prisma.$transaction(async (tx) => {
       await tx.incidentModel.upsert({
@@ -145,11 +143,11 @@ export class ModelRunsService {
       throw AppError.badField('scenario', `unknown scenario "${scenarioKey}"; this model has ${spec.scenarios.map((s) => s.key).join(', ')}`);
     }
     if (!Number.isInteger(seed) || seed < 0 || seed > 2 ** 31 - 1) throw AppError.badField('seed', `expected an integer from 0 to ${2 ** 31 - 1}; got ${seed}`);
-    this.parameters(spec, overrides);
+    resolveParameters(spec, overrides);
     const inputHash = hashRunInputs({
       spec,
       scenarioKey,
-      parameters: this.parameters(spec, overrides, scenarioKey),
+      parameters: resolveParameters(spec, overrides, scenarioKey),
       seed,
       mode: spec.engine.mode,
       fluidStep: spec.engine.fluidStep ?? 0.1,
@@ -202,7 +200,7 @@ export class ModelRunsService {
       if (error instanceof ModelError && error.code === 'QUEUE_FULL') {
         // Nothing ran: forget the row so the same request can be made again later.
         await this.prisma.modelRun.delete({ where: { id: runId } });
-        throw new AppError('TOO_MANY_REQUESTS', 'Every model worker is busy and the wait queue is full; try again in a moment.', { retryAfterSeconds: 1 });
+        throw error;
       }
       const message = error instanceof Error ? error.message : String(error);
       this.logger.warn(`run ${runId} failed: ${message}`);
@@ -242,32 +240,6 @@ export class ModelRunsService {
       comparisons.push({ scenario, run: await this.runFor(model, scenario.key, parameters, seed ?? this.options.defaultSeed) });
     }
     return comparisons;
-  }
-
-  private validate(input: unknown): ModelSpec {
-    try {
-      return validateSpec(input);
-    } catch (error) {
-      if (error instanceof ModelSpecError) {
-        throw AppError.badInput(error.issues.map((i) => ({ field: `spec.${i.path}`, reason: i.reason })));
-      }
-      throw error;
-    }
-  }
-
-  private parameters(spec: ModelSpec, overrides: Record<string, unknown>, scenarioKey?: string): Record<string, number> {
-    try {
-      return resolveParameters(spec, overrides, scenarioKey);
-    } catch (error) {
-      if (error instanceof ModelParameterError) {
-        throw new AppError('BAD_USER_INPUT', `parameters.${error.parameter}: ${error.reason}`, {
-          field: `parameters.${error.parameter}`,
-          parameter: error.parameter,
-          allowed: error.allowed,
-        });
-      }
-      throw error;
-    }
   }
 }
 
