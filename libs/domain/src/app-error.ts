@@ -85,9 +85,10 @@ export class AppError<C extends ErrorCode = ErrorCode> extends Error {
     this.name = 'AppError';
   }
 
-  static notFound(what: string, id: string): AppError<'NOT_FOUND'> {
+  /** `field` names the argument that held the id, e.g. `slug` or `input.incident`. */
+  static notFound(what: string, id: string, field?: string): AppError<'NOT_FOUND'> {
     const shown = id.length > MAX_ECHO_LENGTH ? `${id.slice(0, MAX_ECHO_LENGTH)}…` : id;
-    return new AppError('NOT_FOUND', `${what} ${echo(id)} does not exist.`, { what, id: shown });
+    return new AppError('NOT_FOUND', `${what} ${echo(id)} does not exist.`, { what, id: shown, ...(field ? { field } : {}) });
   }
 
   static badInput(problems: FieldProblem[]): AppError<'BAD_USER_INPUT'> {

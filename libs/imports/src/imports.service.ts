@@ -112,7 +112,7 @@ export class ImportsService {
   async publish(slug: string, expectedVersion: number, actor: Actor): Promise<IncidentRecord> {
     return this.prisma.$transaction(async (tx) => {
       const current = await tx.incident.findUnique({ where: { slug } });
-      if (!current) throw AppError.notFound('Incident', slug);
+      if (!current) throw AppError.notFound('Incident', slug, 'slug');
       if (current.status === 'published') throw new AppError('BAD_USER_INPUT', `Incident "${slug}" is already published.`, { field: 'slug' });
       const updated = await tx.incident.updateMany({
         where: { id: current.id, version: expectedVersion, status: 'draft' },

@@ -74,7 +74,7 @@ export class IncidentsService {
 
   async findBySlug(slug: string): Promise<IncidentRecord> {
     const incident = await this.prisma.incident.findFirst({ where: { slug, status: 'published' } });
-    if (!incident) throw AppError.notFound('Incident', slug);
+    if (!incident) throw AppError.notFound('Incident', slug, 'slug');
     return incident;
   }
 
@@ -122,7 +122,7 @@ export class IncidentsService {
 
   async findPattern(key: string): Promise<PatternWithCount> {
     const pattern = await this.prisma.pattern.findUnique({ where: { key }, include: PATTERN_COUNT });
-    if (!pattern) throw AppError.notFound('Pattern', key);
+    if (!pattern) throw AppError.notFound('Pattern', key, 'key');
     return withCount(pattern);
   }
 

@@ -76,7 +76,7 @@ export class ModelRunsService {
   /** Binds an incident to a spec version (the latest when none is named) and records its scenarios. */
   async attach(incidentSlug: string, specKey: string, version?: string | null, defaultParameters: Record<string, number> = {}): Promise<IncidentModelView> {
     const incident = await this.prisma.incident.findUnique({ where: { slug: incidentSlug }, select: { id: true } });
-    if (!incident) throw AppError.notFound('Incident', incidentSlug);
+    if (!incident) throw AppError.notFound('Incident', incidentSlug, 'incident');
     const specRow = version
       ? await this.prisma.modelSpec.findUnique({ where: { key_version: { key: specKey, version } } })
       : await this.prisma.modelSpec.findFirst({ where: { key: specKey }, orderBy: { createdAt: 'desc' } });
@@ -131,7 +131,7 @@ export class ModelRunsService {
    */
   async run(request: RunRequest): Promise<ModelRunRecord> {
     const incident = await this.prisma.incident.findFirst({ where: { slug: request.incidentSlug, status: 'published' }, select: { id: true } });
-    if (!incident) throw AppError.notFound('Incident', request.incidentSlug);
+    if (!incident) throw AppError.notFound('Incident', request.incidentSlug, 'incident');
     const model = await this.modelOf(incident.id);
     if (!model) throw new AppError('NOT_FOUND', `Incident "${request.incidentSlug}" has no model attached.`, { field: 'incident' });
     return this.runFor(model, request.scenarioKey, request.parameters ?? {}, request.seed ?? this.options.defaultSeed);
@@ -210,7 +210,7 @@ export class ModelRunsService {
 
   async findRun(id: string): Promise<ModelRunRecord> {
     const row = /^[0-9a-f-]{36}$/.test(id) ? await this.prisma.modelRun.findUnique({ where: { id } }) : null;
-    if (!row) throw AppError.notFound('Model run', id);
+    if (!row) throw AppError.notFound('Model run', id, 'id');
     return toRunRecord(row);
   }
 
@@ -231,7 +231,7 @@ export class ModelRunsService {
   /** The as-happened run beside each fix scenario, with the same parameters and seed. */
   async compare(incidentSlug: string, parameters: Record<string, number> = {}, seed?: number | null): Promise<ScenarioComparison[]> {
     const incident = await this.prisma.incident.findFirst({ where: { slug: incidentSlug, status: 'published' }, select: { id: true } });
-    if (!incident) throw AppError.notFound('Incident', incidentSlug);
+    if (!incident) throw AppError.notFound('Incident', incidentSlug, 'incident');
     const model = await this.modelOf(incident.id);
     if (!model) throw new AppError('NOT_FOUND', `Incident "${incidentSlug}" has no model attached.`, { field: 'incident' });
     const comparisons: ScenarioComparison[] = [];

@@ -71,7 +71,7 @@ export class ApiTokensService {
     return inWriteTransaction(this.prisma, async (tx) => {
       const where = UUID.test(idOrName) ? { id: idOrName } : { name: idOrName };
       const token = await tx.apiToken.findUnique({ where, select: PUBLIC_FIELDS });
-      if (!token) throw AppError.notFound('API token', idOrName);
+      if (!token) throw AppError.notFound('API token', idOrName, 'token');
       if (token.revokedAt) return token;
       const now = new Date();
       const updated = await tx.apiToken.updateMany({ where: { id: token.id, revokedAt: null }, data: { revokedAt: now } });

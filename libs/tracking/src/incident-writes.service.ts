@@ -254,7 +254,7 @@ export class IncidentWritesService {
 
   deleteTimelineEvent(slug: string, expectedVersion: number, key: string, actor: Actor, note?: string | null) {
     return this.change(slug, expectedVersion, actor, note, (path) => path, (current) => {
-      if (!current.doc.timeline.some((e) => e.key === key)) throw AppError.notFound('Timeline event', `${slug}#${key}`);
+      if (!current.doc.timeline.some((e) => e.key === key)) throw AppError.notFound('Timeline event', `${slug}#${key}`, 'key');
       const next = clone(current);
       next.doc.timeline = next.doc.timeline.filter((e) => e.key !== key);
       return next;
@@ -274,7 +274,7 @@ export class IncidentWritesService {
   /** Also removes the factor's causal links; refused while an actionable still addresses it. */
   deleteCausalFactor(slug: string, expectedVersion: number, key: string, actor: Actor, note?: string | null) {
     return this.change(slug, expectedVersion, actor, note, (path) => path, (current) => {
-      if (!current.doc.causalFactors.some((f) => f.key === key)) throw AppError.notFound('Causal factor', `${slug}#${key}`);
+      if (!current.doc.causalFactors.some((f) => f.key === key)) throw AppError.notFound('Causal factor', `${slug}#${key}`, 'key');
       const addressing = current.doc.actionables.filter((a) => a.addresses.includes(key)).map((a) => a.key);
       if (addressing.length > 0) throw addressedFactor(key, addressing);
       const next = clone(current);
@@ -297,7 +297,7 @@ export class IncidentWritesService {
 
   deleteCausalLink(slug: string, expectedVersion: number, link: CausalLinkDocument, actor: Actor, note?: string | null) {
     return this.change(slug, expectedVersion, actor, note, (path) => path, (current) => {
-      if (!current.doc.causalLinks.some((l) => linkKey(l) === linkKey(link))) throw AppError.notFound('Causal link', `${slug}#${linkKey(link)}`);
+      if (!current.doc.causalLinks.some((l) => linkKey(l) === linkKey(link))) throw AppError.notFound('Causal link', `${slug}#${linkKey(link)}`, 'link');
       const next = clone(current);
       next.doc.causalLinks = next.doc.causalLinks.filter((l) => linkKey(l) !== linkKey(link));
       return next;
@@ -384,10 +384,11 @@ export class IncidentWritesService {
         throw new AppError('NOT_FOUND', `Incident "${slug}" was renamed to "${alias.incident.slug}"; write to the current slug.`, {
           what: 'Incident',
           id: slug,
+          field: 'slug',
           renamedTo: alias.incident.slug,
         });
       }
-      throw AppError.notFound('Incident', slug);
+      throw AppError.notFound('Incident', slug, 'slug');
     }
     if (current.row.version !== expectedVersion) {
       throw conflict('Incident', slug, expectedVersion, current.row.version, incidentValues(current));
@@ -397,7 +398,7 @@ export class IncidentWritesService {
 
   private async raiseConflict(tx: Tx, id: string, slug: string, expectedVersion: number): Promise<never> {
     const now = await loadIncidentSnapshot(tx, { id });
-    if (!now) throw AppError.notFound('Incident', slug);
+    if (!now) throw AppError.notFound('Incident', slug, 'slug');
     throw conflict('Incident', slug, expectedVersion, now.row.version, incidentValues(now));
   }
 

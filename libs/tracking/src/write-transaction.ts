@@ -20,7 +20,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** A malformed id cannot name anything; say NOT_FOUND rather than letting Postgres reject the cast. */
 export function checkId(what: string, id: string): void {
-  if (!UUID.test(id)) throw AppError.notFound(what, id);
+  if (!UUID.test(id)) throw AppError.notFound(what, id, 'id');
 }
 
 export function checkExpectedVersion(version: number): void {
