@@ -49,6 +49,10 @@ export function validateIncidentDocument(value: Json, where = ''): IncidentDocum
       fail(path, `expected a real ISO 8601 instant with a zone (${ISO_INSTANT_EXAMPLE}) or null; got ${echo(v)}`);
     }
   };
+  // Pages turn these into links: only http(s), never javascript: or data:.
+  const webUrl = (v: Json, path: string) => {
+    if (typeof v === 'string' && !/^https?:\/\/[^\s/]+/i.test(v)) fail(path, `expected an http(s) URL; got ${echo(v)}`);
+  };
   const list = (v: Json, path: string): Json[] => {
     if (!Array.isArray(v)) {
       fail(path, 'expected an array');
@@ -70,6 +74,8 @@ export function validateIncidentDocument(value: Json, where = ''): IncidentDocum
       const key = item.key;
       if (typeof key !== 'string' || !KEY.test(key)) {
         fail(`${path}[${i}].key`, 'expected a lower-case key of letters, digits and dashes');
+      } else if (key.length > LIMITS.slug) {
+        fail(`${path}[${i}].key`, `is ${key.length} characters long; the limit is ${LIMITS.slug}`);
       } else if (seen.has(key)) {
         fail(`${path}[${i}].key`, `duplicate key "${key}"`);
       } else {
@@ -90,11 +96,12 @@ export function validateIncidentDocument(value: Json, where = ''): IncidentDocum
   str(doc.narrative, 'narrative', LIMITS.narrative, { empty: true });
   str(doc.impact, 'impact', LIMITS.text, { empty: true });
   list(doc.patterns, 'patterns').forEach((p, i) => {
-    if (typeof p !== 'string' || !KEY.test(p)) fail(`patterns[${i}]`, 'expected a pattern key');
+    if (typeof p !== 'string' || !KEY.test(p) || p.length > LIMITS.slug) fail(`patterns[${i}]`, 'expected a pattern key');
   });
   const source = obj(doc.source, 'source');
   str(source.title, 'source.title', LIMITS.title);
   str(source.url, 'source.url', LIMITS.shortText * 4, { nullable: true });
+  webUrl(source.url, 'source.url');
   if (typeof source.language !== 'string' || !/^[a-z]{2,3}(?:-[A-Za-z0-9]+)*$/.test(source.language)) {
     fail('source.language', 'expected a BCP 47 language tag such as "en" or "vi"');
   }
@@ -153,6 +160,7 @@ export function validateIncidentDocument(value: Json, where = ''): IncidentDocum
       oneOf(ref.kind, `${p}.references[${j}].kind`, REFERENCE_KINDS);
       str(ref.ref, `${p}.references[${j}].ref`, LIMITS.shortText * 4);
       str(ref.url, `${p}.references[${j}].url`, LIMITS.shortText * 4, { nullable: true });
+      webUrl(ref.url, `${p}.references[${j}].url`);
       if (typeof ref.ref === 'string') {
         if (refs.has(ref.ref)) fail(`${p}.references[${j}].ref`, `duplicate reference "${ref.ref}"`);
         refs.add(ref.ref);

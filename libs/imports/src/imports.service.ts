@@ -110,6 +110,7 @@ export class ImportsService {
 
   /** Makes a draft visible to readers. Stale `expectedVersion` → CONFLICT, nothing changes. */
   async publish(slug: string, expectedVersion: number, actor: Actor): Promise<IncidentRecord> {
+    if (!Number.isInteger(expectedVersion) || expectedVersion < 1) throw AppError.badField('expectedVersion', 'expected the positive version you last read');
     return this.prisma.$transaction(async (tx) => {
       const current = await tx.incident.findUnique({ where: { slug } });
       if (!current) throw AppError.notFound('Incident', slug, 'slug');

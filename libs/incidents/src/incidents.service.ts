@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Prisma, PrismaService } from '@hindsight/db';
-import { AppError, foldText, type ActionableStatus } from '@hindsight/domain';
+import { AppError, foldText, LIMITS, type ActionableStatus } from '@hindsight/domain';
 import { checkPageSize, decodeCursor, encodeCursor } from './keyset';
 import type { ActionableRecord, IncidentRecord, Page, PatternRecord } from './incident.types';
 
@@ -62,6 +62,17 @@ const ACTIONABLE_SORT: Record<ActionableOrder, SortSpec> = {
     desc: false,
   },
 };
+
+/**
+ * Search terms are short: a megabyte of text would only make every comparison slow. Refused
+ * with the field named, rather than searched for.
+ */
+function checkFilterTexts(prefix: string, values: Record<string, string | null | undefined>): void {
+  const problems = Object.entries(values)
+    .filter(([, v]) => typeof v === 'string' && v.length > LIMITS.shortText)
+    .map(([k, v]) => ({ field: `${prefix}.${k}`, reason: `is ${v!.length} characters long; the limit is ${LIMITS.shortText}` }));
+  if (problems.length > 0) throw AppError.badInput(problems);
+}
 
 function likePattern(text: string): string {
   return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -127,6 +138,8 @@ export class IncidentsService {
   }
 
   private incidentWhere(filter: IncidentFilter): Prisma.Sql {
+    const patterns = Object.fromEntries((filter.patterns ?? []).map((p, i) => [`patterns[${i}]`, p]));
+    checkFilterTexts('filter', { text: filter.text, organization: filter.organization, component: filter.component, ...patterns });
     const parts: Prisma.Sql[] = [Prisma.sql`i."status" = 'published'`];
     if (filter.patterns && filter.patterns.length > 0) {
       parts.push(Prisma.sql`EXISTS (SELECT 1 FROM "IncidentPattern" ip JOIN "Pattern" p ON p."id" = ip."patternId"
@@ -145,6 +158,7 @@ export class IncidentsService {
   }
 
   private actionableWhere(filter: ActionableFilter): Prisma.Sql {
+    checkFilterTexts('filter', { owner: filter.owner, pattern: filter.pattern, incident: filter.incident });
     const parts: Prisma.Sql[] = [Prisma.sql`i."status" = 'published'`];
     if (filter.status && filter.status.length > 0) {
       parts.push(Prisma.sql`a."status"::text IN (${Prisma.join(filter.status)})`);

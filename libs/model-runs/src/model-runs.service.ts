@@ -80,7 +80,10 @@ export class ModelRunsService {
     const specRow = version
       ? await this.prisma.modelSpec.findUnique({ where: { key_version: { key: specKey, version } } })
       : await this.prisma.modelSpec.findFirst({ where: { key: specKey }, orderBy: { createdAt: 'desc' } });
-    if (!specRow) throw AppError.notFound('Model spec', version ? `${specKey}@${version}` : specKey);
+    if (!specRow) {
+      const known = version ? (await this.prisma.modelSpec.count({ where: { key: specKey } })) > 0 : false;
+      throw AppError.notFound('Model spec', version ? `${specKey}@${version}` : specKey, known ? 'version' : 'model');
+    }
     const spec = specRow.spec as unknown as ModelSpec;
     resolveParameters(spec, defaultParameters);
     const defaults = defaultParameters;
@@ -139,11 +142,11 @@ export class ModelRunsService {
 
   async runFor(model: IncidentModelView, scenarioKey: string, overrides: Record<string, number>, seed: number): Promise<ModelRunRecord> {
     const spec = effectiveSpec(model.spec.model, model.defaultParameters);
+    if (!Number.isInteger(seed) || seed < 0 || seed > 2 ** 31 - 1) throw AppError.badField('seed', `expected an integer from 0 to ${2 ** 31 - 1}; got ${seed}`);
+    resolveParameters(spec, overrides);
     if (!spec.scenarios.some((s) => s.key === scenarioKey)) {
       throw AppError.badField('scenario', `unknown scenario "${scenarioKey}"; this model has ${spec.scenarios.map((s) => s.key).join(', ')}`);
     }
-    if (!Number.isInteger(seed) || seed < 0 || seed > 2 ** 31 - 1) throw AppError.badField('seed', `expected an integer from 0 to ${2 ** 31 - 1}; got ${seed}`);
-    resolveParameters(spec, overrides);
     const inputHash = hashRunInputs({
       spec,
       scenarioKey,

@@ -116,8 +116,10 @@ export class ActionableWritesService {
     const noteText = checkNote(note);
     const checked = checkActionablePatch(patch, this.options.trackers, 'patch.');
     return inWriteTransaction(this.prisma, async (tx) => {
-      const current = await this.loadForWrite(tx, id, expectedVersion);
+      // Unknown factors are reported before a stale version: re-reading would not fix them.
+      const current = await this.loadForWrite(tx, id);
       const factorIds = checked.addresses ? await this.factorIds(tx, current.incidentId, checked.addresses, 'patch.addresses') : null;
+      if (current.version !== expectedVersion) throw this.conflictFor(current, expectedVersion);
       const changes = this.diff(current, checked);
       if (changes.length === 0) return current;
       const scalars = Object.fromEntries(
@@ -186,10 +188,10 @@ export class ActionableWritesService {
   }
 
   /** The row as the caller must have read it: NOT_FOUND, or CONFLICT with the current values. */
-  private async loadForWrite(tx: Tx, id: string, expectedVersion: number): Promise<LoadedActionable> {
+  private async loadForWrite(tx: Tx, id: string, expectedVersion?: number): Promise<LoadedActionable> {
     const current = await this.load(tx, id);
     if (!current) throw AppError.notFound('Actionable', id, 'id');
-    if (current.version !== expectedVersion) throw this.conflictFor(current, expectedVersion);
+    if (expectedVersion !== undefined && current.version !== expectedVersion) throw this.conflictFor(current, expectedVersion);
     return current;
   }
 

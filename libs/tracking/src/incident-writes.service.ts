@@ -323,14 +323,17 @@ export class IncidentWritesService {
     checkExpectedVersion(expectedVersion);
     const noteText = checkNote(note);
     return inWriteTransaction(this.prisma, async (tx) => {
-      const before = await this.loadForWrite(tx, slug, expectedVersion);
+      // The input is checked before the version: a caller told CONFLICT re-reads and sends the
+      // same values again, so problems with them are worth reporting first.
+      const before = await this.loadForWrite(tx, slug);
       const after = edit(before);
       after.doc = this.validate(after.doc, path);
       const diff = diffIncident(before, after);
-      if (isEmptyDiff(diff)) return before.row;
       const id = before.row.id;
       if (diff.scalars.some((s) => s.field === 'slug')) await this.checkSlugFree(tx, after.doc.slug, id, path('slug'));
       if (diff.patterns) await this.checkPatterns(tx, after.doc.patterns, path('patterns'));
+      if (before.row.version !== expectedVersion) throw conflict('Incident', slug, expectedVersion, before.row.version, incidentValues(before));
+      if (isEmptyDiff(diff)) return before.row;
       if (diff.factors.deleted.length > 0) await this.lockUnaddressedFactors(tx, before, diff.factors.deleted.map((f) => f.key));
 
       const now = new Date();
@@ -376,7 +379,8 @@ export class IncidentWritesService {
     }
   }
 
-  private async loadForWrite(tx: Tx, slug: string, expectedVersion: number): Promise<IncidentSnapshot> {
+  /** The incident as it is now; with `expectedVersion`, CONFLICT unless it is at that version. */
+  private async loadForWrite(tx: Tx, slug: string, expectedVersion?: number): Promise<IncidentSnapshot> {
     const current = await loadIncidentSnapshot(tx, { slug });
     if (!current) {
       const alias = await tx.incidentSlugAlias.findUnique({ where: { slug }, include: { incident: { select: { slug: true } } } });
@@ -390,7 +394,7 @@ export class IncidentWritesService {
       }
       throw AppError.notFound('Incident', slug, 'slug');
     }
-    if (current.row.version !== expectedVersion) {
+    if (expectedVersion !== undefined && current.row.version !== expectedVersion) {
       throw conflict('Incident', slug, expectedVersion, current.row.version, incidentValues(current));
     }
     return current;

@@ -55,8 +55,9 @@ export function findInputProblems(
     if (problems.length < MAX_PROBLEMS) problems.push({ field, reason });
   };
 
+  let root = '';
   const walkJson = (value: unknown, field: string, depth: number): void => {
-    if (depth > MAX_JSON_DEPTH) return add(field, `is nested more than ${MAX_JSON_DEPTH} levels deep`);
+    if (depth > MAX_JSON_DEPTH) return add(root, `is nested more than ${MAX_JSON_DEPTH} levels deep (at ${field.slice(0, 120)}…)`);
     if (typeof value === 'string') {
       const problem = textProblem(value);
       if (problem) add(field, problem);
@@ -96,6 +97,7 @@ export function findInputProblems(
         if (problem) add(field, problem);
       }
     } else if (name === 'JSON') {
+      root = field;
       walkJson(value, field, 0);
     }
   };
@@ -130,7 +132,10 @@ export function findInputProblems(
       return;
     }
     const name = getNamedType(t).name;
-    if (name === 'JSON') return walkJson(valueFromASTUntyped(node, variables), field, 0);
+    if (name === 'JSON') {
+      root = field;
+      return walkJson(valueFromASTUntyped(node, variables), field, 0);
+    }
     if (node.kind !== Kind.STRING) return;
     if (name === DATE_TIME_SCALAR_NAME) {
       const problem = dateTimeProblem(node.value);

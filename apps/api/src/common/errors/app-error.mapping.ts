@@ -41,16 +41,17 @@ export function isErrorCode(code: unknown): code is ErrorCode {
 
 function fromImportError(error: ImportError): AppError {
   const limit = typeof error.details.maxBytes === 'number' ? error.details.maxBytes : undefined;
-  return new AppError('BAD_USER_INPUT', `document: ${error.message}`, {
-    field: 'document',
+  const field = typeof error.details.field === 'string' ? error.details.field : 'document';
+  return new AppError('BAD_USER_INPUT', field === 'document' ? `document: ${error.message}` : error.message, {
+    field,
     reason: error.code,
-    problems: [{ field: 'document', reason: error.message }],
+    problems: [{ field, reason: error.message }],
     ...(limit === undefined ? {} : { limit }),
   });
 }
 
 function fromModelError(error: ModelError): AppError | null {
-  if (error instanceof ModelSpecError) return AppError.badInput(error.issues.map((i) => ({ field: `spec.${i.path}`, reason: i.reason })));
+  if (error instanceof ModelSpecError) return AppError.badInput(error.issues.map((i) => ({ field: specField(i.path), reason: i.reason })));
   if (error instanceof ModelParameterError) {
     const field = `parameters.${error.parameter}`;
     return new AppError('BAD_USER_INPUT', `${field}: ${error.reason}`, {
@@ -72,6 +73,12 @@ function fromModelError(error: ModelError): AppError | null {
     default:
       return null;
   }
+}
+
+/** The validator names the spec's root `$`; clients name the argument, `spec`. */
+function specField(path: string): string {
+  const rest = path.replace(/^\$\.?/, '');
+  return rest === '' ? 'spec' : rest.startsWith('[') ? `spec${rest}` : `spec.${rest}`;
 }
 
 function fromHttpException(error: HttpException): AppError {
