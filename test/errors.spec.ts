@@ -1,5 +1,10 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { Client } from 'pg';
 import request from 'supertest';
+import { projectRoot } from '@hindsight/db';
+import { ERROR_CODES } from '@hindsight/domain';
+import { HTTP_STATUS } from '../apps/api/src/common/errors/app-error.mapping';
 import { loadConfig } from '../apps/api/src/config/app-config';
 import { issueTokens } from './support/api-tokens';
 import { tableHashes } from './support/table-hash';
@@ -159,6 +164,33 @@ describe('errors never leak internals', () => {
     expect(res.status).toBe(413);
     expect(res.body).toMatchObject({ code: 'BAD_USER_INPUT', field: 'body' });
     expect((await t.gql<{ patterns: unknown[] }>('{ patterns { key } }')).data.patterns.length).toBeGreaterThan(0);
+  });
+});
+
+describe('the README lists every error code a client can receive', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({ seed: false });
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('documents each code of the domain and each one Apollo answers malformed requests with', async () => {
+    const readme = fs.readFileSync(path.join(projectRoot(), 'README.md'), 'utf8');
+    const documented = new Set([...readme.matchAll(/^\| `([A-Z_]+)` \|/gm)].map((m) => m[1]));
+    const post = (body: unknown) => request(t.app.getHttpServer()).post('/graphql').set('content-type', 'application/json').send(JSON.stringify(body));
+    const received = await Promise.all([
+      post({}),
+      post({ query: '{ incidents' }),
+      post({ query: '{ nope }' }),
+      post({ query: 'query A { patterns { key } }', operationName: 'B' }),
+      post({ extensions: { persistedQuery: { version: 1, sha256Hash: 'a'.repeat(64) } } }),
+    ]);
+    const codes = received.map((r) => (r.body as { errors?: { extensions?: { code?: string } }[] }).errors?.[0]?.extensions?.code);
+    expect(codes).toEqual(['BAD_REQUEST', 'GRAPHQL_PARSE_FAILED', 'GRAPHQL_VALIDATION_FAILED', 'OPERATION_RESOLUTION_FAILURE', 'PERSISTED_QUERY_NOT_FOUND']);
+    expect([...ERROR_CODES, ...codes].filter((c) => !documented.has(c!))).toEqual([]);
+    expect(Object.keys(HTTP_STATUS).sort()).toEqual([...ERROR_CODES].sort());
   });
 });
 
