@@ -110,7 +110,8 @@ function databaseFault(error: unknown): DatabaseFault | null {
   if (typeof error !== 'object' || error === null) return null;
   const e = error as { name?: string; code?: unknown; message?: unknown; meta?: { driverAdapterError?: { cause?: DatabaseFault } }; cause?: unknown };
   const adapterCause = e.meta?.driverAdapterError?.cause;
-  if (adapterCause) return adapterCause;
+  // Prisma's own code (P2002, …) says more than the adapter's generic P2010 wrapper.
+  if (adapterCause) return { ...adapterCause, code: typeof e.code === 'string' && e.code !== 'P2010' ? e.code : (adapterCause.code ?? adapterCause.kind) };
   if (e.name === 'DriverAdapterError' && typeof e.cause === 'object' && e.cause) return e.cause as DatabaseFault;
   if (typeof e.code === 'string') return { code: e.code, message: typeof e.message === 'string' ? e.message : undefined };
   if (typeof e.message === 'string') return { message: e.message };
@@ -139,16 +140,16 @@ function fromDatabaseError(error: unknown): AppError | null {
   }
   const refused = BAD_VALUE_STATES[code];
   if (refused) return new AppError('BAD_USER_INPUT', `A value ${refused}; nothing was written.`, { reason: `SQLSTATE_${code}` });
-  if (code === 'P2002' || code === '23505') {
+  if (code === 'P2002' || code === '23505' || kind === 'UniqueConstraintViolation') {
     const target = (error as { meta?: { target?: unknown } }).meta?.target;
     return new AppError('CONFLICT', 'Another change created the same key at the same time; read the record again and retry.', {
       constraint: String(target ?? ''),
     });
   }
-  if (code === 'P2003' || code === 'P2025' || code === '23503') {
+  if (code === 'P2003' || code === 'P2025' || code === '23503' || kind === 'ForeignKeyConstraintViolation') {
     return new AppError('CONFLICT', 'The record changed while this write was in progress; read it again and retry.');
   }
-  if (code === '40001' || code === '40P01') {
+  if (code === '40001' || code === '40P01' || kind === 'TransactionWriteConflict') {
     return new AppError('CONFLICT', 'The write collided with another one; read the record again and retry.');
   }
   return null;
