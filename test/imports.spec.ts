@@ -148,7 +148,7 @@ A malformed message made every consumer crash and retry it forever.
     const PUBLISH = `mutation P($slug: String!, $v: Int!) { publishIncident(slug: $slug, expectedVersion: $v) { slug status version } }`;
     const viewerPublish = await t.gql(PUBLISH, { slug: incident.slug, v: incident.version }, as('viewer'));
     expect(viewerPublish.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
-    const stale = await t.gql(PUBLISH, { slug: incident.slug, v: incident.version - 1 }, as('editor'));
+    const stale = await t.gql(PUBLISH, { slug: incident.slug, v: incident.version + 1 }, as('editor'));
     expect(stale.errors?.[0]?.extensions?.code).toBe('CONFLICT');
     const published = await t.gql<{ publishIncident: { status: string } }>(PUBLISH, { slug: incident.slug, v: incident.version }, as('editor'));
     expect(published.data.publishIncident.status).toBe('PUBLISHED');

@@ -46,7 +46,7 @@ export function validateIncidentDocument(value: Json, where = ''): IncidentDocum
   const instant = (v: Json, path: string) => {
     if (v === null) return;
     if (typeof v !== 'string' || parseIsoInstant(v) === null) {
-      fail(path, `expected a real ISO 8601 instant with a zone (${ISO_INSTANT_EXAMPLE}) or null; got ${echo(v)}`);
+      fail(path, `expected an ISO 8601 instant with a zone, on a real calendar day (${ISO_INSTANT_EXAMPLE}), or null; got ${echo(v)}`);
     }
   };
   // Pages turn these into links: only http(s), never javascript: or data:.
