@@ -1,5 +1,5 @@
 import { ApolloDriver, type ApolloDriverConfig } from '@nestjs/apollo';
-import { Global, Module, type DynamicModule } from '@nestjs/common';
+import { Global, Logger, Module, type DynamicModule } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
 import { GraphQLModule } from '@nestjs/graphql';
 import type { Request } from 'express';
@@ -7,6 +7,9 @@ import { PrismaService } from '@hindsight/db';
 import { IncidentLoaders } from '@hindsight/incidents';
 import { AuthModule } from './auth/auth.module';
 import { AppErrorFilter } from './common/app-error.filter';
+import { DateTimeScalar } from './common/date-time.scalar';
+import { graphqlErrorFormatter } from './common/errors/graphql-error.formatter';
+import { inputGuardPlugin } from './common/input-guard.plugin';
 import { depthLimit } from './common/depth-limit.rule';
 import type { GqlContext } from './common/gql-context';
 import type { AppConfig } from './config/app-config';
@@ -55,8 +58,13 @@ export class AppModule {
             sortSchema: true,
             playground: false,
             introspection: true,
-            plugins: [explorerLandingPage()],
+            plugins: [explorerLandingPage(), inputGuardPlugin()],
             validationRules: [depthLimit(MAX_QUERY_DEPTH)],
+            buildSchemaOptions: { scalarsMap: [{ type: Date, scalar: DateTimeScalar }] },
+            // Errors are mapped once, in formatError; stacks stay on the server unless HINDSIGHT_DEV_ERRORS.
+            autoTransformHttpErrors: false,
+            includeStacktraceInErrorResponses: false,
+            formatError: graphqlErrorFormatter({ devErrors: config.devErrors, logger: new Logger('Errors') }),
             context: ({ req }: { req: Request }): GqlContext => ({ req, loaders: new IncidentLoaders(prisma) }),
           }),
         }),

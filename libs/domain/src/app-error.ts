@@ -1,6 +1,9 @@
 /**
- * The one error type of the domain. Services throw it; the API maps `code` to GraphQL
- * `extensions.code` in a single filter, so resolvers never catch.
+ * The one error type of the domain. Services throw it (or their lib's own error type); the API
+ * maps every family to GraphQL `extensions.code` in a single place, so resolvers never catch.
+ *
+ * Adding a code: append it to ERROR_CODES, give it a details shape in ErrorDetails, an HTTP
+ * status in the API's table, and a row in the README's list of error codes.
  */
 export const ERROR_CODES = [
   'NOT_FOUND',
@@ -10,7 +13,7 @@ export const ERROR_CODES = [
   'UNAUTHENTICATED',
   'TOO_MANY_REQUESTS',
   'SERVICE_UNAVAILABLE',
-  'INTERNAL',
+  'INTERNAL_SERVER_ERROR',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
@@ -20,27 +23,80 @@ export interface FieldProblem {
   reason: string;
 }
 
-export class AppError extends Error {
+/** The machine-readable facts each code carries to the client, beside `code` and the message. */
+export interface ErrorDetails {
+  NOT_FOUND: { what?: string; id?: string; field?: string; renamedTo?: string };
+  BAD_USER_INPUT: {
+    /** The first offending field (an argument path such as `input.title` or `first`). */
+    field?: string;
+    /** Every problem found, each with its field and the reason. */
+    problems?: FieldProblem[];
+    /** A short machine-readable reason, e.g. an importer code such as `TOO_LARGE`. */
+    reason?: string;
+    parameter?: string;
+    allowed?: { min: number; max: number; unit: string } | readonly string[] | null;
+    from?: string;
+    limit?: number;
+    /** Actionables that still address a causal factor being deleted. */
+    actionables?: string[];
+  };
+  CONFLICT: {
+    field?: string;
+    slug?: string;
+    key?: string;
+    name?: string;
+    /** Stale writes: the version you sent, the stored one, and the stored values. */
+    expectedVersion?: number;
+    currentVersion?: number;
+    current?: Record<string, unknown>;
+    /** Unique constraint that a concurrent writer won. */
+    constraint?: string;
+  };
+  FORBIDDEN: { requiredRole?: string; role?: string };
+  UNAUTHENTICATED: { requiredRole?: string };
+  TOO_MANY_REQUESTS: { retryAfterSeconds: number };
+  SERVICE_UNAVAILABLE: {
+    /** `DATABASE_TIMEOUT`: a query ran out of time; `DATABASE_UNAVAILABLE`: the database cannot be reached. */
+    reason: 'DATABASE_TIMEOUT' | 'DATABASE_UNAVAILABLE' | 'SERVER_BUSY';
+    retryAfterSeconds: number;
+  };
+  INTERNAL_SERVER_ERROR: Record<string, never>;
+}
+
+/** Longest echo of a caller's value inside an error message. */
+export const MAX_ECHO_LENGTH = 80;
+
+/** A caller's value as an error message may quote it: JSON-quoted, cut to MAX_ECHO_LENGTH characters. */
+export function echo(value: unknown): string {
+  const text = typeof value === 'string' ? value : String(JSON.stringify(value));
+  const cut = text.length > MAX_ECHO_LENGTH ? `${text.slice(0, MAX_ECHO_LENGTH)}…` : text;
+  const quoted = JSON.stringify(cut);
+  return text.length > MAX_ECHO_LENGTH ? `${quoted} (${text.length} characters)` : quoted;
+}
+
+export class AppError<C extends ErrorCode = ErrorCode> extends Error {
   constructor(
-    readonly code: ErrorCode,
+    readonly code: C,
     message: string,
     /** Extra, machine-readable facts for the client (field problems, current version, ...). */
-    readonly details: Record<string, unknown> = {},
+    readonly details: ErrorDetails[C] = {} as ErrorDetails[C],
   ) {
     super(message);
     this.name = 'AppError';
   }
 
-  static notFound(what: string, id: string): AppError {
-    return new AppError('NOT_FOUND', `${what} "${id}" does not exist.`, { what, id });
+  /** `field` names the argument that held the id, e.g. `slug` or `input.incident`. */
+  static notFound(what: string, id: string, field?: string): AppError<'NOT_FOUND'> {
+    const shown = id.length > MAX_ECHO_LENGTH ? `${id.slice(0, MAX_ECHO_LENGTH)}…` : id;
+    return new AppError('NOT_FOUND', `${what} ${echo(id)} does not exist.`, { what, id: shown, ...(field ? { field } : {}) });
   }
 
-  static badInput(problems: FieldProblem[]): AppError {
+  static badInput(problems: FieldProblem[]): AppError<'BAD_USER_INPUT'> {
     const text = problems.map((p) => `${p.field}: ${p.reason}`).join('; ');
     return new AppError('BAD_USER_INPUT', text, { problems, field: problems[0]?.field });
   }
 
-  static badField(field: string, reason: string): AppError {
+  static badField(field: string, reason: string): AppError<'BAD_USER_INPUT'> {
     return AppError.badInput([{ field, reason }]);
   }
 }

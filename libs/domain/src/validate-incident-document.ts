@@ -1,4 +1,5 @@
-import { AppError, type FieldProblem } from './app-error';
+import { AppError, echo, type FieldProblem } from './app-error';
+import { ISO_INSTANT_EXAMPLE, parseIsoInstant } from './iso-instant';
 import {
   ACTIONABLE_STATUSES,
   CAUSAL_LINK_KINDS,
@@ -20,7 +21,6 @@ export const LIMITS = {
 
 const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 const KEY = /^[a-z0-9]+(?:[-_][a-z0-9]+)*$/;
-const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,3})?)?(?:Z|[+-]\d{2}:\d{2})$/;
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 type Json = unknown;
@@ -41,13 +41,17 @@ export function validateIncidentDocument(value: Json, where = ''): IncidentDocum
     if (v.length > max) fail(path, `is ${v.length} characters long; the limit is ${max}`);
   };
   const oneOf = (v: Json, path: string, allowed: readonly string[]) => {
-    if (typeof v !== 'string' || !allowed.includes(v)) fail(path, `expected one of ${allowed.join(', ')}; got ${JSON.stringify(v)}`);
+    if (typeof v !== 'string' || !allowed.includes(v)) fail(path, `expected one of ${allowed.join(', ')}; got ${echo(v)}`);
   };
   const instant = (v: Json, path: string) => {
     if (v === null) return;
-    if (typeof v !== 'string' || !ISO_INSTANT.test(v) || Number.isNaN(Date.parse(v))) {
-      fail(path, `expected an ISO 8601 instant with a zone (2016-05-05T02:16:10Z) or null; got ${JSON.stringify(v)}`);
+    if (typeof v !== 'string' || parseIsoInstant(v) === null) {
+      fail(path, `expected an ISO 8601 instant with a zone, on a real calendar day (${ISO_INSTANT_EXAMPLE}), or null; got ${echo(v)}`);
     }
+  };
+  // Pages turn these into links: only http(s), never javascript: or data:.
+  const webUrl = (v: Json, path: string) => {
+    if (typeof v === 'string' && !/^https?:\/\/[^\s/]+/i.test(v)) fail(path, `expected an http(s) URL; got ${echo(v)}`);
   };
   const list = (v: Json, path: string): Json[] => {
     if (!Array.isArray(v)) {
@@ -70,6 +74,8 @@ export function validateIncidentDocument(value: Json, where = ''): IncidentDocum
       const key = item.key;
       if (typeof key !== 'string' || !KEY.test(key)) {
         fail(`${path}[${i}].key`, 'expected a lower-case key of letters, digits and dashes');
+      } else if (key.length > LIMITS.slug) {
+        fail(`${path}[${i}].key`, `is ${key.length} characters long; the limit is ${LIMITS.slug}`);
       } else if (seen.has(key)) {
         fail(`${path}[${i}].key`, `duplicate key "${key}"`);
       } else {
@@ -90,11 +96,12 @@ export function validateIncidentDocument(value: Json, where = ''): IncidentDocum
   str(doc.narrative, 'narrative', LIMITS.narrative, { empty: true });
   str(doc.impact, 'impact', LIMITS.text, { empty: true });
   list(doc.patterns, 'patterns').forEach((p, i) => {
-    if (typeof p !== 'string' || !KEY.test(p)) fail(`patterns[${i}]`, 'expected a pattern key');
+    if (typeof p !== 'string' || !KEY.test(p) || p.length > LIMITS.slug) fail(`patterns[${i}]`, 'expected a pattern key');
   });
   const source = obj(doc.source, 'source');
   str(source.title, 'source.title', LIMITS.title);
   str(source.url, 'source.url', LIMITS.shortText * 4, { nullable: true });
+  webUrl(source.url, 'source.url');
   if (typeof source.language !== 'string' || !/^[a-z]{2,3}(?:-[A-Za-z0-9]+)*$/.test(source.language)) {
     fail('source.language', 'expected a BCP 47 language tag such as "en" or "vi"');
   }
@@ -130,7 +137,7 @@ export function validateIncidentDocument(value: Json, where = ''): IncidentDocum
     const link = obj(l, `causalLinks[${i}]`);
     for (const end of ['from', 'to'] as const) {
       if (typeof link[end] !== 'string' || !factorKeys.has(link[end] as string)) {
-        fail(`causalLinks[${i}].${end}`, `expected the key of a causal factor of this incident; got ${JSON.stringify(link[end])}`);
+        fail(`causalLinks[${i}].${end}`, `expected the key of a causal factor of this incident; got ${echo(link[end])}`);
       }
     }
     oneOf(link.kind, `causalLinks[${i}].kind`, CAUSAL_LINK_KINDS);
@@ -144,8 +151,8 @@ export function validateIncidentDocument(value: Json, where = ''): IncidentDocum
     str(a.description, `${p}.description`, LIMITS.text, { empty: true });
     str(a.owner, `${p}.owner`, LIMITS.shortText, { nullable: true });
     oneOf(a.status, `${p}.status`, ACTIONABLE_STATUSES);
-    if (a.dueDate !== null && (typeof a.dueDate !== 'string' || !DATE.test(a.dueDate) || Number.isNaN(Date.parse(a.dueDate)))) {
-      fail(`${p}.dueDate`, `expected a calendar date YYYY-MM-DD or null; got ${JSON.stringify(a.dueDate)}`);
+    if (a.dueDate !== null && (typeof a.dueDate !== 'string' || !DATE.test(a.dueDate) || parseIsoInstant(`${a.dueDate}T00:00:00Z`) === null)) {
+      fail(`${p}.dueDate`, `expected a calendar date YYYY-MM-DD or null; got ${echo(a.dueDate)}`);
     }
     const refs = new Set<string>();
     list(a.references, `${p}.references`).forEach((r, j) => {
@@ -153,13 +160,14 @@ export function validateIncidentDocument(value: Json, where = ''): IncidentDocum
       oneOf(ref.kind, `${p}.references[${j}].kind`, REFERENCE_KINDS);
       str(ref.ref, `${p}.references[${j}].ref`, LIMITS.shortText * 4);
       str(ref.url, `${p}.references[${j}].url`, LIMITS.shortText * 4, { nullable: true });
+      webUrl(ref.url, `${p}.references[${j}].url`);
       if (typeof ref.ref === 'string') {
         if (refs.has(ref.ref)) fail(`${p}.references[${j}].ref`, `duplicate reference "${ref.ref}"`);
         refs.add(ref.ref);
       }
     });
     list(a.addresses, `${p}.addresses`).forEach((k, j) => {
-      if (typeof k !== 'string' || !factorKeys.has(k)) fail(`${p}.addresses[${j}]`, `expected the key of a causal factor; got ${JSON.stringify(k)}`);
+      if (typeof k !== 'string' || !factorKeys.has(k)) fail(`${p}.addresses[${j}]`, `expected the key of a causal factor; got ${echo(k)}`);
     });
   });
 

@@ -35,6 +35,9 @@ function checkOptions(options: ParsePostmortemOptions): void {
   if (options.format !== undefined && !DOCUMENT_FORMATS.includes(options.format)) {
     throw bad(`Unknown format "${String(options.format)}"; expected one of ${DOCUMENT_FORMATS.join(', ')}.`);
   }
+  if (options.sourceUrl != null && (typeof options.sourceUrl !== 'string' || options.sourceUrl.length > 1200 || !/^https?:\/\/[^\s/]+/i.test(options.sourceUrl))) {
+    throw new ImportError('INVALID_OPTIONS', `sourceUrl: expected an http(s) URL of at most 1200 characters; got ${String(options.sourceUrl).slice(0, 80)}`, { field: 'sourceUrl' });
+  }
   if (options.maxBytes !== undefined && !(Number.isInteger(options.maxBytes) && options.maxBytes > 0)) {
     throw bad(`maxBytes must be a positive whole number of bytes; got ${String(options.maxBytes)}.`);
   }

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { PrismaService } from '@hindsight/db';
 import { AppError, type IncidentDocument } from '@hindsight/domain';
-import { ImportError, parsePostmortem, type DocumentFormat, type ImportReport, type ImportResult, type TrackerBases } from '@hindsight/importer';
+import { parsePostmortem, type DocumentFormat, type ImportReport, type ImportResult, type TrackerBases } from '@hindsight/importer';
 import { writeIncidentDocument, type IncidentRecord } from '@hindsight/incidents';
 import { appendAuditEvents, type Actor } from '@hindsight/tracking';
 
@@ -110,9 +110,10 @@ export class ImportsService {
 
   /** Makes a draft visible to readers. Stale `expectedVersion` → CONFLICT, nothing changes. */
   async publish(slug: string, expectedVersion: number, actor: Actor): Promise<IncidentRecord> {
+    if (!Number.isInteger(expectedVersion) || expectedVersion < 1) throw AppError.badField('expectedVersion', 'expected the positive version you last read');
     return this.prisma.$transaction(async (tx) => {
       const current = await tx.incident.findUnique({ where: { slug } });
-      if (!current) throw AppError.notFound('Incident', slug);
+      if (!current) throw AppError.notFound('Incident', slug, 'slug');
       if (current.status === 'published') throw new AppError('BAD_USER_INPUT', `Incident "${slug}" is already published.`, { field: 'slug' });
       const updated = await tx.incident.updateMany({
         where: { id: current.id, version: expectedVersion, status: 'draft' },
@@ -148,20 +149,16 @@ export class ImportsService {
     return (await this.prisma.pattern.findMany({ select: { key: true } })).map((p) => p.key);
   }
 
+  /** Throws ImportError for a document that cannot be read at all; the API maps it to BAD_USER_INPUT. */
   private parse(request: Omit<ImportRequest, 'actor'>, knownPatterns: string[]) {
-    try {
-      return parsePostmortem(request.document, {
-        format: request.format ?? undefined,
-        sourceUrl: request.sourceUrl ?? null,
-        maxBytes: this.options.maxBytes,
-        trackers: this.options.trackers,
-        knownPatterns,
-        organization: request.organization ?? UNKNOWN_ORGANIZATION,
-      });
-    } catch (error) {
-      if (error instanceof ImportError) throw new AppError('BAD_USER_INPUT', `document: ${error.message}`, { field: 'document', reason: error.code });
-      throw error;
-    }
+    return parsePostmortem(request.document, {
+      format: request.format ?? undefined,
+      sourceUrl: request.sourceUrl ?? null,
+      maxBytes: this.options.maxBytes,
+      trackers: this.options.trackers,
+      knownPatterns,
+      organization: request.organization ?? UNKNOWN_ORGANIZATION,
+    });
   }
 
   private async freeSlug(tx: Pick<PrismaService, 'incident'>, base: string): Promise<string> {

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Prisma, PrismaService } from '@hindsight/db';
-import { AppError, foldText, type ActionableStatus } from '@hindsight/domain';
+import { AppError, foldText, LIMITS, type ActionableStatus } from '@hindsight/domain';
 import { checkPageSize, decodeCursor, encodeCursor } from './keyset';
 import type { ActionableRecord, IncidentRecord, Page, PatternRecord } from './incident.types';
 
@@ -63,6 +63,17 @@ const ACTIONABLE_SORT: Record<ActionableOrder, SortSpec> = {
   },
 };
 
+/**
+ * Search terms are short: a megabyte of text would only make every comparison slow. Refused
+ * with the field named, rather than searched for.
+ */
+function checkFilterTexts(prefix: string, values: Record<string, string | null | undefined>): void {
+  const problems = Object.entries(values)
+    .filter(([, v]) => typeof v === 'string' && v.length > LIMITS.shortText)
+    .map(([k, v]) => ({ field: `${prefix}.${k}`, reason: `is ${v!.length} characters long; the limit is ${LIMITS.shortText}` }));
+  if (problems.length > 0) throw AppError.badInput(problems);
+}
+
 function likePattern(text: string): string {
   return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
@@ -74,7 +85,7 @@ export class IncidentsService {
 
   async findBySlug(slug: string): Promise<IncidentRecord> {
     const incident = await this.prisma.incident.findFirst({ where: { slug, status: 'published' } });
-    if (!incident) throw AppError.notFound('Incident', slug);
+    if (!incident) throw AppError.notFound('Incident', slug, 'slug');
     return incident;
   }
 
@@ -122,11 +133,13 @@ export class IncidentsService {
 
   async findPattern(key: string): Promise<PatternWithCount> {
     const pattern = await this.prisma.pattern.findUnique({ where: { key }, include: PATTERN_COUNT });
-    if (!pattern) throw AppError.notFound('Pattern', key);
+    if (!pattern) throw AppError.notFound('Pattern', key, 'key');
     return withCount(pattern);
   }
 
   private incidentWhere(filter: IncidentFilter): Prisma.Sql {
+    const patterns = Object.fromEntries((filter.patterns ?? []).map((p, i) => [`patterns[${i}]`, p]));
+    checkFilterTexts('filter', { text: filter.text, organization: filter.organization, component: filter.component, ...patterns });
     const parts: Prisma.Sql[] = [Prisma.sql`i."status" = 'published'`];
     if (filter.patterns && filter.patterns.length > 0) {
       parts.push(Prisma.sql`EXISTS (SELECT 1 FROM "IncidentPattern" ip JOIN "Pattern" p ON p."id" = ip."patternId"
@@ -145,6 +158,7 @@ export class IncidentsService {
   }
 
   private actionableWhere(filter: ActionableFilter): Prisma.Sql {
+    checkFilterTexts('filter', { owner: filter.owner, pattern: filter.pattern, incident: filter.incident });
     const parts: Prisma.Sql[] = [Prisma.sql`i."status" = 'published'`];
     if (filter.status && filter.status.length > 0) {
       parts.push(Prisma.sql`a."status"::text IN (${Prisma.join(filter.status)})`);

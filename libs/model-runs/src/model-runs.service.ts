@@ -6,8 +6,6 @@ import {
   ENGINE_VERSION,
   hashRunInputs,
   ModelError,
-  ModelParameterError,
-  ModelSpecError,
   parameterConflicts,
   resolveParameters,
   type ParameterConflict,
@@ -65,7 +63,7 @@ export class ModelRunsService {
 
   /** Validates and stores a spec version; the same content again returns the stored version. */
   async createSpec(input: unknown): Promise<ModelSpecRecord> {
-    const spec = this.validate(input);
+    const spec = validateSpec(input);
     const checksum = specChecksum(spec);
     const existing = await this.prisma.modelSpec.findUnique({ where: { key_version: { key: spec.slug, version: spec.version } } });
     if (existing) {
@@ -82,13 +80,16 @@ export class ModelRunsService {
   /** Binds an incident to a spec version (the latest when none is named) and records its scenarios. */
   async attach(incidentSlug: string, specKey: string, version?: string | null, defaultParameters: Record<string, number> = {}): Promise<IncidentModelView> {
     const incident = await this.prisma.incident.findUnique({ where: { slug: incidentSlug }, select: { id: true } });
-    if (!incident) throw AppError.notFound('Incident', incidentSlug);
+    if (!incident) throw AppError.notFound('Incident', incidentSlug, 'incident');
     const specRow = version
       ? await this.prisma.modelSpec.findUnique({ where: { key_version: { key: specKey, version } } })
       : await this.prisma.modelSpec.findFirst({ where: { key: specKey }, orderBy: { createdAt: 'desc' } });
-    if (!specRow) throw AppError.notFound('Model spec', version ? `${specKey}@${version}` : specKey);
+    if (!specRow) {
+      const known = version ? (await this.prisma.modelSpec.count({ where: { key: specKey } })) > 0 : false;
+      throw AppError.notFound('Model spec', version ? `${specKey}@${version}` : specKey, known ? 'version' : 'model');
+    }
     const spec = specRow.spec as unknown as ModelSpec;
-    this.parameters(spec, defaultParameters);
+    resolveParameters(spec, defaultParameters);
     const defaults = defaultParameters;
     await this.prisma.$transaction(async (tx) => {
       await tx.incidentModel.upsert({
@@ -137,7 +138,7 @@ export class ModelRunsService {
    */
   async run(request: RunRequest): Promise<ModelRunRecord> {
     const incident = await this.prisma.incident.findFirst({ where: { slug: request.incidentSlug, status: 'published' }, select: { id: true } });
-    if (!incident) throw AppError.notFound('Incident', request.incidentSlug);
+    if (!incident) throw AppError.notFound('Incident', request.incidentSlug, 'incident');
     const model = await this.modelOf(incident.id);
     if (!model) throw new AppError('NOT_FOUND', `Incident "${request.incidentSlug}" has no model attached.`, { field: 'incident' });
     return this.runFor(model, request.scenarioKey, request.parameters ?? {}, request.seed ?? this.options.defaultSeed);
@@ -145,16 +146,16 @@ export class ModelRunsService {
 
   async runFor(model: IncidentModelView, scenarioKey: string, overrides: Record<string, number>, seed: number): Promise<ModelRunRecord> {
     const spec = effectiveSpec(model.spec.model, model.defaultParameters);
+    if (!Number.isInteger(seed) || seed < 0 || seed > 2 ** 31 - 1) throw AppError.badField('seed', `expected an integer from 0 to ${2 ** 31 - 1}; got ${seed}`);
+    resolveParameters(spec, overrides);
     if (!spec.scenarios.some((s) => s.key === scenarioKey)) {
       throw AppError.badField('scenario', `unknown scenario "${scenarioKey}"; this model has ${spec.scenarios.map((s) => s.key).join(', ')}`);
     }
-    if (!Number.isInteger(seed) || seed < 0 || seed > 2 ** 31 - 1) throw AppError.badField('seed', `expected an integer from 0 to ${2 ** 31 - 1}; got ${seed}`);
-    this.parameters(spec, overrides);
     const inputHash = hashRunInputs({
       spec,
       scenarioKey,
-      parameters: this.parameters(spec, overrides, scenarioKey),
-      callerParameters: this.parameters(spec, overrides),
+      parameters: resolveParameters(spec, overrides, scenarioKey),
+      callerParameters: resolveParameters(spec, overrides),
       seed,
       mode: spec.engine.mode,
       fluidStep: spec.engine.fluidStep ?? 0.1,
@@ -207,7 +208,7 @@ export class ModelRunsService {
       if (error instanceof ModelError && error.code === 'QUEUE_FULL') {
         // Nothing ran: forget the row so the same request can be made again later.
         await this.prisma.modelRun.delete({ where: { id: runId } });
-        throw new AppError('TOO_MANY_REQUESTS', 'Every model worker is busy and the wait queue is full; try again in a moment.', { retryAfterSeconds: 1 });
+        throw error;
       }
       const message = error instanceof Error ? error.message : String(error);
       this.logger.warn(`run ${runId} failed: ${message}`);
@@ -217,7 +218,7 @@ export class ModelRunsService {
 
   async findRun(id: string): Promise<ModelRunRecord> {
     const row = /^[0-9a-f-]{36}$/.test(id) ? await this.prisma.modelRun.findUnique({ where: { id } }) : null;
-    if (!row) throw AppError.notFound('Model run', id);
+    if (!row) throw AppError.notFound('Model run', id, 'id');
     return toRunRecord(row);
   }
 
@@ -248,7 +249,7 @@ export class ModelRunsService {
    */
   async compare(incidentSlug: string, parameters: Record<string, number> = {}, seed?: number | null): Promise<ScenarioComparison[]> {
     const incident = await this.prisma.incident.findFirst({ where: { slug: incidentSlug, status: 'published' }, select: { id: true } });
-    if (!incident) throw AppError.notFound('Incident', incidentSlug);
+    if (!incident) throw AppError.notFound('Incident', incidentSlug, 'incident');
     const model = await this.modelOf(incident.id);
     if (!model) throw new AppError('NOT_FOUND', `Incident "${incidentSlug}" has no model attached.`, { field: 'incident' });
     const comparisons: ScenarioComparison[] = [];
@@ -264,32 +265,6 @@ export class ModelRunsService {
   /** What-if values a scenario keeps its own value for; empty for a scenario the model no longer has. */
   conflicts(spec: ModelSpec, overrides: Record<string, number>, scenarioKey: string): ParameterConflict[] {
     return spec.scenarios.some((s) => s.key === scenarioKey) ? parameterConflicts(spec, overrides, scenarioKey) : [];
-  }
-
-  private validate(input: unknown): ModelSpec {
-    try {
-      return validateSpec(input);
-    } catch (error) {
-      if (error instanceof ModelSpecError) {
-        throw AppError.badInput(error.issues.map((i) => ({ field: `spec.${i.path}`, reason: i.reason })));
-      }
-      throw error;
-    }
-  }
-
-  private parameters(spec: ModelSpec, overrides: Record<string, unknown>, scenarioKey?: string): Record<string, number> {
-    try {
-      return resolveParameters(spec, overrides, scenarioKey);
-    } catch (error) {
-      if (error instanceof ModelParameterError) {
-        throw new AppError('BAD_USER_INPUT', `parameters.${error.parameter}: ${error.reason}`, {
-          field: `parameters.${error.parameter}`,
-          parameter: error.parameter,
-          allowed: error.allowed,
-        });
-      }
-      throw error;
-    }
   }
 }
 

@@ -70,7 +70,7 @@ export class ActionableWritesService {
       // Serialises creations within one incident, so key and position choices cannot collide.
       const [incident] = await tx.$queryRaw<{ id: string }[]>`
         SELECT "id"::text AS id FROM "Incident" WHERE "slug" = ${slug} FOR NO KEY UPDATE`;
-      if (!incident) throw AppError.notFound('Incident', slug);
+      if (!incident) throw AppError.notFound('Incident', slug, 'input.incident');
       const factorIds = await this.factorIds(tx, incident.id, checked.addresses ?? [], 'input.addresses');
       const key = wantedKey ?? (await this.freeKey(tx, incident.id, keyFromTitle(checked.title!)));
       if (wantedKey != null && (await tx.actionable.count({ where: { incidentId: incident.id, key } })) > 0) {
@@ -116,8 +116,10 @@ export class ActionableWritesService {
     const noteText = checkNote(note);
     const checked = checkActionablePatch(patch, this.options.trackers, 'patch.');
     return inWriteTransaction(this.prisma, async (tx) => {
-      const current = await this.loadForWrite(tx, id, expectedVersion);
+      // Unknown factors are reported before a stale version: re-reading would not fix them.
+      const current = await this.loadForWrite(tx, id);
       const factorIds = checked.addresses ? await this.factorIds(tx, current.incidentId, checked.addresses, 'patch.addresses') : null;
+      if (current.version !== expectedVersion) throw this.conflictFor(current, expectedVersion);
       const changes = this.diff(current, checked);
       if (changes.length === 0) return current;
       const scalars = Object.fromEntries(
@@ -186,10 +188,10 @@ export class ActionableWritesService {
   }
 
   /** The row as the caller must have read it: NOT_FOUND, or CONFLICT with the current values. */
-  private async loadForWrite(tx: Tx, id: string, expectedVersion: number): Promise<LoadedActionable> {
+  private async loadForWrite(tx: Tx, id: string, expectedVersion?: number): Promise<LoadedActionable> {
     const current = await this.load(tx, id);
-    if (!current) throw AppError.notFound('Actionable', id);
-    if (current.version !== expectedVersion) throw this.conflictFor(current, expectedVersion);
+    if (!current) throw AppError.notFound('Actionable', id, 'id');
+    if (expectedVersion !== undefined && current.version !== expectedVersion) throw this.conflictFor(current, expectedVersion);
     return current;
   }
 
@@ -207,7 +209,7 @@ export class ActionableWritesService {
 
   private async raiseConflict(tx: Tx, id: string, expectedVersion: number): Promise<never> {
     const now = await this.load(tx, id);
-    if (!now) throw AppError.notFound('Actionable', id);
+    if (!now) throw AppError.notFound('Actionable', id, 'id');
     throw this.conflictFor(now, expectedVersion);
   }
 

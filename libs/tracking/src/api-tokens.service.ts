@@ -4,7 +4,7 @@ import { PrismaService } from '@hindsight/db';
 import { AppError } from '@hindsight/domain';
 import { appendAuditEvents } from './audit-log';
 import { ROLES, type Actor, type ApiTokenRecord, type Principal, type Role } from './tracking.types';
-import { inWriteTransaction } from './write-transaction';
+import { checkNote, inWriteTransaction } from './write-transaction';
 
 export const TOKEN_PREFIX = 'hs_';
 /** `hs_` and 32 random bytes in base64url. */
@@ -68,15 +68,16 @@ export class ApiTokensService {
 
   /** Revoking twice is harmless: the second call returns the token as it is. */
   async revoke(idOrName: string, actor: Actor, note?: string | null): Promise<ApiTokenRecord> {
+    const noteText = checkNote(note);
     return inWriteTransaction(this.prisma, async (tx) => {
       const where = UUID.test(idOrName) ? { id: idOrName } : { name: idOrName };
       const token = await tx.apiToken.findUnique({ where, select: PUBLIC_FIELDS });
-      if (!token) throw AppError.notFound('API token', idOrName);
+      if (!token) throw AppError.notFound('API token', idOrName, 'token');
       if (token.revokedAt) return token;
       const now = new Date();
       const updated = await tx.apiToken.updateMany({ where: { id: token.id, revokedAt: null }, data: { revokedAt: now } });
       if (updated.count === 1) {
-        await appendAuditEvents(tx, actor, now, note?.trim() || null, [
+        await appendAuditEvents(tx, actor, now, noteText, [
           { entity: 'api_token', entityKey: token.name, action: 'update', field: 'revokedAt', from: null, to: now.toISOString() },
         ]);
       }

@@ -43,7 +43,7 @@ describe('parseExternalReference', () => {
       }
       expect(error).toBeInstanceOf(AppError);
       expect((error as AppError).code).toBe('BAD_USER_INPUT');
-      expect((error as AppError).details.field).toBe('patch.references[2]');
+      expect((error as AppError<'BAD_USER_INPUT'>).details.field).toBe('patch.references[2]');
     },
   );
 });

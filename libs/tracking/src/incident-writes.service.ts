@@ -254,7 +254,7 @@ export class IncidentWritesService {
 
   deleteTimelineEvent(slug: string, expectedVersion: number, key: string, actor: Actor, note?: string | null) {
     return this.change(slug, expectedVersion, actor, note, (path) => path, (current) => {
-      if (!current.doc.timeline.some((e) => e.key === key)) throw AppError.notFound('Timeline event', `${slug}#${key}`);
+      if (!current.doc.timeline.some((e) => e.key === key)) throw AppError.notFound('Timeline event', `${slug}#${key}`, 'key');
       const next = clone(current);
       next.doc.timeline = next.doc.timeline.filter((e) => e.key !== key);
       return next;
@@ -274,7 +274,7 @@ export class IncidentWritesService {
   /** Also removes the factor's causal links; refused while an actionable still addresses it. */
   deleteCausalFactor(slug: string, expectedVersion: number, key: string, actor: Actor, note?: string | null) {
     return this.change(slug, expectedVersion, actor, note, (path) => path, (current) => {
-      if (!current.doc.causalFactors.some((f) => f.key === key)) throw AppError.notFound('Causal factor', `${slug}#${key}`);
+      if (!current.doc.causalFactors.some((f) => f.key === key)) throw AppError.notFound('Causal factor', `${slug}#${key}`, 'key');
       const addressing = current.doc.actionables.filter((a) => a.addresses.includes(key)).map((a) => a.key);
       if (addressing.length > 0) throw addressedFactor(key, addressing);
       const next = clone(current);
@@ -297,7 +297,7 @@ export class IncidentWritesService {
 
   deleteCausalLink(slug: string, expectedVersion: number, link: CausalLinkDocument, actor: Actor, note?: string | null) {
     return this.change(slug, expectedVersion, actor, note, (path) => path, (current) => {
-      if (!current.doc.causalLinks.some((l) => linkKey(l) === linkKey(link))) throw AppError.notFound('Causal link', `${slug}#${linkKey(link)}`);
+      if (!current.doc.causalLinks.some((l) => linkKey(l) === linkKey(link))) throw AppError.notFound('Causal link', `${slug}#${linkKey(link)}`, 'link');
       const next = clone(current);
       next.doc.causalLinks = next.doc.causalLinks.filter((l) => linkKey(l) !== linkKey(link));
       return next;
@@ -323,14 +323,17 @@ export class IncidentWritesService {
     checkExpectedVersion(expectedVersion);
     const noteText = checkNote(note);
     return inWriteTransaction(this.prisma, async (tx) => {
-      const before = await this.loadForWrite(tx, slug, expectedVersion);
+      // The input is checked before the version: a caller told CONFLICT re-reads and sends the
+      // same values again, so problems with them are worth reporting first.
+      const before = await this.loadForWrite(tx, slug);
       const after = edit(before);
       after.doc = this.validate(after.doc, path);
       const diff = diffIncident(before, after);
-      if (isEmptyDiff(diff)) return before.row;
       const id = before.row.id;
       if (diff.scalars.some((s) => s.field === 'slug')) await this.checkSlugFree(tx, after.doc.slug, id, path('slug'));
       if (diff.patterns) await this.checkPatterns(tx, after.doc.patterns, path('patterns'));
+      if (before.row.version !== expectedVersion) throw conflict('Incident', slug, expectedVersion, before.row.version, incidentValues(before));
+      if (isEmptyDiff(diff)) return before.row;
       if (diff.factors.deleted.length > 0) await this.lockUnaddressedFactors(tx, before, diff.factors.deleted.map((f) => f.key));
 
       const now = new Date();
@@ -376,7 +379,8 @@ export class IncidentWritesService {
     }
   }
 
-  private async loadForWrite(tx: Tx, slug: string, expectedVersion: number): Promise<IncidentSnapshot> {
+  /** The incident as it is now; with `expectedVersion`, CONFLICT unless it is at that version. */
+  private async loadForWrite(tx: Tx, slug: string, expectedVersion?: number): Promise<IncidentSnapshot> {
     const current = await loadIncidentSnapshot(tx, { slug });
     if (!current) {
       const alias = await tx.incidentSlugAlias.findUnique({ where: { slug }, include: { incident: { select: { slug: true } } } });
@@ -384,12 +388,13 @@ export class IncidentWritesService {
         throw new AppError('NOT_FOUND', `Incident "${slug}" was renamed to "${alias.incident.slug}"; write to the current slug.`, {
           what: 'Incident',
           id: slug,
+          field: 'slug',
           renamedTo: alias.incident.slug,
         });
       }
-      throw AppError.notFound('Incident', slug);
+      throw AppError.notFound('Incident', slug, 'slug');
     }
-    if (current.row.version !== expectedVersion) {
+    if (expectedVersion !== undefined && current.row.version !== expectedVersion) {
       throw conflict('Incident', slug, expectedVersion, current.row.version, incidentValues(current));
     }
     return current;
@@ -397,7 +402,7 @@ export class IncidentWritesService {
 
   private async raiseConflict(tx: Tx, id: string, slug: string, expectedVersion: number): Promise<never> {
     const now = await loadIncidentSnapshot(tx, { id });
-    if (!now) throw AppError.notFound('Incident', slug);
+    if (!now) throw AppError.notFound('Incident', slug, 'slug');
     throw conflict('Incident', slug, expectedVersion, now.row.version, incidentValues(now));
   }
 

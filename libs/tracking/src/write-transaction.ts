@@ -7,38 +7,20 @@ import { Prisma, type PrismaService } from '@hindsight/db';
  */
 export const WRITE_TRANSACTION = { maxWait: 15_000, timeout: 20_000 } as const;
 
-export async function inWriteTransaction<T>(prisma: PrismaService, work: (tx: Prisma.TransactionClient) => Promise<T>): Promise<T> {
-  try {
-    return await prisma.$transaction(work, WRITE_TRANSACTION);
-  } catch (error) {
-    throw asAppError(error);
-  }
-}
-
 /**
  * Constraint violations that can only come from a concurrent writer (the service checked keys
- * and references before writing) become CONFLICT, so the client re-reads instead of seeing
- * INTERNAL.
+ * and references before writing) surface as Prisma errors; the API maps them to CONFLICT, so
+ * the client re-reads instead of seeing INTERNAL_SERVER_ERROR.
  */
-function asAppError(error: unknown): unknown {
-  if (error instanceof Prisma.PrismaClientKnownRequestError) {
-    if (error.code === 'P2002') {
-      return new AppError('CONFLICT', 'Another change created the same key at the same time; read the record again and retry.', {
-        constraint: String((error.meta as { target?: unknown } | undefined)?.target ?? ''),
-      });
-    }
-    if (error.code === 'P2003' || error.code === 'P2025') {
-      return new AppError('CONFLICT', 'The record changed while this write was in progress; read it again and retry.');
-    }
-  }
-  return error;
+export async function inWriteTransaction<T>(prisma: PrismaService, work: (tx: Prisma.TransactionClient) => Promise<T>): Promise<T> {
+  return prisma.$transaction(work, WRITE_TRANSACTION);
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** A malformed id cannot name anything; say NOT_FOUND rather than letting Postgres reject the cast. */
 export function checkId(what: string, id: string): void {
-  if (!UUID.test(id)) throw AppError.notFound(what, id);
+  if (!UUID.test(id)) throw AppError.notFound(what, id, 'id');
 }
 
 export function checkExpectedVersion(version: number): void {

@@ -1,55 +1,31 @@
 import { Catch, HttpException, Logger, type ArgumentsHost } from '@nestjs/common';
 import type { GqlExceptionFilter } from '@nestjs/graphql';
 import type { Response } from 'express';
-import { GraphQLError } from 'graphql';
-import { AppError, type ErrorCode } from '@hindsight/domain';
+import { clip, clipDetails, describeFault, HTTP_STATUS, INTERNAL_MESSAGE, toAppError } from './errors/app-error.mapping';
 
-/** The HTTP status of each error code, for routes that answer HTTP rather than GraphQL. */
-export const HTTP_STATUS: Record<ErrorCode, number> = {
-  NOT_FOUND: 404,
-  BAD_USER_INPUT: 400,
-  CONFLICT: 409,
-  FORBIDDEN: 403,
-  UNAUTHENTICATED: 401,
-  TOO_MANY_REQUESTS: 429,
-  SERVICE_UNAVAILABLE: 503,
-  INTERNAL: 500,
-};
+export { HTTP_STATUS } from './errors/app-error.mapping';
 
 /**
- * The one place where errors become responses: an AppError keeps its code (GraphQL
- * `extensions.code`, or the HTTP status for pages); anything else is logged and masked.
+ * Errors of HTTP routes become JSON with the same codes as GraphQL. GraphQL errors pass through
+ * untouched: Apollo's formatError (graphql-error.formatter.ts) maps them, because it also sees
+ * errors of field resolvers, DataLoaders and scalars, which Nest's filters never do.
  */
 @Catch()
 export class AppErrorFilter implements GqlExceptionFilter {
   private readonly logger = new Logger('Errors');
 
   catch(exception: unknown, host: ArgumentsHost): unknown {
-    const error = this.toAppError(exception);
-    if (host.getType<string>() === 'graphql') {
-      return new GraphQLError(error.message, { extensions: { code: error.code, ...error.details } });
-    }
+    // Rethrown, not returned: Nest's default handler would log the error a second time.
+    if (host.getType<string>() === 'graphql') throw exception;
     const res = host.switchToHttp().getResponse<Response>();
-    if (exception instanceof HttpException) {
-      res.status(exception.getStatus()).json(exception.getResponse());
+    const error = toAppError(exception);
+    if (!error) {
+      this.logger.error(describeFault(exception));
+      res.status(500).json({ code: 'INTERNAL_SERVER_ERROR', message: INTERNAL_MESSAGE });
       return undefined;
     }
-    res.status(HTTP_STATUS[error.code]).json({ code: error.code, message: error.message, ...error.details });
+    const status = exception instanceof HttpException ? exception.getStatus() : HTTP_STATUS[error.code];
+    res.status(status).json({ code: error.code, message: clip(error.message), ...clipDetails(error.details as Record<string, unknown>) });
     return undefined;
-  }
-
-  private toAppError(exception: unknown): AppError {
-    if (exception instanceof AppError) return exception;
-    if (exception instanceof GraphQLError) {
-      const code = String(exception.extensions?.code ?? 'INTERNAL');
-      return new AppError((code in HTTP_STATUS ? code : 'BAD_USER_INPUT') as ErrorCode, exception.message);
-    }
-    if (exception instanceof HttpException) {
-      const status = exception.getStatus();
-      const code = (Object.entries(HTTP_STATUS).find(([, s]) => s === status)?.[0] ?? 'INTERNAL') as ErrorCode;
-      return new AppError(code, exception.message);
-    }
-    this.logger.error(exception instanceof Error ? (exception.stack ?? exception.message) : String(exception));
-    return new AppError('INTERNAL', 'Internal error; the server log has the details.');
   }
 }

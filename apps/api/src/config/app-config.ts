@@ -9,6 +9,8 @@ export interface AppConfig {
   host: string;
   port: number;
   publicRead: boolean;
+  /** Development switch: error responses carry the server-side stack. Never on by default. */
+  devErrors: boolean;
   db: { poolMax: number; statementTimeoutMs: number; connectTimeoutMs: number };
   http: { requestTimeoutMs: number; keepAliveTimeoutMs: number; maxInFlight: number };
   seedOnStart: boolean;
@@ -66,6 +68,7 @@ export function loadConfig(env: Env = process.env, root = process.cwd()): AppCon
     host: env.HOST || '127.0.0.1',
     port: int('PORT', 3000, 0, 65535),
     publicRead: bool('PUBLIC_READ', true),
+    devErrors: bool('HINDSIGHT_DEV_ERRORS', false),
     db: {
       poolMax: int('DB_POOL_MAX', 10, 1, 200),
       statementTimeoutMs: int('DB_STATEMENT_TIMEOUT_MS', 10_000, 100, 600_000),

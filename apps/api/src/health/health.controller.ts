@@ -1,12 +1,18 @@
-import { Controller, Get, Res } from '@nestjs/common';
+import { Controller, Get, Logger, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { PrismaService } from '@hindsight/db';
+import { describeFault } from '../common/errors/app-error.mapping';
 
 @Controller('health')
 export class HealthController {
+  private readonly logger = new Logger('Health');
+
   constructor(private readonly prisma: PrismaService) {}
 
-  /** 200 when the database answers within its timeout, 503 otherwise. */
+  /**
+   * 200 when the database answers within its timeout, 503 otherwise. The body says only whether
+   * it is up: the driver's error text (host, port, user) is for the server log, not for callers.
+   */
   @Get()
   async health(@Res() res: Response): Promise<void> {
     const started = process.hrtime.bigint();
@@ -20,7 +26,8 @@ export class HealthController {
         database: { status: 'up', serverVersion: row?.version, migrations: Number(row?.migrations ?? 0), latencyMs: Math.round(latencyMs * 10) / 10 },
       });
     } catch (error) {
-      res.status(503).json({ status: 'unavailable', database: { status: 'down', error: (error as Error).message } });
+      this.logger.warn(`database check failed: ${describeFault(error)}`);
+      res.status(503).json({ status: 'unavailable', database: { status: 'down' } });
     }
   }
 }

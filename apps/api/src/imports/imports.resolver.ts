@@ -1,5 +1,6 @@
 import { Args, Int, Mutation, Query, Resolver } from '@nestjs/graphql';
 import { ImportsService } from '@hindsight/imports';
+import { checkPageSize } from '@hindsight/incidents';
 import type { Principal } from '@hindsight/tracking';
 import { CurrentPrincipal } from '../auth/current-principal.decorator';
 import { RequireRole } from '../auth/roles.decorator';
@@ -29,6 +30,6 @@ export class ImportsResolver {
   @RequireRole('editor')
   @Query(() => [DraftIncident], { description: 'Drafts awaiting review, newest first, with their import reports (editor).' })
   draftIncidents(@Args('first', { type: () => Int, nullable: true, defaultValue: 20 }) first: number) {
-    return this.imports.listDrafts(Math.min(Math.max(first, 0), 100));
+    return this.imports.listDrafts(checkPageSize(first));
   }
 }

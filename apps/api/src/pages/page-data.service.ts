@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { PrismaService } from '@hindsight/db';
-import { AppError, type FieldProblem } from '@hindsight/domain';
+import { AppError, type ErrorDetails, type FieldProblem } from '@hindsight/domain';
+import { toAppError } from '../common/errors/app-error.mapping';
 import {
   IncidentLoaders,
   IncidentsService,
@@ -136,9 +137,10 @@ export class PageDataService {
 async function refusedAsNull<T>(work: Promise<T>, errors: FieldError[]): Promise<T | null> {
   try {
     return await work;
-  } catch (error) {
-    if (!(error instanceof AppError) || error.code !== 'BAD_USER_INPUT') throw error;
-    const problems = (error.details.problems as FieldProblem[] | undefined) ?? [{ field: 'form', reason: error.message }];
+  } catch (thrown) {
+    const error = toAppError(thrown);
+    if (!error || error.code !== 'BAD_USER_INPUT') throw thrown;
+    const problems = (error.details as ErrorDetails['BAD_USER_INPUT']).problems ?? [{ field: 'form', reason: error.message }];
     for (const p of problems) errors.push({ field: p.field, message: FRIENDLY[p.field] ?? p.reason });
     return null;
   }

@@ -1,7 +1,6 @@
 import { Catch, HttpException, Logger, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
 import type { Response } from 'express';
-import { AppError } from '@hindsight/domain';
-import { HTTP_STATUS } from '../common/app-error.filter';
+import { clip, describeFault, HTTP_STATUS, toAppError } from '../common/errors/app-error.mapping';
 import { sendPage } from './page-response';
 import { errorView } from './views/error.view';
 
@@ -17,15 +16,16 @@ export class PageErrorFilter implements ExceptionFilter {
   catch(exception: unknown, host: ArgumentsHost): void {
     const res = host.switchToHttp().getResponse<Response>();
     if (res.headersSent) return;
-    if (exception instanceof AppError) {
-      sendPage(res, HTTP_STATUS[exception.code], errorView(HTTP_STATUS[exception.code], exception.message));
-      return;
-    }
     if (exception instanceof HttpException) {
-      sendPage(res, exception.getStatus(), errorView(exception.getStatus(), exception.message));
+      sendPage(res, exception.getStatus(), errorView(exception.getStatus(), clip(exception.message)));
       return;
     }
-    this.logger.error(exception instanceof Error ? (exception.stack ?? exception.message) : String(exception));
+    const error = toAppError(exception);
+    if (error) {
+      sendPage(res, HTTP_STATUS[error.code], errorView(HTTP_STATUS[error.code], clip(error.message)));
+      return;
+    }
+    this.logger.error(describeFault(exception));
     sendPage(res, 500, errorView(500, 'Something went wrong on our side; the server log has the details.'));
   }
 }

@@ -1,7 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { PrismaService } from '@hindsight/db';
-import { AppError } from '@hindsight/domain';
+import type { ErrorDetails } from '@hindsight/domain';
 import type { FixVerdict } from '@hindsight/models';
+import { toAppError } from '../../common/errors/app-error.mapping';
 import { IncidentLoaders } from '@hindsight/incidents';
 import { checkKindCounts, ModelRunsService, SCENARIO_AS_HAPPENED, type IncidentModelView, type ModelRunRecord } from '@hindsight/model-runs';
 import type { AppConfig } from '../../config/app-config';
@@ -157,11 +158,13 @@ export class ModelPanel implements IncidentModelPanel {
   ): Promise<ModelRunRecord | 'busy' | 'refused'> {
     try {
       return await run();
-    } catch (error) {
-      if (!(error instanceof AppError)) throw error;
+    } catch (thrown) {
+      const error = toAppError(thrown);
+      if (!error) throw thrown;
       if (error.code === 'TOO_MANY_REQUESTS') return 'busy';
-      if (error.code !== 'BAD_USER_INPUT') throw error;
-      const name = typeof error.details.parameter === 'string' ? error.details.parameter : String(error.details.field ?? '').replace(/^parameters\./, '');
+      if (error.code !== 'BAD_USER_INPUT') throw thrown;
+      const details = error.details as ErrorDetails['BAD_USER_INPUT'];
+      const name = details.parameter ?? String(details.field ?? '').replace(/^parameters\./, '');
       const parameter = parameters.find((p) => p.name === name);
       errors.push(parameter ? { field: parameterField(parameter.name), message: `${error.message.replace(/^parameters\.[^:]*:\s*/, '')}. Enter ${allowedRange(parameter)}.` } : { field: 'form', message: error.message });
       return 'refused';
