@@ -11,14 +11,32 @@ import {
   resolveParameters,
   SCENARIO_AS_HAPPENED,
   validateSpec,
-  type ModelRunResult,
   type ModelSpec,
 } from '@hindsight/models';
-import { createHash } from 'node:crypto';
-import { MODEL_EXECUTOR, MODEL_RUN_OPTIONS, type ModelExecutor, type ModelRunOptions } from './model-executor';
+import { createHash, randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import {
+  DETERMINISTIC_FAILURES,
+  MODEL_EXECUTOR,
+  MODEL_RUN_OPTIONS,
+  resolveRunOptions,
+  type ModelExecutor,
+  type ModelRunOptions,
+  type ResolvedModelRunOptions,
+} from './model-executor';
 import type { ModelRunRecord, ModelSpecRecord, ScenarioRecord, StoredSeries } from './model-runs.types';
 
 type RunRow = Prisma.ModelRunGetPayload<object>;
+
+/** Advisory-lock namespaces (first key) of the admission checks and the retention sweep. */
+const QUOTA_LOCK = 0x4d52_0001;
+const PENDING_LOCK = 0x4d52_0002;
+const RETENTION_LOCK = 0x4d52_0003;
+const RETENTION_BATCH = 20;
+const EXPIRY_BATCH = 500;
+const SWEEP_BATCH = 20;
+/** A `running` run nobody holds: its lease ran out, or it was claimed before runs had leases. */
+const LEASE_LOST = Prisma.sql`("leaseExpiresAt" IS NULL OR "leaseExpiresAt" < now())`;
 
 export interface RunRequest {
   incidentSlug: string;
@@ -48,14 +66,26 @@ export interface ScenarioComparison {
 @Injectable()
 export class ModelRunsService {
   private readonly logger = new Logger('ModelRuns');
-  /** Jobs for the queue worker; set by the queue module when execution is `queue`. */
-  enqueue: ((runId: string) => Promise<void>) | null = null;
+  /**
+   * Jobs for the queue worker; set by the queue wiring when execution is `queue`. `attempt`
+   * tells a re-queued run's job from the lost one.
+   */
+  enqueue: ((runId: string, attempt: number) => Promise<void>) | null = null;
+  private readonly options: ResolvedModelRunOptions;
+  /** This process, as the holder of the runs it executes. */
+  private readonly owner = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  private readonly inFlight = new Map<string, Promise<void>>();
+  private admitted = 0;
+  private closing = false;
+  private sweeper: NodeJS.Timeout | null = null;
 
   constructor(
     private readonly prisma: PrismaService,
     @Inject(MODEL_EXECUTOR) private readonly executor: ModelExecutor,
-    @Inject(MODEL_RUN_OPTIONS) private readonly options: ModelRunOptions,
-  ) {}
+    @Inject(MODEL_RUN_OPTIONS) options: ModelRunOptions,
+  ) {
+    this.options = resolveRunOptions(options);
+  }
 
   // ---- specs and bindings ------------------------------------------------------------------
 
@@ -129,17 +159,18 @@ export class ModelRunsService {
 
   /**
    * Runs one scenario (or returns the stored run of identical inputs). With inline execution the
-   * run is finished when this returns; with a queue it may still be `queued`.
+   * run is finished when this returns; with a queue it may still be `queued`. `client` (a token
+   * or a client address) is counted against the per-client quota when a new run is stored.
    */
-  async run(request: RunRequest): Promise<ModelRunRecord> {
+  async run(request: RunRequest, client?: string | null): Promise<ModelRunRecord> {
     const incident = await this.prisma.incident.findFirst({ where: { slug: request.incidentSlug, status: 'published' }, select: { id: true } });
     if (!incident) throw AppError.notFound('Incident', request.incidentSlug);
     const model = await this.modelOf(incident.id);
     if (!model) throw new AppError('NOT_FOUND', `Incident "${request.incidentSlug}" has no model attached.`, { field: 'incident' });
-    return this.runFor(model, request.scenarioKey, request.parameters ?? {}, request.seed ?? this.options.defaultSeed);
+    return this.runFor(model, request.scenarioKey, request.parameters ?? {}, request.seed ?? this.options.defaultSeed, client);
   }
 
-  async runFor(model: IncidentModelView, scenarioKey: string, overrides: Record<string, number>, seed: number): Promise<ModelRunRecord> {
+  async runFor(model: IncidentModelView, scenarioKey: string, overrides: Record<string, number>, seed: number, client?: string | null): Promise<ModelRunRecord> {
     const spec = effectiveSpec(model.spec.model, model.defaultParameters);
     if (!spec.scenarios.some((s) => s.key === scenarioKey)) {
       throw AppError.badField('scenario', `unknown scenario "${scenarioKey}"; this model has ${spec.scenarios.map((s) => s.key).join(', ')}`);
@@ -156,58 +187,332 @@ export class ModelRunsService {
       points: spec.points ?? 300,
     });
     const existing = await this.prisma.modelRun.findUnique({ where: { inputHash } });
-    if (existing) return toRunRecord(existing);
+    if (existing && this.isAnswer(existing)) return toRunRecord(existing);
 
-    // Concurrent identical requests race here; the unique hash lets exactly one insert win.
-    const inserted = await this.prisma.modelRun.createManyAndReturn({
-      data: [
-        {
-          incidentId: model.incidentId,
-          specId: model.spec.id,
-          scenarioKey,
-          inputHash,
-          parameters: overrides,
-          seed,
-          engineVersion: ENGINE_VERSION,
-          specVersion: model.spec.version,
-        },
-      ],
-      skipDuplicates: true,
-    });
-    const row = inserted[0];
-    if (!row) return toRunRecord(await this.prisma.modelRun.findUniqueOrThrow({ where: { inputHash } }));
+    // From here on the run needs a worker: refuse at once when none will have room for it,
+    // before any further database work, instead of letting callers wait to be refused.
+    const release = this.admit();
+    try {
+      if (existing) return await this.rerun(existing);
+      const clientKey = client ? createHash('sha256').update(client).digest('hex').slice(0, 32) : null;
+      const row = await this.insertRun({
+        incidentId: model.incidentId,
+        specId: model.spec.id,
+        scenarioKey,
+        inputHash,
+        parameters: overrides,
+        seed,
+        engineVersion: ENGINE_VERSION,
+        specVersion: model.spec.version,
+        clientKey,
+      });
+      // Concurrent identical requests race to insert; the unique hash lets exactly one win.
+      if (!row) return toRunRecord(await this.prisma.modelRun.findUniqueOrThrow({ where: { inputHash } }));
+      return await this.dispatch(row);
+    } finally {
+      release();
+    }
+  }
+
+  /**
+   * Executes a queued run (or one whose lease expired) and stores its outcome. Used inline, by the
+   * queue worker and by the sweep that reclaims lost runs. A run is claimed with a lease that a
+   * heartbeat renews; a claim without attempts left fails the run with its reason.
+   */
+  async execute(runId: string): Promise<ModelRunRecord> {
+    const claimed = await this.prisma.$queryRaw<{ id: string }[]>`
+      UPDATE "ModelRun" SET "status" = 'running', "startedAt" = now(), "attempts" = "attempts" + 1,
+        "leaseOwner" = ${this.owner}, "leaseExpiresAt" = now() + ${this.options.leaseMs}::int * interval '1 millisecond',
+        "error" = NULL, "errorCode" = NULL
+      WHERE "id" = ${runId}::uuid AND "attempts" < ${this.options.maxAttempts}
+        AND ("status" = 'queued' OR ("status" = 'running' AND ${LEASE_LOST}))
+      RETURNING "id"::text AS id`;
+    if (claimed.length === 0) {
+      await this.failExhausted(runId);
+      return toRunRecord(await this.prisma.modelRun.findUniqueOrThrow({ where: { id: runId } }));
+    }
+    const row = await this.prisma.modelRun.findUniqueOrThrow({ where: { id: runId }, include: { spec: true, incident: { select: { model: true } } } });
+    const defaults = (row.incident.model?.defaultParameters ?? {}) as Record<string, number>;
+    const started = process.hrtime.bigint();
+    const heartbeat = setInterval(() => void this.renewLease(runId), Math.max(100, Math.floor(this.options.leaseMs / 3)));
+    heartbeat.unref();
+    const work = (async () => {
+      try {
+        const json = await this.executor.execute({
+          spec: effectiveSpec(row.spec.spec as unknown as ModelSpec, defaults),
+          scenarioKey: row.scenarioKey,
+          parameters: row.parameters as Record<string, number>,
+          seed: row.seed,
+        });
+        clearInterval(heartbeat);
+        await this.storeResult(runId, json, started);
+      } catch (error) {
+        clearInterval(heartbeat);
+        if (error instanceof ModelError && error.code === 'QUEUE_FULL') {
+          // Nothing ran: forget the row so the same request can be made again later.
+          await this.prisma.modelRun.deleteMany({ where: { id: runId, leaseOwner: this.owner } });
+          throw new AppError('TOO_MANY_REQUESTS', 'Every model worker is busy and the wait queue is full; try again in a moment.', { retryAfterSeconds: 1 });
+        }
+        const message = error instanceof Error ? error.message : String(error);
+        const code = error instanceof ModelError ? error.code : 'UNEXPECTED';
+        this.logger.warn(`run ${runId} failed (${code}): ${message}`);
+        await this.storeFailure(runId, code, message, started);
+      }
+    })();
+    this.inFlight.set(runId, work);
+    try {
+      await work;
+    } finally {
+      this.inFlight.delete(runId);
+    }
+    return toRunRecord(await this.prisma.modelRun.findUniqueOrThrow({ where: { id: runId } }));
+  }
+
+  /**
+   * Gives lost runs back: a `running` run whose lease expired (its process died or hung) is
+   * executed again while attempts remain, or failed with the reason. With inline execution this
+   * process runs them; with a queue they are queued again for the workers. Also deletes unpinned
+   * runs past the retention age, in bounded batches, by one process at a time.
+   */
+  async sweep(): Promise<{ reclaimed: string[]; failed: number; expired: number }> {
+    const failed = await this.prisma.$executeRaw`
+      UPDATE "ModelRun" SET "status" = 'failed', "errorCode" = 'LEASE_EXPIRED', "finishedAt" = now(), "leaseOwner" = NULL, "leaseExpiresAt" = NULL,
+        "error" = 'the run was lost ' || "attempts" || ' times (its process stopped or stopped answering); it is not retried again'
+      WHERE "status" = 'running' AND ${LEASE_LOST} AND "attempts" >= ${this.options.maxAttempts}`;
+    const stale = await this.prisma.$queryRaw<{ id: string; attempts: number }[]>`
+      SELECT "id"::text AS id, "attempts" FROM "ModelRun"
+      WHERE ("status" = 'running' AND ${LEASE_LOST})
+         OR (${this.options.execution === 'inline'} AND "status" = 'queued' AND "queuedAt" < now() - ${this.options.leaseMs}::int * interval '1 millisecond')
+      ORDER BY "queuedAt" LIMIT ${SWEEP_BATCH}`;
+    const reclaimed: string[] = [];
+    for (const run of stale) {
+      if (this.closing) break;
+      if (this.options.execution === 'queue' && this.enqueue) {
+        const requeued = await this.prisma.$executeRaw`
+          UPDATE "ModelRun" SET "status" = 'queued', "leaseOwner" = NULL, "leaseExpiresAt" = NULL
+          WHERE "id" = ${run.id}::uuid AND "status" = 'running' AND ${LEASE_LOST}`;
+        if (requeued === 0) continue;
+        await this.enqueue(run.id, run.attempts);
+        reclaimed.push(run.id);
+      } else {
+        if (this.room() <= 0) break;
+        reclaimed.push(run.id);
+        void this.execute(run.id).catch((error: Error) => this.logger.warn(`reclaimed run ${run.id} not run: ${error.message}`));
+      }
+    }
+    if (reclaimed.length > 0) this.logger.log(`reclaimed ${reclaimed.length} lost model runs`);
+    return { reclaimed, failed, expired: await this.deleteExpired() };
+  }
+
+  /** Starts the periodic sweep (at once, then every half lease). */
+  startSweeping(): void {
+    if (this.sweeper || this.closing) return;
+    const tick = () => void this.sweep().catch((error: Error) => this.logger.warn(`sweep failed: ${error.message}`));
+    this.sweeper = setInterval(tick, Math.max(500, Math.floor(this.options.leaseMs / 2)));
+    this.sweeper.unref();
+    tick();
+  }
+
+  /**
+   * Graceful shutdown: refuses new executions, waits up to `deadlineMs` for runs in progress in
+   * this process, then releases what is left: inline, failed with "interrupted by shutdown" (not a
+   * cached answer, so the same inputs run again when asked); in a queue worker, queued again for
+   * another worker. No run is left `running` by this process.
+   */
+  async drain(deadlineMs: number = this.options.drainMs): Promise<{ finished: number; interrupted: number }> {
+    this.closing = true;
+    if (this.sweeper) clearInterval(this.sweeper);
+    this.sweeper = null;
+    const pending = [...this.inFlight.values()];
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([Promise.allSettled(pending), new Promise((resolve) => (timer = setTimeout(resolve, deadlineMs)))]);
+    clearTimeout(timer);
     if (this.options.execution === 'queue' && this.enqueue) {
-      await this.enqueue(row.id);
-      return toRunRecord(row);
+      // A queue worker hands its unfinished runs back to the queue for another worker.
+      const released = await this.prisma.$queryRaw<{ id: string; attempts: number }[]>`
+        UPDATE "ModelRun" SET "status" = 'queued', "leaseOwner" = NULL, "leaseExpiresAt" = NULL
+        WHERE "leaseOwner" = ${this.owner} AND "status" = 'running' RETURNING "id"::text AS id, "attempts"`;
+      for (const run of released) await this.enqueue(run.id, run.attempts);
+      if (released.length > 0) this.logger.warn(`${released.length} model runs handed back to the queue at shutdown`);
+      return { finished: pending.length - released.length, interrupted: released.length };
+    }
+    const interrupted = await this.prisma.$executeRaw`
+      UPDATE "ModelRun" SET "status" = 'failed', "errorCode" = 'RUN_INTERRUPTED', "error" = 'interrupted by shutdown', "finishedAt" = now(),
+        "leaseOwner" = NULL, "leaseExpiresAt" = NULL
+      WHERE "leaseOwner" = ${this.owner} AND "status" = 'running'`;
+    if (interrupted > 0) this.logger.warn(`${interrupted} model runs interrupted by shutdown`);
+    return { finished: pending.length - interrupted, interrupted };
+  }
+
+  /** Runs in progress in this process. */
+  get runsInProgress(): number {
+    return this.inFlight.size;
+  }
+
+  /** A stored run that answers its inputs: a success, a deterministic failure, or one in progress or waiting. */
+  private isAnswer(row: RunRow): boolean {
+    switch (row.status) {
+      case 'succeeded':
+        return true;
+      case 'failed':
+        return row.errorCode !== null && DETERMINISTIC_FAILURES.has(row.errorCode);
+      case 'running':
+        // Judged by this clock; the claim itself is decided by the database's.
+        return row.leaseExpiresAt !== null && row.leaseExpiresAt.getTime() > Date.now();
+      case 'queued':
+        // Waiting for a queue worker; inline, a queued row older than a lease was orphaned.
+        return this.options.execution === 'queue' || Date.now() - row.queuedAt.getTime() < this.options.leaseMs;
+    }
+  }
+
+  /** Runs again a stored run that is not an answer (machine-dependent failure, lost lease, orphan). */
+  private async rerun(row: RunRow): Promise<ModelRunRecord> {
+    if (row.status === 'failed') {
+      const reset = await this.prisma.modelRun.updateMany({
+        where: { id: row.id, status: 'failed', errorCode: row.errorCode },
+        data: { status: 'queued', attempts: 0, error: null, errorCode: null, startedAt: null, finishedAt: null, durationMs: null, queuedAt: new Date() },
+      });
+      if (reset.count === 0) return toRunRecord(await this.prisma.modelRun.findUniqueOrThrow({ where: { id: row.id } }));
+    }
+    return this.dispatch({ ...row, status: row.status === 'failed' ? 'queued' : row.status });
+  }
+
+  private async dispatch(row: RunRow): Promise<ModelRunRecord> {
+    if (this.options.execution === 'queue' && this.enqueue) {
+      if (row.status === 'running') {
+        // A lost lease: the sweep gives it back to the queue.
+        return toRunRecord(row);
+      }
+      await this.enqueue(row.id, row.attempts);
+      return toRunRecord(await this.prisma.modelRun.findUniqueOrThrow({ where: { id: row.id } }));
     }
     return this.execute(row.id);
   }
 
-  /** Executes a queued run and stores its outcome. Used inline and by the queue worker. */
-  async execute(runId: string): Promise<ModelRunRecord> {
-    const claimed = await this.prisma.modelRun.updateMany({ where: { id: runId, status: 'queued' }, data: { status: 'running', startedAt: new Date() } });
-    const row = await this.prisma.modelRun.findUniqueOrThrow({ where: { id: runId }, include: { spec: true, incident: { select: { model: true } } } });
-    if (claimed.count === 0) return toRunRecord(row);
-    const defaults = (row.incident.model?.defaultParameters ?? {}) as Record<string, number>;
-    const started = process.hrtime.bigint();
-    try {
-      const result = await this.executor.execute({
-        spec: effectiveSpec(row.spec.spec as unknown as ModelSpec, defaults),
-        scenarioKey: row.scenarioKey,
-        parameters: row.parameters as Record<string, number>,
-        seed: row.seed,
-      });
-      return toRunRecord(await this.prisma.modelRun.update({ where: { id: runId }, data: { status: 'succeeded', ...outcomeOf(result), ...timing(started) } }));
-    } catch (error) {
-      if (error instanceof ModelError && error.code === 'QUEUE_FULL') {
-        // Nothing ran: forget the row so the same request can be made again later.
-        await this.prisma.modelRun.delete({ where: { id: runId } });
-        throw new AppError('TOO_MANY_REQUESTS', 'Every model worker is busy and the wait queue is full; try again in a moment.', { retryAfterSeconds: 1 });
-      }
-      const message = error instanceof Error ? error.message : String(error);
-      this.logger.warn(`run ${runId} failed: ${message}`);
-      return toRunRecord(await this.prisma.modelRun.update({ where: { id: runId }, data: { status: 'failed', error: message, ...timing(started) } }));
+  /**
+   * Refuses at once what cannot run soon: a closing service, or (inline) a pool whose workers and
+   * wait queue are all taken, counting callers admitted but not yet handed to it.
+   */
+  private admit(): () => void {
+    if (this.closing) throw new AppError('SERVICE_UNAVAILABLE', 'The service is shutting down; try again in a moment.', { retryAfterSeconds: 1 });
+    if (this.options.execution === 'queue' && this.enqueue) return () => undefined;
+    if (this.room() <= 0) {
+      throw new AppError('TOO_MANY_REQUESTS', 'Every model worker is busy and the wait queue is full; try again in a moment.', { retryAfterSeconds: 1 });
     }
+    this.admitted++;
+    let released = false;
+    return () => {
+      if (!released) this.admitted--;
+      released = true;
+    };
+  }
+
+  private room(): number {
+    const room = this.executor.room?.() ?? Number.POSITIVE_INFINITY;
+    return room - this.admitted;
+  }
+
+  /**
+   * Stores a new run in one transaction with its admission checks: the per-client quota, the bound
+   * on runs waiting for a queue worker, and the retention of this scenario's unpinned runs.
+   */
+  private async insertRun(data: Prisma.ModelRunCreateManyInput): Promise<RunRow | null> {
+    const o = this.options;
+    return this.prisma.$transaction(async (tx) => {
+      if (data.clientKey && o.quotaRuns > 0) {
+        await tx.$executeRaw`SELECT pg_advisory_xact_lock(${QUOTA_LOCK}::int, hashtext(${data.clientKey}::text))`;
+        const [used] = await tx.$queryRaw<{ n: number; oldest: Date | null }[]>`
+          SELECT count(*)::int AS n, min("queuedAt") AS oldest FROM "ModelRun"
+          WHERE "clientKey" = ${data.clientKey} AND "queuedAt" > now() - ${o.quotaWindowSeconds}::int * interval '1 second'`;
+        if (used && used.n >= o.quotaRuns) {
+          const retryAfterSeconds = used.oldest ? Math.max(1, Math.ceil((used.oldest.getTime() + o.quotaWindowSeconds * 1000 - Date.now()) / 1000)) : o.quotaWindowSeconds;
+          throw new AppError('TOO_MANY_REQUESTS', `This client has stored ${used.n} new model runs in the last ${o.quotaWindowSeconds} s, the most allowed; stored runs can still be read.`, {
+            retryAfterSeconds,
+            quota: o.quotaRuns,
+            windowSeconds: o.quotaWindowSeconds,
+          });
+        }
+      }
+      if (o.execution === 'queue' && this.enqueue) {
+        await tx.$executeRaw`SELECT pg_advisory_xact_lock(${PENDING_LOCK}::int, 0)`;
+        const [pending] = await tx.$queryRaw<{ n: number }[]>`
+          SELECT count(*)::int AS n FROM (SELECT 1 FROM "ModelRun" WHERE "status" = 'queued' LIMIT ${o.maxPending}) AS waiting`;
+        if (pending && pending.n >= o.maxPending) {
+          throw new AppError('TOO_MANY_REQUESTS', `${pending.n} model runs are already waiting for a worker, the most allowed; try again in a moment.`, {
+            retryAfterSeconds: 2,
+            maxPending: o.maxPending,
+          });
+        }
+      }
+      const [row] = await tx.modelRun.createManyAndReturn({ data: [data], skipDuplicates: true });
+      if (row) {
+        // Bounded growth: beyond the newest `retainPerScenario` unpinned runs of this scenario, the
+        // oldest finished ones go (a few per insert, so the delete stays small).
+        await tx.$executeRaw`
+          DELETE FROM "ModelRun" WHERE "id" IN (
+            SELECT "id" FROM "ModelRun"
+            WHERE "incidentId" = ${data.incidentId}::uuid AND "scenarioKey" = ${data.scenarioKey}
+              AND "status" IN ('succeeded', 'failed') AND NOT ("parameters" = '{}'::jsonb AND "seed" = ${o.defaultSeed}::int)
+            ORDER BY "queuedAt" DESC OFFSET ${o.retainPerScenario} LIMIT ${RETENTION_BATCH})`;
+      }
+      return row ?? null;
+    });
+  }
+
+  /** Unpinned finished runs older than the retention age, a batch at a time, one process at a time. */
+  private async deleteExpired(): Promise<number> {
+    if (this.options.retainDays <= 0) return 0;
+    return this.prisma.$transaction(async (tx) => {
+      const [lock] = await tx.$queryRaw<{ locked: boolean }[]>`SELECT pg_try_advisory_xact_lock(${RETENTION_LOCK}::int, 0) AS locked`;
+      if (!lock?.locked) return 0;
+      return tx.$executeRaw`
+        DELETE FROM "ModelRun" WHERE "id" IN (
+          SELECT "id" FROM "ModelRun"
+          WHERE "queuedAt" < now() - ${this.options.retainDays}::int * interval '1 day' AND "status" IN ('succeeded', 'failed')
+            AND NOT ("parameters" = '{}'::jsonb AND "seed" = ${this.options.defaultSeed}::int)
+          ORDER BY "queuedAt" LIMIT ${EXPIRY_BATCH})`;
+    });
+  }
+
+  private async renewLease(runId: string): Promise<void> {
+    try {
+      await this.prisma.$executeRaw`
+        UPDATE "ModelRun" SET "leaseExpiresAt" = now() + ${this.options.leaseMs}::int * interval '1 millisecond'
+        WHERE "id" = ${runId}::uuid AND "leaseOwner" = ${this.owner} AND "status" = 'running'`;
+    } catch (error) {
+      this.logger.warn(`lease of run ${runId} not renewed: ${(error as Error).message}`);
+    }
+  }
+
+  /**
+   * The worker's JSON goes to Postgres as it is: the calling thread neither parses nor re-serialises
+   * it. Only the holder of the lease may store an outcome.
+   */
+  private async storeResult(runId: string, json: string, started: bigint): Promise<void> {
+    const { durationMs } = timing(started);
+    const stored = await this.prisma.$executeRaw`
+      UPDATE "ModelRun" SET "status" = 'succeeded', "finishedAt" = now(), "durationMs" = ${durationMs}::int,
+        "summary" = r.v -> 'summary', "checks" = r.v -> 'checks',
+        "series" = jsonb_build_object('time', r.v -> 'time', 'series', r.v -> 'series', 'events', r.v -> 'events', 'timeOrigin', r.v -> 'timeOrigin', 'horizon', r.v -> 'horizon'),
+        "simulatedEvents" = (r.v -> 'stats' ->> 'totalEvents')::int, "leaseOwner" = NULL, "leaseExpiresAt" = NULL
+      FROM (SELECT ${json}::jsonb AS v) AS r
+      WHERE "id" = ${runId}::uuid AND "leaseOwner" = ${this.owner} AND "status" = 'running'`;
+    if (stored === 0) this.logger.warn(`run ${runId} finished after its lease passed to another process; its result was not stored`);
+  }
+
+  private async storeFailure(runId: string, code: string, message: string, started: bigint): Promise<void> {
+    await this.prisma.modelRun.updateMany({
+      where: { id: runId, leaseOwner: this.owner, status: 'running' },
+      data: { status: 'failed', error: message, errorCode: code, ...timing(started), leaseOwner: null, leaseExpiresAt: null },
+    });
+  }
+
+  /** A claim refused for want of attempts: a run lost too often is failed, with the reason. */
+  private async failExhausted(runId: string): Promise<void> {
+    await this.prisma.$executeRaw`
+      UPDATE "ModelRun" SET "status" = 'failed', "errorCode" = 'LEASE_EXPIRED', "finishedAt" = now(), "leaseOwner" = NULL, "leaseExpiresAt" = NULL,
+        "error" = 'the run was lost ' || "attempts" || ' times (its process stopped or stopped answering); it is not retried again'
+      WHERE "id" = ${runId}::uuid AND "status" = 'running' AND ${LEASE_LOST} AND "attempts" >= ${this.options.maxAttempts}`;
   }
 
   async findRun(id: string): Promise<ModelRunRecord> {
@@ -231,7 +536,7 @@ export class ModelRunsService {
   }
 
   /** The as-happened run beside each fix scenario, with the same parameters and seed. */
-  async compare(incidentSlug: string, parameters: Record<string, number> = {}, seed?: number | null): Promise<ScenarioComparison[]> {
+  async compare(incidentSlug: string, parameters: Record<string, number> = {}, seed?: number | null, client?: string | null): Promise<ScenarioComparison[]> {
     const incident = await this.prisma.incident.findFirst({ where: { slug: incidentSlug, status: 'published' }, select: { id: true } });
     if (!incident) throw AppError.notFound('Incident', incidentSlug);
     const model = await this.modelOf(incident.id);
@@ -239,7 +544,7 @@ export class ModelRunsService {
     const comparisons: ScenarioComparison[] = [];
     // Sequential on purpose: the worker pool is the bound on concurrency, not this loop.
     for (const scenario of model.scenarios) {
-      comparisons.push({ scenario, run: await this.runFor(model, scenario.key, parameters, seed ?? this.options.defaultSeed) });
+      comparisons.push({ scenario, run: await this.runFor(model, scenario.key, parameters, seed ?? this.options.defaultSeed, client) });
     }
     return comparisons;
   }
@@ -288,16 +593,6 @@ export function specChecksum(spec: ModelSpec): string {
 
 function timing(started: bigint) {
   return { finishedAt: new Date(), durationMs: Math.round(Number(process.hrtime.bigint() - started) / 1e6) };
-}
-
-function outcomeOf(result: ModelRunResult) {
-  const series: StoredSeries = { time: result.time, series: result.series, events: result.events, timeOrigin: result.timeOrigin, horizon: result.horizon };
-  return {
-    summary: result.summary as unknown as Prisma.InputJsonValue,
-    series: series as unknown as Prisma.InputJsonValue,
-    checks: result.checks as unknown as Prisma.InputJsonValue,
-    simulatedEvents: result.stats.totalEvents,
-  };
 }
 
 export function toRunRecord(row: RunRow): ModelRunRecord {

@@ -48,14 +48,14 @@ export class IncidentPageController {
       res.redirect(301, `/incidents/${encodeURIComponent(found.movedTo)}${queryStringOf(req)}`);
       return;
     }
-    const [details, modelPanel] = await Promise.all([this.data.incidentDetails(found.incident), this.renderModelPanel(found.incident, form)]);
+    const [details, modelPanel] = await Promise.all([this.data.incidentDetails(found.incident), this.renderModelPanel(found.incident, form, `address:${req.ip ?? req.socket.remoteAddress ?? 'unknown'}`)]);
     sendPage(res, 200, incidentView({ incident: found.incident, ...details, modelPanel, origin: requestOrigin(req), today: todayUtc() }));
   }
 
   /** A failing model must not take the postmortem down with it: on-call needs the page regardless. */
-  private async renderModelPanel(incident: IncidentRecord, form: Record<string, string> | null): Promise<SafeHtml> {
+  private async renderModelPanel(incident: IncidentRecord, form: Record<string, string> | null, client: string): Promise<SafeHtml> {
     try {
-      return trustedHtml(await this.modelPanel.render({ incidentId: incident.id, slug: incident.slug, form }));
+      return trustedHtml(await this.modelPanel.render({ incidentId: incident.id, slug: incident.slug, form, client }));
     } catch (error) {
       this.logger.error(`model panel for ${incident.slug} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
       return html`<p class="model-error" role="alert">The model could not be shown just now. The rest of this page is unaffected.</p>`;

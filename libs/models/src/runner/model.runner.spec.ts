@@ -68,7 +68,7 @@ describe('ModelRunner (worker threads)', () => {
   });
 
   it('refuses a result larger than its cap with the size and the limit', async () => {
-    runner = new ModelRunner({ concurrency: 1, maxResultChars: 1_000 });
+    runner = new ModelRunner({ concurrency: 1, maxResultBytes: 1_000 });
     const error = await runner.run({ spec: quick() }).catch((e: unknown) => e);
     expect((error as ModelRunError).code).toBe(ModelErrorCode.ResultTooLarge);
     expect((error as ModelRunError).message).toMatch(/more than the limit of 1000/);

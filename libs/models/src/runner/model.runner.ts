@@ -25,14 +25,14 @@ export interface ModelRunnerOptions {
    */
   resourceLimits?: ResourceLimits;
   /**
-   * Largest result accepted, in characters of its JSON (serialised in the worker). A larger one
-   * fails with MODEL_RESULT_TOO_LARGE. Default 16 Mi.
+   * Largest result accepted, in bytes of its JSON (serialised in the worker). A larger one fails
+   * with MODEL_RESULT_TOO_LARGE. Default 16 MiB.
    */
-  maxResultChars?: number;
+  maxResultBytes?: number;
 }
 
 export const DEFAULT_WORKER_RESOURCE_LIMITS: ResourceLimits = { maxOldGenerationSizeMb: 512 };
-export const DEFAULT_MAX_RESULT_CHARS = 16 * 1024 * 1024;
+export const DEFAULT_MAX_RESULT_BYTES = 16 * 1024 * 1024;
 
 interface Job {
   id: number;
@@ -165,7 +165,7 @@ export class ModelRunner {
       slot.worker.ref();
       // A fresh worker first loads the engine; the run's own clock starts when it says so.
       this.arm(slot, this.options.startupTimeoutMs ?? 30_000, 'the worker did not start the run in time');
-      slot.worker.postMessage({ id: job.id, input: job.input, maxResultChars: this.options.maxResultChars ?? DEFAULT_MAX_RESULT_CHARS } satisfies WorkerRequest);
+      slot.worker.postMessage({ id: job.id, input: job.input, maxResultBytes: this.options.maxResultBytes ?? DEFAULT_MAX_RESULT_BYTES } satisfies WorkerRequest);
     }
   }
 

@@ -6,8 +6,8 @@ import { ModelErrorCode, ModelRunError, toModelErrorData } from '../errors/model
 export interface WorkerRequest {
   id: number;
   input: RunModelInput;
-  /** Largest serialised result (UTF-16 code units of its JSON) the runner accepts. */
-  maxResultChars: number;
+  /** Largest serialised result (bytes of its JSON) the runner accepts. */
+  maxResultBytes: number;
 }
 
 export type WorkerReply =
@@ -22,11 +22,12 @@ if (parentPort) {
     port.postMessage({ id: msg.id, kind: 'started' } satisfies WorkerReply);
     try {
       const json = JSON.stringify(runModel(msg.input));
-      if (json.length > msg.maxResultChars) {
+      const bytes = Buffer.byteLength(json);
+      if (bytes > msg.maxResultBytes) {
         throw new ModelRunError(
           ModelErrorCode.ResultTooLarge,
-          `the run's result is ${json.length} characters of JSON, more than the limit of ${msg.maxResultChars}; ask for fewer probes or points`,
-          { resultChars: json.length, maxResultChars: msg.maxResultChars },
+          `the run's result is ${bytes} bytes of JSON, more than the limit of ${msg.maxResultBytes}; ask for fewer probes or points`,
+          { resultBytes: bytes, maxResultBytes: msg.maxResultBytes },
         );
       }
       port.postMessage({ id: msg.id, kind: 'done', json } satisfies WorkerReply);

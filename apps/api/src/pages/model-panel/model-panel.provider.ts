@@ -65,7 +65,7 @@ export class ModelPanel implements IncidentModelPanel {
         // the fix into the run as it happened.
         const own = ownParameters(scenario.key);
         const overrides = Object.fromEntries(Object.entries(form.overrides).filter(([name]) => scenario.key === asHappened.key || !(name in own)));
-        const outcome = await this.attempt(() => this.models.runFor(view, scenario.key, overrides, this.config.models.defaultSeed), parameters, form.errors);
+        const outcome = await this.attempt(() => this.models.runFor(view, scenario.key, overrides, this.config.models.defaultSeed, request.client), parameters, form.errors);
         if (outcome === 'busy') {
           busy = BUSY;
           outcomes.set(scenario.key, { run: null, problem: BUSY_PROBLEM });
