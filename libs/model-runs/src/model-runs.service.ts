@@ -446,14 +446,18 @@ export class ModelRunsService {
       }
       const [row] = await tx.modelRun.createManyAndReturn({ data: [data], skipDuplicates: true });
       if (row) {
-        // Bounded growth: beyond the newest `retainPerScenario` unpinned runs of this scenario, the
-        // oldest finished ones go (a few per insert, so the delete stays small).
+        // Bounded growth: beyond the newest `retainPerScenario` unpinned runs of this scenario (this
+        // one included), finished ones go, a few per insert so the delete stays small. Pinned runs
+        // (default parameters and seed: each scenario's latestRun and its actionable's verdict)
+        // and runs in progress are kept.
         await tx.$executeRaw`
           DELETE FROM "ModelRun" WHERE "id" IN (
-            SELECT "id" FROM "ModelRun"
-            WHERE "incidentId" = ${data.incidentId}::uuid AND "scenarioKey" = ${data.scenarioKey}
-              AND "status" IN ('succeeded', 'failed') AND NOT ("parameters" = '{}'::jsonb AND "seed" = ${o.defaultSeed}::int)
-            ORDER BY "queuedAt" DESC OFFSET ${o.retainPerScenario} LIMIT ${RETENTION_BATCH})`;
+            SELECT "id" FROM (
+              SELECT "id", "status" FROM "ModelRun"
+              WHERE "incidentId" = ${data.incidentId}::uuid AND "scenarioKey" = ${data.scenarioKey}
+                AND NOT ("parameters" = '{}'::jsonb AND "seed" = ${o.defaultSeed}::int)
+              ORDER BY "queuedAt" DESC OFFSET ${o.retainPerScenario} LIMIT ${RETENTION_BATCH}) AS old
+            WHERE "status" IN ('succeeded', 'failed'))`;
       }
       return row ?? null;
     });
