@@ -304,13 +304,15 @@ export class ModelRunsService {
     return { reclaimed, failed, expired: await this.deleteExpired() };
   }
 
-  /** Starts the periodic sweep (at once, then every half lease). */
+  /**
+   * Starts the periodic sweep, every half lease, the first one half a lease after start so start-up
+   * work is not delayed. A run whose process died is reclaimed within one and a half leases.
+   */
   startSweeping(): void {
     if (this.sweeper || this.closing) return;
     const tick = () => void this.sweep().catch((error: Error) => this.logger.warn(`sweep failed: ${error.message}`));
     this.sweeper = setInterval(tick, Math.max(500, Math.floor(this.options.leaseMs / 2)));
     this.sweeper.unref();
-    tick();
   }
 
   /**
