@@ -1,7 +1,7 @@
 import type { PrismaService } from '@hindsight/db';
 import { ModelRunsService, runnerExecutor, type ClosableExecutor, type IncidentModelView, type ModelRunOptions } from '@hindsight/model-runs';
 import { ModelErrorCode, ModelRunError, type RunModelInput } from '@hindsight/models';
-import { attachQueueModel } from './support/queue-model';
+import { attachQueueModel, QUEUE_MODEL_INCIDENT } from './support/queue-model';
 import { createTestDatabase, testPrisma, type TestDatabase } from './support/test-db';
 
 // A run of 1e9 simulated seconds (about 2e9 events) is still going long after every step of a test
@@ -181,7 +181,7 @@ describe('model runs: leases, shutdown, caching of failures, admission, retentio
     expect(again.leaseOwner).not.toBe(running.leaseOwner);
   });
 
-  it('refuses at once when the inline pool is full, after one cache lookup and writing nothing', async () => {
+  it('refuses at once when the inline pool is full, before any database work, and writes nothing', async () => {
     const view = await model(ENDLESS, 'full');
     const runs = service(pool({ workers: 1, queueSize: 0 }));
     void runs.runFor(view, 'as-happened', {}, 1).catch(() => undefined);
@@ -189,6 +189,10 @@ describe('model runs: leases, shutdown, caching of failures, admission, retentio
     const before = prisma.statementCount;
     await expect(runs.runFor(view, 'as-happened', { rate: 0.5 }, 1)).rejects.toMatchObject({ code: 'TOO_MANY_REQUESTS', details: { retryAfterSeconds: 1 } });
     expect(prisma.statementCount - before).toBe(1);
+    // Through the API's entry point (runModel) the refusal comes before any statement at all.
+    const beforeApi = prisma.statementCount;
+    await expect(runs.run({ incidentSlug: QUEUE_MODEL_INCIDENT, scenarioKey: 'as-happened', parameters: { rate: 0.6 } })).rejects.toMatchObject({ code: 'TOO_MANY_REQUESTS' });
+    expect(prisma.statementCount - beforeApi).toBe(0);
     expect(await prisma.modelRun.count()).toBe(1);
   });
 

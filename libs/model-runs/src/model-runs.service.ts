@@ -28,13 +28,25 @@ import type { ModelRunRecord, ModelSpecRecord, ScenarioRecord, StoredSeries } fr
 
 type RunRow = Prisma.ModelRunGetPayload<object>;
 
-/** Advisory-lock namespaces (first key) of the admission checks and the retention sweep. */
-const QUOTA_LOCK = 0x4d52_0001;
-const PENDING_LOCK = 0x4d52_0002;
+interface NewRun {
+  incidentId: string;
+  specId: string;
+  scenarioKey: string;
+  inputHash: string;
+  parameters: Record<string, number>;
+  seed: number;
+  engineVersion: string;
+  specVersion: string;
+  clientKey: string | null;
+}
+
+/** Advisory-lock key of the retention sweep: one process at a time deletes expired runs. */
 const RETENTION_LOCK = 0x4d52_0003;
 const RETENTION_BATCH = 20;
 const EXPIRY_BATCH = 500;
 const SWEEP_BATCH = 20;
+/** After the queue was found full, new runs are refused without a query for this long. */
+const QUEUE_FULL_MEMO_MS = 500;
 /** A `running` run nobody holds: its lease ran out, or it was claimed before runs had leases. */
 const LEASE_LOST = Prisma.sql`("leaseExpiresAt" IS NULL OR "leaseExpiresAt" < now())`;
 
@@ -76,6 +88,7 @@ export class ModelRunsService {
   private readonly owner = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   private readonly inFlight = new Map<string, Promise<void>>();
   private admitted = 0;
+  private queueFullUntil = 0;
   private closing = false;
   private sweeper: NodeJS.Timeout | null = null;
 
@@ -163,14 +176,34 @@ export class ModelRunsService {
    * or a client address) is counted against the per-client quota when a new run is stored.
    */
   async run(request: RunRequest, client?: string | null): Promise<ModelRunRecord> {
-    const incident = await this.prisma.incident.findFirst({ where: { slug: request.incidentSlug, status: 'published' }, select: { id: true } });
-    if (!incident) throw AppError.notFound('Incident', request.incidentSlug);
-    const model = await this.modelOf(incident.id);
-    if (!model) throw new AppError('NOT_FOUND', `Incident "${request.incidentSlug}" has no model attached.`, { field: 'incident' });
-    return this.runFor(model, request.scenarioKey, request.parameters ?? {}, request.seed ?? this.options.defaultSeed, client);
+    // The API's entry point takes its place in the pool before any database work, so a burst
+    // beyond the pool's room is refused at once, inputs already stored included (read those with
+    // their run id or a scenario's latestRun): under overload a refusal must cost nothing.
+    const release = this.admit();
+    try {
+      const incident = await this.prisma.incident.findFirst({ where: { slug: request.incidentSlug, status: 'published' }, select: { id: true } });
+      if (!incident) throw AppError.notFound('Incident', request.incidentSlug);
+      const model = await this.modelOf(incident.id);
+      if (!model) throw new AppError('NOT_FOUND', `Incident "${request.incidentSlug}" has no model attached.`, { field: 'incident' });
+      return await this.runInputs(model, request.scenarioKey, request.parameters ?? {}, request.seed ?? this.options.defaultSeed, client, true);
+    } finally {
+      release();
+    }
   }
 
+  /** Like `run`, for a caller that holds the model view (pages): a stored answer is returned even while the pool is full. */
   async runFor(model: IncidentModelView, scenarioKey: string, overrides: Record<string, number>, seed: number, client?: string | null): Promise<ModelRunRecord> {
+    return this.runInputs(model, scenarioKey, overrides, seed, client, false);
+  }
+
+  private async runInputs(
+    model: IncidentModelView,
+    scenarioKey: string,
+    overrides: Record<string, number>,
+    seed: number,
+    client: string | null | undefined,
+    admitted: boolean,
+  ): Promise<ModelRunRecord> {
     const spec = effectiveSpec(model.spec.model, model.defaultParameters);
     if (!spec.scenarios.some((s) => s.key === scenarioKey)) {
       throw AppError.badField('scenario', `unknown scenario "${scenarioKey}"; this model has ${spec.scenarios.map((s) => s.key).join(', ')}`);
@@ -191,7 +224,7 @@ export class ModelRunsService {
 
     // From here on the run needs a worker: refuse at once when none will have room for it,
     // before any further database work, instead of letting callers wait to be refused.
-    const release = this.admit();
+    const release = admitted ? () => undefined : this.admit();
     try {
       if (existing) return await this.rerun(existing);
       const clientKey = client ? createHash('sha256').update(client).digest('hex').slice(0, 32) : null;
@@ -231,13 +264,13 @@ export class ModelRunsService {
       await this.failExhausted(runId);
       return toRunRecord(await this.prisma.modelRun.findUniqueOrThrow({ where: { id: runId } }));
     }
-    const row = await this.prisma.modelRun.findUniqueOrThrow({ where: { id: runId }, include: { spec: true, incident: { select: { model: true } } } });
-    const defaults = (row.incident.model?.defaultParameters ?? {}) as Record<string, number>;
     const started = process.hrtime.bigint();
     const heartbeat = setInterval(() => void this.renewLease(runId), Math.max(100, Math.floor(this.options.leaseMs / 3)));
     heartbeat.unref();
     const work = (async () => {
       try {
+        const row = await this.prisma.modelRun.findUniqueOrThrow({ where: { id: runId }, include: { spec: true, incident: { select: { model: true } } } });
+        const defaults = (row.incident.model?.defaultParameters ?? {}) as Record<string, number>;
         const json = await this.executor.execute({
           spec: effectiveSpec(row.spec.spec as unknown as ModelSpec, defaults),
           scenarioKey: row.scenarioKey,
@@ -392,15 +425,13 @@ export class ModelRunsService {
   }
 
   /**
-   * Refuses at once what cannot run soon: a closing service, or (inline) a pool whose workers and
-   * wait queue are all taken, counting callers admitted but not yet handed to it.
+   * Refuses at once what cannot run soon, counting callers admitted but not yet done with: a
+   * closing service; inline, a pool whose workers and wait places are all taken; with a queue,
+   * more callers at once than runs may wait (no more than that many could be queued anyway), or a
+   * queue found full a moment ago.
    */
   private admit(): () => void {
-    if (this.closing) throw new AppError('SERVICE_UNAVAILABLE', 'The service is shutting down; try again in a moment.', { retryAfterSeconds: 1 });
-    if (this.options.execution === 'queue' && this.enqueue) return () => undefined;
-    if (this.room() <= 0) {
-      throw new AppError('TOO_MANY_REQUESTS', 'Every model worker is busy and the wait queue is full; try again in a moment.', { retryAfterSeconds: 1 });
-    }
+    this.assertRoom();
     this.admitted++;
     let released = false;
     return () => {
@@ -409,59 +440,92 @@ export class ModelRunsService {
     };
   }
 
+  private assertRoom(): void {
+    if (this.closing) throw new AppError('SERVICE_UNAVAILABLE', 'The service is shutting down; try again in a moment.', { retryAfterSeconds: 1 });
+    if (this.options.execution === 'queue' && this.enqueue) {
+      if (Date.now() < this.queueFullUntil || this.admitted >= this.options.maxPending) throw this.pendingError(this.options.maxPending);
+      return;
+    }
+    if (this.room() <= 0) {
+      throw new AppError('TOO_MANY_REQUESTS', 'Every model worker is busy and the wait queue is full; try again in a moment.', { retryAfterSeconds: 1 });
+    }
+  }
+
   private room(): number {
     const room = this.executor.room?.() ?? Number.POSITIVE_INFINITY;
     return room - this.admitted;
   }
 
   /**
-   * Stores a new run in one transaction with its admission checks: the per-client quota, the bound
-   * on runs waiting for a queue worker, and the retention of this scenario's unpinned runs.
+   * Stores a new run unless an admission bound says no: the per-client quota and, in queue mode,
+   * the number of runs waiting for a worker. Both are read in one statement first, so a refusal
+   * costs one query and writes nothing; the insert repeats the conditions, so requests racing past
+   * the first check can overshoot a bound only by the few that insert at the same instant. No
+   * transaction holds a connection or a lock while others wait. After an insert, this scenario's
+   * unpinned runs beyond the retained number are deleted.
    */
-  private async insertRun(data: Prisma.ModelRunCreateManyInput): Promise<RunRow | null> {
+  private async insertRun(data: NewRun): Promise<RunRow | null> {
     const o = this.options;
-    return this.prisma.$transaction(async (tx) => {
-      if (data.clientKey && o.quotaRuns > 0) {
-        await tx.$executeRaw`SELECT pg_advisory_xact_lock(${QUOTA_LOCK}::int, hashtext(${data.clientKey}::text))`;
-        const [used] = await tx.$queryRaw<{ n: number; oldest: Date | null }[]>`
-          SELECT count(*)::int AS n, min("queuedAt") AS oldest FROM "ModelRun"
-          WHERE "clientKey" = ${data.clientKey} AND "queuedAt" > now() - ${o.quotaWindowSeconds}::int * interval '1 second'`;
-        if (used && used.n >= o.quotaRuns) {
-          const retryAfterSeconds = used.oldest ? Math.max(1, Math.ceil((used.oldest.getTime() + o.quotaWindowSeconds * 1000 - Date.now()) / 1000)) : o.quotaWindowSeconds;
-          throw new AppError('TOO_MANY_REQUESTS', `This client has stored ${used.n} new model runs in the last ${o.quotaWindowSeconds} s, the most allowed; stored runs can still be read.`, {
-            retryAfterSeconds,
-            quota: o.quotaRuns,
-            windowSeconds: o.quotaWindowSeconds,
-          });
-        }
+    const quota = data.clientKey !== null && o.quotaRuns > 0;
+    const pending = o.execution === 'queue' && this.enqueue !== null;
+    const window = Prisma.sql`${o.quotaWindowSeconds}::int * interval '1 second'`;
+    const used = Prisma.sql`(SELECT count(*)::int FROM "ModelRun" WHERE "clientKey" = ${data.clientKey} AND "queuedAt" > now() - ${window})`;
+    const waiting = Prisma.sql`(SELECT count(*)::int FROM (SELECT 1 FROM "ModelRun" WHERE "status" = 'queued' LIMIT ${o.maxPending}::int) AS w)`;
+    if (quota || pending) {
+      const [counts] = await this.prisma.$queryRaw<{ used: number; oldest: Date | null; waiting: number }[]>`
+        SELECT ${quota ? used : Prisma.sql`0`} AS used,
+          ${quota ? Prisma.sql`(SELECT min("queuedAt") FROM "ModelRun" WHERE "clientKey" = ${data.clientKey} AND "queuedAt" > now() - ${window})` : Prisma.sql`NULL::timestamptz`} AS oldest,
+          ${pending ? waiting : Prisma.sql`0`} AS waiting`;
+      if (quota && counts && counts.used >= o.quotaRuns) throw this.quotaError(counts.used, counts.oldest);
+      if (pending && counts && counts.waiting >= o.maxPending) {
+        this.queueFullUntil = Date.now() + QUEUE_FULL_MEMO_MS;
+        throw this.pendingError(counts.waiting);
       }
-      if (o.execution === 'queue' && this.enqueue) {
-        await tx.$executeRaw`SELECT pg_advisory_xact_lock(${PENDING_LOCK}::int, 0)`;
-        const [pending] = await tx.$queryRaw<{ n: number }[]>`
-          SELECT count(*)::int AS n FROM (SELECT 1 FROM "ModelRun" WHERE "status" = 'queued' LIMIT ${o.maxPending}) AS waiting`;
-        if (pending && pending.n >= o.maxPending) {
-          throw new AppError('TOO_MANY_REQUESTS', `${pending.n} model runs are already waiting for a worker, the most allowed; try again in a moment.`, {
-            retryAfterSeconds: 2,
-            maxPending: o.maxPending,
-          });
-        }
-      }
-      const [row] = await tx.modelRun.createManyAndReturn({ data: [data], skipDuplicates: true });
-      if (row) {
-        // Bounded growth: beyond the newest `retainPerScenario` unpinned runs of this scenario (this
-        // one included), finished ones go, a few per insert so the delete stays small. Pinned runs
-        // (default parameters and seed: each scenario's latestRun and its actionable's verdict)
-        // and runs in progress are kept.
-        await tx.$executeRaw`
-          DELETE FROM "ModelRun" WHERE "id" IN (
-            SELECT "id" FROM (
-              SELECT "id", "status" FROM "ModelRun"
-              WHERE "incidentId" = ${data.incidentId}::uuid AND "scenarioKey" = ${data.scenarioKey}
-                AND NOT ("parameters" = '{}'::jsonb AND "seed" = ${o.defaultSeed}::int)
-              ORDER BY "queuedAt" DESC OFFSET ${o.retainPerScenario} LIMIT ${RETENTION_BATCH}) AS old
-            WHERE "status" IN ('succeeded', 'failed'))`;
-      }
-      return row ?? null;
+    }
+    const inserted = await this.prisma.$queryRaw<{ id: string }[]>`
+      INSERT INTO "ModelRun" ("incidentId", "specId", "scenarioKey", "inputHash", "parameters", "seed", "engineVersion", "specVersion", "clientKey")
+      SELECT ${data.incidentId}::uuid, ${data.specId}::uuid, ${data.scenarioKey}, ${data.inputHash}, ${JSON.stringify(data.parameters)}::jsonb, ${data.seed}::int,
+        ${data.engineVersion}, ${data.specVersion}, ${data.clientKey}
+      WHERE ${quota ? Prisma.sql`${used} < ${o.quotaRuns}::int` : Prisma.sql`TRUE`} AND ${pending ? Prisma.sql`${waiting} < ${o.maxPending}::int` : Prisma.sql`TRUE`}
+      ON CONFLICT ("inputHash") DO NOTHING
+      RETURNING "id"::text AS id`;
+    const id = inserted[0]?.id;
+    if (!id) {
+      // Either an identical request inserted first (its run is the answer) or a bound was reached
+      // between the check and the insert.
+      if (await this.prisma.modelRun.findUnique({ where: { inputHash: data.inputHash }, select: { id: true } })) return null;
+      if (!quota) this.queueFullUntil = Date.now() + QUEUE_FULL_MEMO_MS;
+      throw quota ? this.quotaError(o.quotaRuns, null) : this.pendingError(o.maxPending);
+    }
+    // Bounded growth: beyond the newest `retainPerScenario` unpinned runs of this scenario (this one
+    // included), finished ones go, a few per insert so the delete stays small. Pinned runs (default
+    // parameters and seed: each scenario's latestRun and its actionable's verdict) and runs in
+    // progress are kept.
+    await this.prisma.$executeRaw`
+      DELETE FROM "ModelRun" WHERE "id" IN (
+        SELECT "id" FROM (
+          SELECT "id", "status" FROM "ModelRun"
+          WHERE "incidentId" = ${data.incidentId}::uuid AND "scenarioKey" = ${data.scenarioKey}
+            AND NOT ("parameters" = '{}'::jsonb AND "seed" = ${o.defaultSeed}::int)
+          ORDER BY "queuedAt" DESC OFFSET ${o.retainPerScenario}::int LIMIT ${RETENTION_BATCH}::int) AS old
+        WHERE "status" IN ('succeeded', 'failed'))`;
+    return this.prisma.modelRun.findUniqueOrThrow({ where: { id } });
+  }
+
+  private quotaError(used: number, oldest: Date | null): AppError {
+    const o = this.options;
+    const retryAfterSeconds = oldest ? Math.max(1, Math.ceil((oldest.getTime() + o.quotaWindowSeconds * 1000 - Date.now()) / 1000)) : o.quotaWindowSeconds;
+    return new AppError('TOO_MANY_REQUESTS', `This client has stored ${used} new model runs in the last ${o.quotaWindowSeconds} s, the most allowed; stored runs can still be read.`, {
+      retryAfterSeconds,
+      quota: o.quotaRuns,
+      windowSeconds: o.quotaWindowSeconds,
+    });
+  }
+
+  private pendingError(waiting: number): AppError {
+    return new AppError('TOO_MANY_REQUESTS', `${waiting} model runs are already waiting for a worker, the most allowed; try again in a moment.`, {
+      retryAfterSeconds: 2,
+      maxPending: this.options.maxPending,
     });
   }
 
