@@ -183,7 +183,8 @@ describe('model runs: leases, shutdown, caching of failures, admission, retentio
 
   it('refuses at once when the inline pool is full, before any database work, and writes nothing', async () => {
     const view = await model(ENDLESS, 'full');
-    const runs = service(pool({ workers: 1, queueSize: 0 }));
+    // A lease of ten minutes: no heartbeat of the run in progress lands inside the count below.
+    const runs = service(pool({ workers: 1, queueSize: 0 }), { leaseMs: 600_000 });
     void runs.runFor(view, 'as-happened', {}, 1).catch(() => undefined);
     await eventually(() => prisma.modelRun.findFirst({ where: { status: 'running' } }));
     const before = prisma.statementCount;
@@ -194,6 +195,18 @@ describe('model runs: leases, shutdown, caching of failures, admission, retentio
     await expect(runs.run({ incidentSlug: QUEUE_MODEL_INCIDENT, scenarioKey: 'as-happened', parameters: { rate: 0.6 } })).rejects.toMatchObject({ code: 'TOO_MANY_REQUESTS' });
     expect(prisma.statementCount - beforeApi).toBe(0);
     expect(await prisma.modelRun.count()).toBe(1);
+  });
+
+  it('counts a run in progress once against the pool, so its room is what the settings say', async () => {
+    const view = await model(ENDLESS, 'room');
+    const runs = service(pool({ workers: 1, queueSize: 1 }));
+    const ask = (rate: number) => void runs.run({ incidentSlug: QUEUE_MODEL_INCIDENT, scenarioKey: 'as-happened', parameters: { rate } }).catch(() => undefined);
+    ask(0.5);
+    await eventually(() => prisma.modelRun.findFirst({ where: { status: 'running' } }));
+    // One worker busy, one wait place free: the second run is taken (it waits), the third refused.
+    ask(0.6);
+    await eventually(async () => (await prisma.modelRun.count({ where: { status: 'running' } })) === 2);
+    await expect(runs.run({ incidentSlug: QUEUE_MODEL_INCIDENT, scenarioKey: 'as-happened', parameters: { rate: 0.7 } })).rejects.toMatchObject({ code: 'TOO_MANY_REQUESTS' });
   });
 
   it('in queue mode bounds the runs waiting for a worker and refuses beyond it at once', async () => {

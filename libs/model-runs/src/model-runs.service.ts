@@ -185,7 +185,7 @@ export class ModelRunsService {
       if (!incident) throw AppError.notFound('Incident', request.incidentSlug);
       const model = await this.modelOf(incident.id);
       if (!model) throw new AppError('NOT_FOUND', `Incident "${request.incidentSlug}" has no model attached.`, { field: 'incident' });
-      return await this.runInputs(model, request.scenarioKey, request.parameters ?? {}, request.seed ?? this.options.defaultSeed, client, true);
+      return await this.runInputs(model, request.scenarioKey, request.parameters ?? {}, request.seed ?? this.options.defaultSeed, client, release);
     } finally {
       release();
     }
@@ -193,7 +193,7 @@ export class ModelRunsService {
 
   /** Like `run`, for a caller that holds the model view (pages): a stored answer is returned even while the pool is full. */
   async runFor(model: IncidentModelView, scenarioKey: string, overrides: Record<string, number>, seed: number, client?: string | null): Promise<ModelRunRecord> {
-    return this.runInputs(model, scenarioKey, overrides, seed, client, false);
+    return this.runInputs(model, scenarioKey, overrides, seed, client, null);
   }
 
   private async runInputs(
@@ -202,7 +202,8 @@ export class ModelRunsService {
     overrides: Record<string, number>,
     seed: number,
     client: string | null | undefined,
-    admitted: boolean,
+    /** The caller's place in the pool when it took one already; released once the pool holds the run. */
+    admitted: (() => void) | null,
   ): Promise<ModelRunRecord> {
     const spec = effectiveSpec(model.spec.model, model.defaultParameters);
     if (!spec.scenarios.some((s) => s.key === scenarioKey)) {
@@ -224,9 +225,9 @@ export class ModelRunsService {
 
     // From here on the run needs a worker: refuse at once when none will have room for it,
     // before any further database work, instead of letting callers wait to be refused.
-    const release = admitted ? () => undefined : this.admit();
+    const release = admitted ?? this.admit();
     try {
-      if (existing) return await this.rerun(existing);
+      if (existing) return await this.rerun(existing, release);
       const clientKey = client ? createHash('sha256').update(client).digest('hex').slice(0, 32) : null;
       const row = await this.insertRun({
         incidentId: model.incidentId,
@@ -241,7 +242,7 @@ export class ModelRunsService {
       });
       // Concurrent identical requests race to insert; the unique hash lets exactly one win.
       if (!row) return toRunRecord(await this.prisma.modelRun.findUniqueOrThrow({ where: { inputHash } }));
-      return await this.dispatch(row);
+      return await this.dispatch(row, release);
     } finally {
       release();
     }
@@ -252,7 +253,7 @@ export class ModelRunsService {
    * queue worker and by the sweep that reclaims lost runs. A run is claimed with a lease that a
    * heartbeat renews; a claim without attempts left fails the run with its reason.
    */
-  async execute(runId: string): Promise<ModelRunRecord> {
+  async execute(runId: string, onHandedOver?: () => void): Promise<ModelRunRecord> {
     const claimed = await this.prisma.$queryRaw<{ id: string }[]>`
       UPDATE "ModelRun" SET "status" = 'running', "startedAt" = now(), "attempts" = "attempts" + 1,
         "leaseOwner" = ${this.owner}, "leaseExpiresAt" = now() + ${this.options.leaseMs}::int * interval '1 millisecond',
@@ -271,12 +272,15 @@ export class ModelRunsService {
       try {
         const row = await this.prisma.modelRun.findUniqueOrThrow({ where: { id: runId }, include: { spec: true, incident: { select: { model: true } } } });
         const defaults = (row.incident.model?.defaultParameters ?? {}) as Record<string, number>;
-        const json = await this.executor.execute({
+        const result = this.executor.execute({
           spec: effectiveSpec(row.spec.spec as unknown as ModelSpec, defaults),
           scenarioKey: row.scenarioKey,
           parameters: row.parameters as Record<string, number>,
           seed: row.seed,
         });
+        // The pool now counts this run itself: the caller's admission place is free again.
+        onHandedOver?.();
+        const json = await result;
         clearInterval(heartbeat);
         await this.storeResult(runId, json, started);
       } catch (error) {
@@ -401,7 +405,7 @@ export class ModelRunsService {
   }
 
   /** Runs again a stored run that is not an answer (machine-dependent failure, lost lease, orphan). */
-  private async rerun(row: RunRow): Promise<ModelRunRecord> {
+  private async rerun(row: RunRow, onHandedOver: () => void): Promise<ModelRunRecord> {
     if (row.status === 'failed') {
       const reset = await this.prisma.modelRun.updateMany({
         where: { id: row.id, status: 'failed', errorCode: row.errorCode },
@@ -409,10 +413,10 @@ export class ModelRunsService {
       });
       if (reset.count === 0) return toRunRecord(await this.prisma.modelRun.findUniqueOrThrow({ where: { id: row.id } }));
     }
-    return this.dispatch({ ...row, status: row.status === 'failed' ? 'queued' : row.status });
+    return this.dispatch({ ...row, status: row.status === 'failed' ? 'queued' : row.status }, onHandedOver);
   }
 
-  private async dispatch(row: RunRow): Promise<ModelRunRecord> {
+  private async dispatch(row: RunRow, onHandedOver: () => void): Promise<ModelRunRecord> {
     if (this.options.execution === 'queue' && this.enqueue) {
       if (row.status === 'running') {
         // A lost lease: the sweep gives it back to the queue.
@@ -421,7 +425,7 @@ export class ModelRunsService {
       await this.enqueue(row.id, row.attempts);
       return toRunRecord(await this.prisma.modelRun.findUniqueOrThrow({ where: { id: row.id } }));
     }
-    return this.execute(row.id);
+    return this.execute(row.id, onHandedOver);
   }
 
   /**
