@@ -23,7 +23,9 @@ export interface GqlResponse<T> {
  */
 export async function startTestApp(options: { seed?: boolean; env?: Record<string, string> } = {}): Promise<TestApp> {
   const db = await createTestDatabase({ seed: options.seed ?? true });
-  const config = loadConfig({ DB_CONNECT_TIMEOUT_MS: '30000', ...options.env, DATABASE_URL: db.url });
+  // An hour's lease: the periodic model-run sweep (every half lease) stays out of suites that count
+  // SQL statements; suites about leases set their own.
+  const config = loadConfig({ DB_CONNECT_TIMEOUT_MS: '30000', MODEL_RUN_LEASE_MS: '3600000', ...options.env, DATABASE_URL: db.url });
   let app: INestApplication;
   try {
     app = await createApp(config, db.url, { logger: ['error', 'warn'] });

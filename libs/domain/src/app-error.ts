@@ -54,7 +54,14 @@ export interface ErrorDetails {
   };
   FORBIDDEN: { requiredRole?: string; role?: string };
   UNAUTHENTICATED: { requiredRole?: string };
-  TOO_MANY_REQUESTS: { retryAfterSeconds: number };
+  TOO_MANY_REQUESTS: {
+    retryAfterSeconds: number;
+    /** A per-client quota of stored model runs: runs allowed per window. */
+    quota?: number;
+    windowSeconds?: number;
+    /** The bound on model runs waiting for a queue worker. */
+    maxPending?: number;
+  };
   SERVICE_UNAVAILABLE: {
     /** `DATABASE_TIMEOUT`: a query ran out of time; `DATABASE_UNAVAILABLE`: the database cannot be reached. */
     reason: 'DATABASE_TIMEOUT' | 'DATABASE_UNAVAILABLE' | 'SERVER_BUSY';

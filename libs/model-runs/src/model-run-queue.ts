@@ -10,7 +10,10 @@ interface RunJob {
  * A Postgres-backed job queue (pg-boss, in its own `pgboss` schema) that carries model runs from
  * the API to `npm run worker` processes, so several machines can share the load. A job holds only
  * the run's id: the run row is the source of truth, and executing it twice is harmless because
- * a worker first claims the row (`queued` → `running`).
+ * a worker first claims the row (`queued` → `running`, with a lease). A worker that dies mid-run
+ * leaves a lease that runs out; the runs service's sweep then queues the run again under a new
+ * job (the attempt number is part of its singleton key), so the retry does not wait for pg-boss
+ * to expire the lost job.
  */
 export class ModelRunQueue {
   private readonly boss: PgBoss;
@@ -42,9 +45,9 @@ export class ModelRunQueue {
     this.started = true;
   }
 
-  async enqueue(runId: string): Promise<void> {
+  async enqueue(runId: string, attempt = 0): Promise<void> {
     await this.start();
-    await this.boss.send(MODEL_RUN_QUEUE, { runId } satisfies RunJob, { singletonKey: runId });
+    await this.boss.send(MODEL_RUN_QUEUE, { runId } satisfies RunJob, { singletonKey: `${runId}:${attempt}` });
   }
 
   /** Processes jobs one at a time per call; call it `concurrency` times for parallel work. */

@@ -11,14 +11,44 @@ import {
   type ParameterConflict,
   SCENARIO_AS_HAPPENED,
   validateSpec,
-  type ModelRunResult,
   type ModelSpec,
 } from '@hindsight/models';
-import { createHash } from 'node:crypto';
-import { MODEL_EXECUTOR, MODEL_RUN_OPTIONS, type ModelExecutor, type ModelRunOptions } from './model-executor';
+import { createHash, randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import {
+  DETERMINISTIC_FAILURES,
+  MODEL_EXECUTOR,
+  MODEL_RUN_OPTIONS,
+  resolveRunOptions,
+  type ModelExecutor,
+  type ModelRunOptions,
+  type ResolvedModelRunOptions,
+} from './model-executor';
 import type { ModelRunRecord, ModelSpecRecord, ScenarioRecord, StoredSeries } from './model-runs.types';
 
 type RunRow = Prisma.ModelRunGetPayload<object>;
+
+interface NewRun {
+  incidentId: string;
+  specId: string;
+  scenarioKey: string;
+  inputHash: string;
+  parameters: Record<string, number>;
+  seed: number;
+  engineVersion: string;
+  specVersion: string;
+  clientKey: string | null;
+}
+
+/** Advisory-lock key of the retention sweep: one process at a time deletes expired runs. */
+const RETENTION_LOCK = 0x4d52_0003;
+const RETENTION_BATCH = 20;
+const EXPIRY_BATCH = 500;
+const SWEEP_BATCH = 20;
+/** After the queue was found full, new runs are refused without a query for this long. */
+const QUEUE_FULL_MEMO_MS = 500;
+/** A `running` run nobody holds: its lease ran out, or it was claimed before runs had leases. */
+const LEASE_LOST = Prisma.sql`("leaseExpiresAt" IS NULL OR "leaseExpiresAt" < now())`;
 
 export interface RunRequest {
   incidentSlug: string;
@@ -50,14 +80,27 @@ export interface ScenarioComparison {
 @Injectable()
 export class ModelRunsService {
   private readonly logger = new Logger('ModelRuns');
-  /** Jobs for the queue worker; set by the queue module when execution is `queue`. */
-  enqueue: ((runId: string) => Promise<void>) | null = null;
+  /**
+   * Jobs for the queue worker; set by the queue wiring when execution is `queue`. `attempt`
+   * tells a re-queued run's job from the lost one.
+   */
+  enqueue: ((runId: string, attempt: number) => Promise<void>) | null = null;
+  private readonly options: ResolvedModelRunOptions;
+  /** This process, as the holder of the runs it executes. */
+  private readonly owner = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  private readonly inFlight = new Map<string, Promise<void>>();
+  private admitted = 0;
+  private queueFullUntil = 0;
+  private closing = false;
+  private sweeper: NodeJS.Timeout | null = null;
 
   constructor(
     private readonly prisma: PrismaService,
     @Inject(MODEL_EXECUTOR) private readonly executor: ModelExecutor,
-    @Inject(MODEL_RUN_OPTIONS) private readonly options: ModelRunOptions,
-  ) {}
+    @Inject(MODEL_RUN_OPTIONS) options: ModelRunOptions,
+  ) {
+    this.options = resolveRunOptions(options);
+  }
 
   // ---- specs and bindings ------------------------------------------------------------------
 
@@ -134,17 +177,39 @@ export class ModelRunsService {
 
   /**
    * Runs one scenario (or returns the stored run of identical inputs). With inline execution the
-   * run is finished when this returns; with a queue it may still be `queued`.
+   * run is finished when this returns; with a queue it may still be `queued`. `client` (a token
+   * or a client address) is counted against the per-client quota when a new run is stored.
    */
-  async run(request: RunRequest): Promise<ModelRunRecord> {
-    const incident = await this.prisma.incident.findFirst({ where: { slug: request.incidentSlug, status: 'published' }, select: { id: true } });
-    if (!incident) throw AppError.notFound('Incident', request.incidentSlug, 'incident');
-    const model = await this.modelOf(incident.id);
-    if (!model) throw new AppError('NOT_FOUND', `Incident "${request.incidentSlug}" has no model attached.`, { field: 'incident' });
-    return this.runFor(model, request.scenarioKey, request.parameters ?? {}, request.seed ?? this.options.defaultSeed);
+  async run(request: RunRequest, client?: string | null): Promise<ModelRunRecord> {
+    // The API's entry point takes its place in the pool before any database work, so a burst
+    // beyond the pool's room is refused at once, inputs already stored included (read those with
+    // their run id or a scenario's latestRun): under overload a refusal must cost nothing.
+    const release = this.admit();
+    try {
+      const incident = await this.prisma.incident.findFirst({ where: { slug: request.incidentSlug, status: 'published' }, select: { id: true } });
+      if (!incident) throw AppError.notFound('Incident', request.incidentSlug, 'incident');
+      const model = await this.modelOf(incident.id);
+      if (!model) throw new AppError('NOT_FOUND', `Incident "${request.incidentSlug}" has no model attached.`, { field: 'incident' });
+      return await this.runInputs(model, request.scenarioKey, request.parameters ?? {}, request.seed ?? this.options.defaultSeed, client, release);
+    } finally {
+      release();
+    }
   }
 
-  async runFor(model: IncidentModelView, scenarioKey: string, overrides: Record<string, number>, seed: number): Promise<ModelRunRecord> {
+  /** Like `run`, for a caller that holds the model view (pages): a stored answer is returned even while the pool is full. */
+  async runFor(model: IncidentModelView, scenarioKey: string, overrides: Record<string, number>, seed: number, client?: string | null): Promise<ModelRunRecord> {
+    return this.runInputs(model, scenarioKey, overrides, seed, client, null);
+  }
+
+  private async runInputs(
+    model: IncidentModelView,
+    scenarioKey: string,
+    overrides: Record<string, number>,
+    seed: number,
+    client: string | null | undefined,
+    /** The caller's place in the pool when it took one already; released once the pool holds the run. */
+    admitted: (() => void) | null,
+  ): Promise<ModelRunRecord> {
     const spec = effectiveSpec(model.spec.model, model.defaultParameters);
     if (!Number.isInteger(seed) || seed < 0 || seed > 2 ** 31 - 1) throw AppError.badField('seed', `expected an integer from 0 to ${2 ** 31 - 1}; got ${seed}`);
     resolveParameters(spec, overrides);
@@ -162,58 +227,373 @@ export class ModelRunsService {
       points: spec.points ?? 300,
     });
     const existing = await this.prisma.modelRun.findUnique({ where: { inputHash } });
-    if (existing) return toRunRecord(existing);
+    if (existing && this.isAnswer(existing)) return toRunRecord(existing);
 
-    // Concurrent identical requests race here; the unique hash lets exactly one insert win.
-    const inserted = await this.prisma.modelRun.createManyAndReturn({
-      data: [
-        {
-          incidentId: model.incidentId,
-          specId: model.spec.id,
-          scenarioKey,
-          inputHash,
-          parameters: overrides,
-          seed,
-          engineVersion: ENGINE_VERSION,
-          specVersion: model.spec.version,
-        },
-      ],
-      skipDuplicates: true,
-    });
-    const row = inserted[0];
-    if (!row) return toRunRecord(await this.prisma.modelRun.findUniqueOrThrow({ where: { inputHash } }));
-    if (this.options.execution === 'queue' && this.enqueue) {
-      await this.enqueue(row.id);
-      return toRunRecord(row);
+    // From here on the run needs a worker: refuse at once when none will have room for it,
+    // before any further database work, instead of letting callers wait to be refused.
+    const release = admitted ?? this.admit();
+    try {
+      if (existing) return await this.rerun(existing, release);
+      const clientKey = client ? createHash('sha256').update(client).digest('hex').slice(0, 32) : null;
+      const row = await this.insertRun({
+        incidentId: model.incidentId,
+        specId: model.spec.id,
+        scenarioKey,
+        inputHash,
+        parameters: overrides,
+        seed,
+        engineVersion: ENGINE_VERSION,
+        specVersion: model.spec.version,
+        clientKey,
+      });
+      // Concurrent identical requests race to insert; the unique hash lets exactly one win.
+      if (!row) return toRunRecord(await this.prisma.modelRun.findUniqueOrThrow({ where: { inputHash } }));
+      return await this.dispatch(row, release);
+    } finally {
+      release();
     }
-    return this.execute(row.id);
   }
 
-  /** Executes a queued run and stores its outcome. Used inline and by the queue worker. */
-  async execute(runId: string): Promise<ModelRunRecord> {
-    const claimed = await this.prisma.modelRun.updateMany({ where: { id: runId, status: 'queued' }, data: { status: 'running', startedAt: new Date() } });
-    const row = await this.prisma.modelRun.findUniqueOrThrow({ where: { id: runId }, include: { spec: true, incident: { select: { model: true } } } });
-    if (claimed.count === 0) return toRunRecord(row);
-    const defaults = (row.incident.model?.defaultParameters ?? {}) as Record<string, number>;
-    const started = process.hrtime.bigint();
-    try {
-      const result = await this.executor.execute({
-        spec: effectiveSpec(row.spec.spec as unknown as ModelSpec, defaults),
-        scenarioKey: row.scenarioKey,
-        parameters: row.parameters as Record<string, number>,
-        seed: row.seed,
-      });
-      return toRunRecord(await this.prisma.modelRun.update({ where: { id: runId }, data: { status: 'succeeded', ...outcomeOf(result), ...timing(started) } }));
-    } catch (error) {
-      if (error instanceof ModelError && error.code === 'QUEUE_FULL') {
-        // Nothing ran: forget the row so the same request can be made again later.
-        await this.prisma.modelRun.delete({ where: { id: runId } });
-        throw error;
-      }
-      const message = error instanceof Error ? error.message : String(error);
-      this.logger.warn(`run ${runId} failed: ${message}`);
-      return toRunRecord(await this.prisma.modelRun.update({ where: { id: runId }, data: { status: 'failed', error: message, ...timing(started) } }));
+  /**
+   * Executes a queued run (or one whose lease expired) and stores its outcome. Used inline, by the
+   * queue worker and by the sweep that reclaims lost runs. A run is claimed with a lease that a
+   * heartbeat renews; a claim without attempts left fails the run with its reason.
+   */
+  async execute(runId: string, onHandedOver?: () => void): Promise<ModelRunRecord> {
+    const claimed = await this.prisma.$queryRaw<{ id: string }[]>`
+      UPDATE "ModelRun" SET "status" = 'running', "startedAt" = now(), "attempts" = "attempts" + 1,
+        "leaseOwner" = ${this.owner}, "leaseExpiresAt" = now() + ${this.options.leaseMs}::int * interval '1 millisecond',
+        "error" = NULL, "errorCode" = NULL
+      WHERE "id" = ${runId}::uuid AND "attempts" < ${this.options.maxAttempts}
+        AND ("status" = 'queued' OR ("status" = 'running' AND ${LEASE_LOST}))
+      RETURNING "id"::text AS id`;
+    if (claimed.length === 0) {
+      await this.failExhausted(runId);
+      return toRunRecord(await this.prisma.modelRun.findUniqueOrThrow({ where: { id: runId } }));
     }
+    const started = process.hrtime.bigint();
+    const heartbeat = setInterval(() => void this.renewLease(runId), Math.max(100, Math.floor(this.options.leaseMs / 3)));
+    heartbeat.unref();
+    const work = (async () => {
+      try {
+        const row = await this.prisma.modelRun.findUniqueOrThrow({ where: { id: runId }, include: { spec: true, incident: { select: { model: true } } } });
+        const defaults = (row.incident.model?.defaultParameters ?? {}) as Record<string, number>;
+        const result = this.executor.execute({
+          spec: effectiveSpec(row.spec.spec as unknown as ModelSpec, defaults),
+          scenarioKey: row.scenarioKey,
+          parameters: row.parameters as Record<string, number>,
+          seed: row.seed,
+        });
+        // The pool now counts this run itself: the caller's admission place is free again.
+        onHandedOver?.();
+        const json = await result;
+        clearInterval(heartbeat);
+        await this.storeResult(runId, json, started);
+      } catch (error) {
+        clearInterval(heartbeat);
+        if (error instanceof ModelError && error.code === 'QUEUE_FULL') {
+          // Nothing ran: forget the row so the same request can be made again later.
+          await this.prisma.modelRun.deleteMany({ where: { id: runId, leaseOwner: this.owner } });
+          throw new AppError('TOO_MANY_REQUESTS', 'Every model worker is busy and the wait queue is full; try again in a moment.', { retryAfterSeconds: 1 });
+        }
+        const message = error instanceof Error ? error.message : String(error);
+        const code = error instanceof ModelError ? error.code : 'UNEXPECTED';
+        this.logger.warn(`run ${runId} failed (${code}): ${message}`);
+        await this.storeFailure(runId, code, message, started);
+      }
+    })();
+    this.inFlight.set(runId, work);
+    try {
+      await work;
+    } finally {
+      this.inFlight.delete(runId);
+    }
+    return toRunRecord(await this.prisma.modelRun.findUniqueOrThrow({ where: { id: runId } }));
+  }
+
+  /**
+   * Gives lost runs back: a `running` run whose lease expired (its process died or hung) is
+   * executed again while attempts remain, or failed with the reason. With inline execution this
+   * process runs them; with a queue they are queued again for the workers. Also deletes unpinned
+   * runs past the retention age, in bounded batches, by one process at a time.
+   */
+  async sweep(): Promise<{ reclaimed: string[]; failed: number; expired: number }> {
+    const failed = await this.prisma.$executeRaw`
+      UPDATE "ModelRun" SET "status" = 'failed', "errorCode" = 'LEASE_EXPIRED', "finishedAt" = now(), "leaseOwner" = NULL, "leaseExpiresAt" = NULL,
+        "error" = 'the run was lost ' || "attempts" || ' times (its process stopped or stopped answering); it is not retried again'
+      WHERE "status" = 'running' AND ${LEASE_LOST} AND "attempts" >= ${this.options.maxAttempts}`;
+    const stale = await this.prisma.$queryRaw<{ id: string; attempts: number }[]>`
+      SELECT "id"::text AS id, "attempts" FROM "ModelRun"
+      WHERE ("status" = 'running' AND ${LEASE_LOST})
+         OR (${this.options.execution === 'inline'} AND "status" = 'queued' AND "queuedAt" < now() - ${this.options.leaseMs}::int * interval '1 millisecond')
+      ORDER BY "queuedAt" LIMIT ${SWEEP_BATCH}`;
+    const reclaimed: string[] = [];
+    for (const run of stale) {
+      if (this.closing) break;
+      if (this.options.execution === 'queue' && this.enqueue) {
+        const requeued = await this.prisma.$executeRaw`
+          UPDATE "ModelRun" SET "status" = 'queued', "leaseOwner" = NULL, "leaseExpiresAt" = NULL
+          WHERE "id" = ${run.id}::uuid AND "status" = 'running' AND ${LEASE_LOST}`;
+        if (requeued === 0) continue;
+        await this.enqueue(run.id, run.attempts);
+        reclaimed.push(run.id);
+      } else {
+        if (this.room() <= 0) break;
+        reclaimed.push(run.id);
+        void this.execute(run.id).catch((error: Error) => this.logger.warn(`reclaimed run ${run.id} not run: ${error.message}`));
+      }
+    }
+    if (reclaimed.length > 0) this.logger.log(`reclaimed ${reclaimed.length} lost model runs`);
+    return { reclaimed, failed, expired: await this.deleteExpired() };
+  }
+
+  /**
+   * Starts the periodic sweep, every half lease, the first one half a lease after start so start-up
+   * work is not delayed. A run whose process died is reclaimed within one and a half leases.
+   */
+  startSweeping(): void {
+    if (this.sweeper || this.closing) return;
+    const tick = () => void this.sweep().catch((error: Error) => this.logger.warn(`sweep failed: ${error.message}`));
+    this.sweeper = setInterval(tick, Math.max(500, Math.floor(this.options.leaseMs / 2)));
+    this.sweeper.unref();
+  }
+
+  /**
+   * Graceful shutdown: refuses new executions, waits up to `deadlineMs` for runs in progress in
+   * this process, then releases what is left: inline, failed with "interrupted by shutdown" (not a
+   * cached answer, so the same inputs run again when asked); in a queue worker, queued again for
+   * another worker. No run is left `running` by this process.
+   */
+  async drain(deadlineMs: number = this.options.drainMs): Promise<{ finished: number; interrupted: number }> {
+    this.closing = true;
+    if (this.sweeper) clearInterval(this.sweeper);
+    this.sweeper = null;
+    const pending = [...this.inFlight.values()];
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([Promise.allSettled(pending), new Promise((resolve) => (timer = setTimeout(resolve, deadlineMs)))]);
+    clearTimeout(timer);
+    if (this.options.execution === 'queue' && this.enqueue) {
+      // A queue worker hands its unfinished runs back to the queue for another worker.
+      const released = await this.prisma.$queryRaw<{ id: string; attempts: number }[]>`
+        UPDATE "ModelRun" SET "status" = 'queued', "leaseOwner" = NULL, "leaseExpiresAt" = NULL
+        WHERE "leaseOwner" = ${this.owner} AND "status" = 'running' RETURNING "id"::text AS id, "attempts"`;
+      for (const run of released) await this.enqueue(run.id, run.attempts);
+      if (released.length > 0) this.logger.warn(`${released.length} model runs handed back to the queue at shutdown`);
+      return { finished: pending.length - released.length, interrupted: released.length };
+    }
+    const interrupted = await this.prisma.$executeRaw`
+      UPDATE "ModelRun" SET "status" = 'failed', "errorCode" = 'RUN_INTERRUPTED', "error" = 'interrupted by shutdown', "finishedAt" = now(),
+        "leaseOwner" = NULL, "leaseExpiresAt" = NULL
+      WHERE "leaseOwner" = ${this.owner} AND "status" = 'running'`;
+    if (interrupted > 0) this.logger.warn(`${interrupted} model runs interrupted by shutdown`);
+    return { finished: pending.length - interrupted, interrupted };
+  }
+
+  /** Runs in progress in this process. */
+  get runsInProgress(): number {
+    return this.inFlight.size;
+  }
+
+  /** A stored run that answers its inputs: a success, a deterministic failure, or one in progress or waiting. */
+  private isAnswer(row: RunRow): boolean {
+    switch (row.status) {
+      case 'succeeded':
+        return true;
+      case 'failed':
+        return row.errorCode !== null && DETERMINISTIC_FAILURES.has(row.errorCode);
+      case 'running':
+        // Judged by this clock; the claim itself is decided by the database's.
+        return row.leaseExpiresAt !== null && row.leaseExpiresAt.getTime() > Date.now();
+      case 'queued':
+        // Waiting for a queue worker; inline, a queued row older than a lease was orphaned.
+        return this.options.execution === 'queue' || Date.now() - row.queuedAt.getTime() < this.options.leaseMs;
+    }
+  }
+
+  /** Runs again a stored run that is not an answer (machine-dependent failure, lost lease, orphan). */
+  private async rerun(row: RunRow, onHandedOver: () => void): Promise<ModelRunRecord> {
+    if (row.status === 'failed') {
+      const reset = await this.prisma.modelRun.updateMany({
+        where: { id: row.id, status: 'failed', errorCode: row.errorCode },
+        data: { status: 'queued', attempts: 0, error: null, errorCode: null, startedAt: null, finishedAt: null, durationMs: null, queuedAt: new Date() },
+      });
+      if (reset.count === 0) return toRunRecord(await this.prisma.modelRun.findUniqueOrThrow({ where: { id: row.id } }));
+    }
+    return this.dispatch({ ...row, status: row.status === 'failed' ? 'queued' : row.status }, onHandedOver);
+  }
+
+  private async dispatch(row: RunRow, onHandedOver: () => void): Promise<ModelRunRecord> {
+    if (this.options.execution === 'queue' && this.enqueue) {
+      if (row.status === 'running') {
+        // A lost lease: the sweep gives it back to the queue.
+        return toRunRecord(row);
+      }
+      await this.enqueue(row.id, row.attempts);
+      return toRunRecord(await this.prisma.modelRun.findUniqueOrThrow({ where: { id: row.id } }));
+    }
+    return this.execute(row.id, onHandedOver);
+  }
+
+  /**
+   * Refuses at once what cannot run soon, counting callers admitted but not yet done with: a
+   * closing service; inline, a pool whose workers and wait places are all taken; with a queue,
+   * more callers at once than runs may wait (no more than that many could be queued anyway), or a
+   * queue found full a moment ago.
+   */
+  private admit(): () => void {
+    this.assertRoom();
+    this.admitted++;
+    let released = false;
+    return () => {
+      if (!released) this.admitted--;
+      released = true;
+    };
+  }
+
+  private assertRoom(): void {
+    if (this.closing) throw new AppError('SERVICE_UNAVAILABLE', 'The service is shutting down; try again in a moment.', { reason: 'SERVER_BUSY', retryAfterSeconds: 1 });
+    if (this.options.execution === 'queue' && this.enqueue) {
+      if (Date.now() < this.queueFullUntil || this.admitted >= this.options.maxPending) throw this.pendingError(this.options.maxPending);
+      return;
+    }
+    if (this.room() <= 0) {
+      throw new AppError('TOO_MANY_REQUESTS', 'Every model worker is busy and the wait queue is full; try again in a moment.', { retryAfterSeconds: 1 });
+    }
+  }
+
+  private room(): number {
+    const room = this.executor.room?.() ?? Number.POSITIVE_INFINITY;
+    return room - this.admitted;
+  }
+
+  /**
+   * Stores a new run unless an admission bound says no: the per-client quota and, in queue mode,
+   * the number of runs waiting for a worker. Both are read in one statement first, so a refusal
+   * costs one query and writes nothing; the insert repeats the conditions, so requests racing past
+   * the first check can overshoot a bound only by the few that insert at the same instant. No
+   * transaction holds a connection or a lock while others wait. After an insert, this scenario's
+   * unpinned runs beyond the retained number are deleted.
+   */
+  private async insertRun(data: NewRun): Promise<RunRow | null> {
+    const o = this.options;
+    const quota = data.clientKey !== null && o.quotaRuns > 0;
+    const pending = o.execution === 'queue' && this.enqueue !== null;
+    const window = Prisma.sql`${o.quotaWindowSeconds}::int * interval '1 second'`;
+    const used = Prisma.sql`(SELECT count(*)::int FROM "ModelRun" WHERE "clientKey" = ${data.clientKey} AND "queuedAt" > now() - ${window})`;
+    const waiting = Prisma.sql`(SELECT count(*)::int FROM (SELECT 1 FROM "ModelRun" WHERE "status" = 'queued' LIMIT ${o.maxPending}::int) AS w)`;
+    if (quota || pending) {
+      const [counts] = await this.prisma.$queryRaw<{ used: number; oldest: Date | null; waiting: number }[]>`
+        SELECT ${quota ? used : Prisma.sql`0`} AS used,
+          ${quota ? Prisma.sql`(SELECT min("queuedAt") FROM "ModelRun" WHERE "clientKey" = ${data.clientKey} AND "queuedAt" > now() - ${window})` : Prisma.sql`NULL::timestamptz`} AS oldest,
+          ${pending ? waiting : Prisma.sql`0`} AS waiting`;
+      if (quota && counts && counts.used >= o.quotaRuns) throw this.quotaError(counts.used, counts.oldest);
+      if (pending && counts && counts.waiting >= o.maxPending) {
+        this.queueFullUntil = Date.now() + QUEUE_FULL_MEMO_MS;
+        throw this.pendingError(counts.waiting);
+      }
+    }
+    const inserted = await this.prisma.$queryRaw<{ id: string }[]>`
+      INSERT INTO "ModelRun" ("incidentId", "specId", "scenarioKey", "inputHash", "parameters", "seed", "engineVersion", "specVersion", "clientKey")
+      SELECT ${data.incidentId}::uuid, ${data.specId}::uuid, ${data.scenarioKey}, ${data.inputHash}, ${JSON.stringify(data.parameters)}::jsonb, ${data.seed}::int,
+        ${data.engineVersion}, ${data.specVersion}, ${data.clientKey}
+      WHERE ${quota ? Prisma.sql`${used} < ${o.quotaRuns}::int` : Prisma.sql`TRUE`} AND ${pending ? Prisma.sql`${waiting} < ${o.maxPending}::int` : Prisma.sql`TRUE`}
+      ON CONFLICT ("inputHash") DO NOTHING
+      RETURNING "id"::text AS id`;
+    const id = inserted[0]?.id;
+    if (!id) {
+      // Either an identical request inserted first (its run is the answer) or a bound was reached
+      // between the check and the insert.
+      if (await this.prisma.modelRun.findUnique({ where: { inputHash: data.inputHash }, select: { id: true } })) return null;
+      if (!quota) this.queueFullUntil = Date.now() + QUEUE_FULL_MEMO_MS;
+      throw quota ? this.quotaError(o.quotaRuns, null) : this.pendingError(o.maxPending);
+    }
+    // Bounded growth: beyond the newest `retainPerScenario` unpinned runs of this scenario (this one
+    // included), finished ones go, a few per insert so the delete stays small. Pinned runs (default
+    // parameters and seed: each scenario's latestRun and its actionable's verdict) and runs in
+    // progress are kept.
+    await this.prisma.$executeRaw`
+      DELETE FROM "ModelRun" WHERE "id" IN (
+        SELECT "id" FROM (
+          SELECT "id", "status" FROM "ModelRun"
+          WHERE "incidentId" = ${data.incidentId}::uuid AND "scenarioKey" = ${data.scenarioKey}
+            AND NOT ("parameters" = '{}'::jsonb AND "seed" = ${o.defaultSeed}::int)
+          ORDER BY "queuedAt" DESC OFFSET ${o.retainPerScenario}::int LIMIT ${RETENTION_BATCH}::int) AS old
+        WHERE "status" IN ('succeeded', 'failed'))`;
+    return this.prisma.modelRun.findUniqueOrThrow({ where: { id } });
+  }
+
+  private quotaError(used: number, oldest: Date | null): AppError {
+    const o = this.options;
+    const retryAfterSeconds = oldest ? Math.max(1, Math.ceil((oldest.getTime() + o.quotaWindowSeconds * 1000 - Date.now()) / 1000)) : o.quotaWindowSeconds;
+    return new AppError('TOO_MANY_REQUESTS', `This client has stored ${used} new model runs in the last ${o.quotaWindowSeconds} s, the most allowed; stored runs can still be read.`, {
+      retryAfterSeconds,
+      quota: o.quotaRuns,
+      windowSeconds: o.quotaWindowSeconds,
+    });
+  }
+
+  private pendingError(waiting: number): AppError {
+    return new AppError('TOO_MANY_REQUESTS', `${waiting} model runs are already waiting for a worker, the most allowed; try again in a moment.`, {
+      retryAfterSeconds: 2,
+      maxPending: this.options.maxPending,
+    });
+  }
+
+  /** Unpinned finished runs older than the retention age, a batch at a time, one process at a time. */
+  private async deleteExpired(): Promise<number> {
+    if (this.options.retainDays <= 0) return 0;
+    return this.prisma.$transaction(async (tx) => {
+      const [lock] = await tx.$queryRaw<{ locked: boolean }[]>`SELECT pg_try_advisory_xact_lock(${RETENTION_LOCK}::int, 0) AS locked`;
+      if (!lock?.locked) return 0;
+      return tx.$executeRaw`
+        DELETE FROM "ModelRun" WHERE "id" IN (
+          SELECT "id" FROM "ModelRun"
+          WHERE "queuedAt" < now() - ${this.options.retainDays}::int * interval '1 day' AND "status" IN ('succeeded', 'failed')
+            AND NOT ("parameters" = '{}'::jsonb AND "seed" = ${this.options.defaultSeed}::int)
+          ORDER BY "queuedAt" LIMIT ${EXPIRY_BATCH})`;
+    });
+  }
+
+  private async renewLease(runId: string): Promise<void> {
+    try {
+      await this.prisma.$executeRaw`
+        UPDATE "ModelRun" SET "leaseExpiresAt" = now() + ${this.options.leaseMs}::int * interval '1 millisecond'
+        WHERE "id" = ${runId}::uuid AND "leaseOwner" = ${this.owner} AND "status" = 'running'`;
+    } catch (error) {
+      this.logger.warn(`lease of run ${runId} not renewed: ${(error as Error).message}`);
+    }
+  }
+
+  /**
+   * The worker's JSON goes to Postgres as it is: the calling thread neither parses nor re-serialises
+   * it. Only the holder of the lease may store an outcome.
+   */
+  private async storeResult(runId: string, json: string, started: bigint): Promise<void> {
+    const { durationMs } = timing(started);
+    const stored = await this.prisma.$executeRaw`
+      UPDATE "ModelRun" SET "status" = 'succeeded', "finishedAt" = now(), "durationMs" = ${durationMs}::int,
+        "summary" = r.v -> 'summary', "checks" = r.v -> 'checks',
+        "series" = jsonb_build_object('time', r.v -> 'time', 'series', r.v -> 'series', 'events', r.v -> 'events', 'timeOrigin', r.v -> 'timeOrigin', 'horizon', r.v -> 'horizon'),
+        "failure" = NULLIF(r.v -> 'failure', 'null'::jsonb), "verdict" = NULLIF(r.v -> 'verdict', 'null'::jsonb),
+        "simulatedEvents" = (r.v -> 'stats' ->> 'totalEvents')::int, "leaseOwner" = NULL, "leaseExpiresAt" = NULL
+      FROM (SELECT ${json}::jsonb AS v) AS r
+      WHERE "id" = ${runId}::uuid AND "leaseOwner" = ${this.owner} AND "status" = 'running'`;
+    if (stored === 0) this.logger.warn(`run ${runId} finished after its lease passed to another process; its result was not stored`);
+  }
+
+  private async storeFailure(runId: string, code: string, message: string, started: bigint): Promise<void> {
+    await this.prisma.modelRun.updateMany({
+      where: { id: runId, leaseOwner: this.owner, status: 'running' },
+      data: { status: 'failed', error: message, errorCode: code, ...timing(started), leaseOwner: null, leaseExpiresAt: null },
+    });
+  }
+
+  /** A claim refused for want of attempts: a run lost too often is failed, with the reason. */
+  private async failExhausted(runId: string): Promise<void> {
+    await this.prisma.$executeRaw`
+      UPDATE "ModelRun" SET "status" = 'failed', "errorCode" = 'LEASE_EXPIRED', "finishedAt" = now(), "leaseOwner" = NULL, "leaseExpiresAt" = NULL,
+        "error" = 'the run was lost ' || "attempts" || ' times (its process stopped or stopped answering); it is not retried again'
+      WHERE "id" = ${runId}::uuid AND "status" = 'running' AND ${LEASE_LOST} AND "attempts" >= ${this.options.maxAttempts}`;
   }
 
   async findRun(id: string): Promise<ModelRunRecord> {
@@ -247,7 +627,7 @@ export class ModelRunsService {
    * scenario and is reported in its `conflicts` (the as-happened run, and the fix's verdict
    * baseline, do use it).
    */
-  async compare(incidentSlug: string, parameters: Record<string, number> = {}, seed?: number | null): Promise<ScenarioComparison[]> {
+  async compare(incidentSlug: string, parameters: Record<string, number> = {}, seed?: number | null, client?: string | null): Promise<ScenarioComparison[]> {
     const incident = await this.prisma.incident.findFirst({ where: { slug: incidentSlug, status: 'published' }, select: { id: true } });
     if (!incident) throw AppError.notFound('Incident', incidentSlug, 'incident');
     const model = await this.modelOf(incident.id);
@@ -256,7 +636,7 @@ export class ModelRunsService {
     // Sequential on purpose: the worker pool is the bound on concurrency, not this loop.
     const spec = effectiveSpec(model.spec.model, model.defaultParameters);
     for (const scenario of model.scenarios) {
-      const run = await this.runFor(model, scenario.key, parameters, seed ?? this.options.defaultSeed);
+      const run = await this.runFor(model, scenario.key, parameters, seed ?? this.options.defaultSeed, client);
       comparisons.push({ scenario, run, conflicts: this.conflicts(spec, parameters, scenario.key) });
     }
     return comparisons;
@@ -301,18 +681,6 @@ export function specChecksum(spec: ModelSpec): string {
 
 function timing(started: bigint) {
   return { finishedAt: new Date(), durationMs: Math.round(Number(process.hrtime.bigint() - started) / 1e6) };
-}
-
-function outcomeOf(result: ModelRunResult) {
-  const series: StoredSeries = { time: result.time, series: result.series, events: result.events, timeOrigin: result.timeOrigin, horizon: result.horizon };
-  return {
-    summary: result.summary as unknown as Prisma.InputJsonValue,
-    series: series as unknown as Prisma.InputJsonValue,
-    checks: result.checks as unknown as Prisma.InputJsonValue,
-    failure: (result.failure ?? Prisma.DbNull) as unknown as Prisma.InputJsonValue,
-    verdict: (result.verdict ?? Prisma.DbNull) as unknown as Prisma.InputJsonValue,
-    simulatedEvents: result.stats.totalEvents,
-  };
 }
 
 export function toRunRecord(row: RunRow): ModelRunRecord {

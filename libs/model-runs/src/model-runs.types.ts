@@ -25,6 +25,11 @@ export interface ModelRunRecord {
   failure: FailureEvaluation | null;
   verdict: FixVerdict | null;
   error: string | null;
+  /** The failure's code, e.g. `EVENT_BUDGET_EXCEEDED` (a cached answer) or `MODEL_RUN_OUT_OF_MEMORY` (run again when asked). */
+  errorCode: string | null;
+  /** Times the run was claimed (a lost run is reclaimed while attempts remain). */
+  attempts: number;
+  leaseExpiresAt: Date | null;
 }
 
 /** Series as stored: the shared time axis with every probe's values, and the scenario's events. */

@@ -17,7 +17,7 @@ export * from './errors/model.error';
 export { canonicalJson, hashRunInputs, type RunInputs } from './output/run-input.hash';
 export type * from './output/model-run.types';
 
-export { ModelRunner, type ModelRunnerOptions } from './runner/model.runner';
+export { ModelRunner, DEFAULT_WORKER_RESOURCE_LIMITS, DEFAULT_MAX_RESULT_BYTES, type ModelRunnerOptions } from './runner/model.runner';
 export { renderRunChartsSvg, describeRunText, type RenderChartsOptions } from './chart/run-charts.renderer';
 export { main as modelCli, loadModelSpec, findProjectRoot } from './cli/model-cli';
 

@@ -3,11 +3,14 @@ import { PrismaService } from '@hindsight/db';
 import { ModelRunQueue, ModelRunsService, runnerExecutor } from '@hindsight/model-runs';
 import { prepareSchema } from '../bootstrap';
 import { loadConfig } from '../config/app-config';
+import { modelRunOptions } from '../models/models.module';
 
 /**
  * `npm run worker`: executes model runs queued by an API started with MODEL_EXECUTION=queue.
  * Start as many as you like, on any machine that reaches the database; each takes MODEL_WORKERS
- * jobs at a time. SIGINT/SIGTERM finish the runs in progress, then exit.
+ * jobs at a time and renews the lease of each run it holds. A worker that dies mid-run leaves a
+ * lease that runs out; any worker's (or the API's) sweep then queues the run again. SIGINT/SIGTERM
+ * finish the runs in progress within MODEL_DRAIN_TIMEOUT_MS, release the rest, then exit.
  */
 export async function main(): Promise<number> {
   const config = loadConfig();
@@ -19,18 +22,22 @@ export async function main(): Promise<number> {
   await prepareSchema(config.databaseUrl, (line) => logger.log(line));
   const prisma = new PrismaService({ url: config.databaseUrl, ...config.db });
   const pool = runnerExecutor(config.models);
-  const models = new ModelRunsService(prisma, pool, { execution: 'inline', defaultSeed: config.models.defaultSeed });
+  const models = new ModelRunsService(prisma, pool, modelRunOptions(config, 'queue'));
   const queue = new ModelRunQueue(config.databaseUrl);
+  models.enqueue = (runId, attempt) => queue.enqueue(runId, attempt);
   await queue.work(async (runId) => {
     const run = await models.execute(runId);
     logger.log(`run ${runId} (${run.scenarioKey}): ${run.status}${run.durationMs !== null ? ` in ${run.durationMs} ms` : ''}`);
   }, config.models.workers);
+  models.startSweeping();
   logger.log(`waiting for model runs (${config.models.workers} at a time)`);
   await new Promise<void>((resolve) => {
     process.once('SIGINT', resolve);
     process.once('SIGTERM', resolve);
   });
   logger.log('stopping: finishing runs in progress');
+  const { finished, interrupted } = await models.drain(config.models.drainMs);
+  logger.log(`stopped: ${finished} runs finished, ${interrupted} released`);
   await queue.stop();
   await pool.close();
   await prisma.onModuleDestroy();

@@ -14,7 +14,28 @@ export interface AppConfig {
   db: { poolMax: number; statementTimeoutMs: number; connectTimeoutMs: number };
   http: { requestTimeoutMs: number; keepAliveTimeoutMs: number; maxInFlight: number };
   seedOnStart: boolean;
-  models: { execution: 'inline' | 'queue'; workers: number; queueSize: number; runTimeoutMs: number; eventBudget: number; defaultSeed: number };
+  models: {
+    execution: 'inline' | 'queue';
+    workers: number;
+    queueSize: number;
+    runTimeoutMs: number;
+    eventBudget: number;
+    defaultSeed: number;
+    /** Bounds of one run's worker thread and result. */
+    workerHeapMb: number;
+    maxResultBytes: number;
+    /** Leases, reclaiming and shutdown of runs. */
+    leaseMs: number;
+    maxAttempts: number;
+    drainMs: number;
+    /** Queue mode: runs waiting for a worker beyond which new ones are refused. */
+    maxPending: number;
+    /** Growth of the runs table: retention of unpinned runs and the per-client quota. */
+    retainPerScenario: number;
+    retainDays: number;
+    quotaRuns: number;
+    quotaWindowSeconds: number;
+  };
   imports: { maxBytes: number; trackers: { phabricator?: string; jira?: string; github?: string } };
   /** Base URLs that turn actionables' tracker references (`T123`, `OPS-1`) into links. */
   trackers: { phabricator: string; jira: string | null; github: string };
@@ -87,6 +108,16 @@ export function loadConfig(env: Env = process.env, root = process.cwd()): AppCon
       runTimeoutMs: int('MODEL_RUN_TIMEOUT_MS', 15_000, 100, 600_000),
       eventBudget: int('MODEL_EVENT_BUDGET', 20_000_000, 1_000, 1_000_000_000),
       defaultSeed: int('MODEL_DEFAULT_SEED', 1, 0, 2 ** 31 - 1),
+      workerHeapMb: int('MODEL_WORKER_HEAP_MB', 512, 32, 65_536),
+      maxResultBytes: int('MODEL_RESULT_MAX_BYTES', 16 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
+      leaseMs: int('MODEL_RUN_LEASE_MS', 30_000, 500, 3_600_000),
+      maxAttempts: int('MODEL_RUN_MAX_ATTEMPTS', 3, 1, 100),
+      drainMs: int('MODEL_DRAIN_TIMEOUT_MS', 10_000, 0, 600_000),
+      maxPending: int('MODEL_QUEUE_MAX_PENDING', 200, 1, 1_000_000),
+      retainPerScenario: int('MODEL_RUN_RETAIN_PER_SCENARIO', 50, 1, 1_000_000),
+      retainDays: int('MODEL_RUN_RETAIN_DAYS', 30, 0, 36_500),
+      quotaRuns: int('MODEL_RUN_QUOTA', 100, 0, 1_000_000),
+      quotaWindowSeconds: int('MODEL_RUN_QUOTA_WINDOW_SECONDS', 3_600, 1, 30 * 86_400),
     },
     imports: {
       maxBytes: int('IMPORT_MAX_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024),

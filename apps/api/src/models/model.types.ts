@@ -153,6 +153,13 @@ export class ModelRun {
   @Field(() => Int, { nullable: true }) durationMs!: number | null;
   @Field(() => Int, { nullable: true }) simulatedEvents!: number | null;
   @Field(() => String, { nullable: true }) error!: string | null;
+  @Field(() => String, {
+    nullable: true,
+    description:
+      'Why the run failed, as a code. EVENT_BUDGET_EXCEEDED, MODEL_RESULT_TOO_LARGE and spec errors are the answer for these inputs; WALL_TIME_EXCEEDED, WORKER_FAILED, MODEL_RUN_OUT_OF_MEMORY, RUN_INTERRUPTED and LEASE_EXPIRED depend on the machine, and the same inputs run again when asked again.',
+  })
+  errorCode!: string | null;
+  @Field(() => Int, { description: 'Times the run was started: a run whose process died is started again, a bounded number of times.' }) attempts!: number;
 }
 
 @ObjectType()

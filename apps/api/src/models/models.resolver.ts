@@ -3,6 +3,7 @@ import type { Request } from 'express';
 import { evidenceCount, ModelLoaders, ModelRunsService, type IncidentModelView, type ModelRunRecord, type ScenarioComparison, type ScenarioRecord } from '@hindsight/model-runs';
 import type { ParameterProvenance as ProvenanceSpec } from '@hindsight/models';
 import type { IncidentLoaders, IncidentRecord } from '@hindsight/incidents';
+import { principalOf } from '../auth/request-principal';
 import { ReadOperation } from '../auth/roles.decorator';
 import { Loaders } from '../common/gql-context';
 import { JSONScalar } from '../common/json.scalar';
@@ -152,13 +153,14 @@ export class ModelsResolver {
   @Mutation(() => ModelRun, {
     description: 'Runs a scenario of an incident\'s model with other parameters (a what-if). The same inputs return the stored run.',
   })
-  runModel(
+  async runModel(
     @Args('incident') incident: string,
     @Args('scenario', { defaultValue: 'as-happened' }) scenario: string,
     @Args('parameters', { type: () => [ParameterValueInput], nullable: true }) parameters: ParameterValueInput[] | null,
     @Args('seed', { type: () => Int, nullable: true }) seed: number | null,
+    @Context('req') req: Request,
   ) {
-    return this.models.run({ incidentSlug: incident, scenarioKey: scenario, parameters: toParameters(parameters), seed });
+    return this.models.run({ incidentSlug: incident, scenarioKey: scenario, parameters: toParameters(parameters), seed }, await clientOf(req));
   }
 
   @Query(() => ModelComparison, { description: 'As-happened beside every fix scenario, with the same parameters and seed.' })
@@ -166,8 +168,9 @@ export class ModelsResolver {
     @Args('incident') incident: string,
     @Args('parameters', { type: () => [ParameterValueInput], nullable: true }) parameters: ParameterValueInput[] | null,
     @Args('seed', { type: () => Int, nullable: true }) seed: number | null,
+    @Context('req') req: Request,
   ): Promise<{ scenarios: ScenarioComparison[]; figures: ComparedFigure[] }> {
-    const scenarios = await this.models.compare(incident, toParameters(parameters), seed);
+    const scenarios = await this.models.compare(incident, toParameters(parameters), seed, await clientOf(req));
     return { scenarios, figures: compareFigures(scenarios) };
   }
 
@@ -187,6 +190,12 @@ export class ModelsResolver {
     const { key, version: v, title, model: spec } = view.spec;
     return { ...view, key, version: v, title, description: spec.description };
   }
+}
+
+/** Who asks, for the per-client quota of stored runs: the token when there is one, else the address. */
+export async function clientOf(req: Request): Promise<string> {
+  const principal = await principalOf(req);
+  return principal ? `token:${principal.tokenId}` : `address:${req.ip ?? req.socket.remoteAddress ?? 'unknown'}`;
 }
 
 function modelLoaders(req: Request, models: ModelRunsService): ModelLoaders {

@@ -15,6 +15,8 @@ export interface ModelPanelRequest {
    * its fields.
    */
   form: Readonly<Record<string, string>> | null;
+  /** Who asks (client address), counted against the quota of stored model runs; absent: not counted. */
+  client?: string;
 }
 
 /** What the model says of one actionable's fix, shown beside the actionable. */

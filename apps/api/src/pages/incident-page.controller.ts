@@ -48,14 +48,15 @@ export class IncidentPageController {
       res.redirect(301, `/incidents/${encodeURIComponent(found.movedTo)}${queryStringOf(req)}`);
       return;
     }
-    const [details, { modelPanel, verdicts }] = await Promise.all([this.data.incidentDetails(found.incident), this.renderModelPanel(found.incident, form)]);
+    const client = `address:${req.ip ?? req.socket.remoteAddress ?? 'unknown'}`;
+    const [details, { modelPanel, verdicts }] = await Promise.all([this.data.incidentDetails(found.incident), this.renderModelPanel(found.incident, form, client)]);
     sendPage(res, 200, incidentView({ incident: found.incident, ...details, modelPanel, verdicts, origin: requestOrigin(req), today: todayUtc() }));
   }
 
   /** A failing model must not take the postmortem down with it: on-call needs the page regardless. */
-  private async renderModelPanel(incident: IncidentRecord, form: Record<string, string> | null): Promise<{ modelPanel: SafeHtml; verdicts: ActionableVerdict[] }> {
+  private async renderModelPanel(incident: IncidentRecord, form: Record<string, string> | null, client: string): Promise<{ modelPanel: SafeHtml; verdicts: ActionableVerdict[] }> {
     try {
-      const { html: markup, verdicts } = await this.modelPanel.render({ incidentId: incident.id, slug: incident.slug, form });
+      const { html: markup, verdicts } = await this.modelPanel.render({ incidentId: incident.id, slug: incident.slug, form, client });
       return { modelPanel: trustedHtml(markup), verdicts };
     } catch (error) {
       this.logger.error(`model panel for ${incident.slug} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);

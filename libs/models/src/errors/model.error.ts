@@ -8,6 +8,10 @@ export const ModelErrorCode = {
   QueueFull: 'QUEUE_FULL',
   RunnerClosed: 'RUNNER_CLOSED',
   WorkerFailed: 'WORKER_FAILED',
+  /** The run's worker thread reached its heap limit and was stopped; the other runs go on. */
+  OutOfMemory: 'MODEL_RUN_OUT_OF_MEMORY',
+  /** The run finished, but its result is larger than the runner accepts. */
+  ResultTooLarge: 'MODEL_RESULT_TOO_LARGE',
 } as const;
 
 export type ModelErrorCode = (typeof ModelErrorCode)[keyof typeof ModelErrorCode];

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { Worker } from 'node:worker_threads';
+import { Worker, type ResourceLimits } from 'node:worker_threads';
 import type { RunModelInput } from '../engine/model.engine';
 import { fromModelErrorData, ModelErrorCode, ModelRunError } from '../errors/model.error';
 import { DEFAULT_RUN_BUDGET } from '../kernel/simulation.kernel';
@@ -18,12 +18,26 @@ export interface ModelRunnerOptions {
   wallTimeMs?: number;
   /** Time a fresh worker may take to load the engine before the run counts as failed. Default 30 s. */
   startupTimeoutMs?: number;
+  /**
+   * Heap and stack limits of each worker thread. A run that reaches them fails alone with
+   * MODEL_RUN_OUT_OF_MEMORY and its worker is replaced; the calling process keeps its memory.
+   * Default: 512 MB of old generation.
+   */
+  resourceLimits?: ResourceLimits;
+  /**
+   * Largest result accepted, in bytes of its JSON (serialised in the worker). A larger one fails
+   * with MODEL_RESULT_TOO_LARGE. Default 16 MiB.
+   */
+  maxResultBytes?: number;
 }
+
+export const DEFAULT_WORKER_RESOURCE_LIMITS: ResourceLimits = { maxOldGenerationSizeMb: 512 };
+export const DEFAULT_MAX_RESULT_BYTES = 16 * 1024 * 1024;
 
 interface Job {
   id: number;
   input: RunModelInput;
-  resolve: (result: ModelRunResult) => void;
+  resolve: (json: string) => void;
   reject: (error: Error) => void;
 }
 
@@ -91,7 +105,20 @@ export class ModelRunner {
     return this.waiting.length;
   }
 
-  run(input: RunModelInput): Promise<ModelRunResult> {
+  /** Runs `run` would accept now (free workers plus free places in the wait queue). */
+  get room(): number {
+    return this.closed ? 0 : Math.max(0, this.concurrency + this.maxQueue - this.active - this.waiting.length);
+  }
+
+  async run(input: RunModelInput): Promise<ModelRunResult> {
+    return JSON.parse(await this.runJson(input)) as ModelRunResult;
+  }
+
+  /**
+   * The result as the worker serialised it (JSON of a `ModelRunResult`), for callers that store
+   * it without reading it: the calling thread neither copies nor re-serialises an object graph.
+   */
+  runJson(input: RunModelInput): Promise<string> {
     if (this.closed) {
       return Promise.reject(new ModelRunError(ModelErrorCode.RunnerClosed, 'the model runner has been closed'));
     }
@@ -104,7 +131,7 @@ export class ModelRunner {
         }),
       );
     }
-    return new Promise<ModelRunResult>((resolve, reject) => {
+    return new Promise<string>((resolve, reject) => {
       this.waiting.push({ id: this.nextId++, input, resolve, reject });
       this.dispatch();
     });
@@ -138,15 +165,22 @@ export class ModelRunner {
       slot.worker.ref();
       // A fresh worker first loads the engine; the run's own clock starts when it says so.
       this.arm(slot, this.options.startupTimeoutMs ?? 30_000, 'the worker did not start the run in time');
-      slot.worker.postMessage({ id: job.id, input: job.input } satisfies WorkerRequest);
+      slot.worker.postMessage({ id: job.id, input: job.input, maxResultBytes: this.options.maxResultBytes ?? DEFAULT_MAX_RESULT_BYTES } satisfies WorkerRequest);
     }
   }
 
   private spawn(): Slot {
-    const worker = new Worker(BOOTSTRAP, { eval: true, workerData: { entry: workerEntry() } });
+    const worker = new Worker(BOOTSTRAP, {
+      eval: true,
+      workerData: { entry: workerEntry() },
+      resourceLimits: this.options.resourceLimits ?? DEFAULT_WORKER_RESOURCE_LIMITS,
+    });
     const slot: Slot = { worker, job: null, timer: null };
     worker.on('message', (msg: WorkerReply) => this.onMessage(slot, msg));
-    worker.on('error', (error) => this.onLost(slot, error.message));
+    worker.on('error', (error: Error & { code?: string }) => {
+      if (error.code === 'ERR_WORKER_OUT_OF_MEMORY') this.onOutOfMemory(slot);
+      else this.onLost(slot, error.message);
+    });
     worker.on('exit', (code) => this.onLost(slot, `the worker exited with code ${code}`));
     this.slots.push(slot);
     return slot;
@@ -173,7 +207,7 @@ export class ModelRunner {
     slot.timer = null;
     slot.job = null;
     slot.worker.unref();
-    if (msg.kind === 'done') job.resolve(msg.result as ModelRunResult);
+    if (msg.kind === 'done') job.resolve(msg.json);
     else job.reject(fromModelErrorData(msg.error));
     this.dispatch();
   }
@@ -184,6 +218,19 @@ export class ModelRunner {
     this.remove(slot);
     void slot.worker.terminate();
     job?.reject(new ModelRunError(ModelErrorCode.WallTimeExceeded, `${reason} (${ms} ms); the worker was stopped`, { maxWallMs: ms }));
+    this.dispatch();
+  }
+
+  private onOutOfMemory(slot: Slot): void {
+    if (!this.slots.includes(slot)) return;
+    const job = slot.job;
+    this.remove(slot);
+    const limits = this.options.resourceLimits ?? DEFAULT_WORKER_RESOURCE_LIMITS;
+    job?.reject(
+      new ModelRunError(ModelErrorCode.OutOfMemory, `the run needed more memory than its worker may use (${limits.maxOldGenerationSizeMb ?? 'default'} MB of heap); the worker was stopped`, {
+        maxOldGenerationSizeMb: limits.maxOldGenerationSizeMb ?? 0,
+      }),
+    );
     this.dispatch();
   }
 

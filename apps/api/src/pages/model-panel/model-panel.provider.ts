@@ -69,7 +69,7 @@ export class ModelPanel implements IncidentModelPanel {
         // The engine keeps a fix's own parameter values over the reader's (and judges the fix
         // against the as-happened run with the reader's values); the panel says which it kept.
         const overrides = form.overrides;
-        const outcome = await this.attempt(() => this.models.runFor(view, scenario.key, overrides, this.config.models.defaultSeed), parameters, form.errors);
+        const outcome = await this.attempt(() => this.models.runFor(view, scenario.key, overrides, this.config.models.defaultSeed, request.client), parameters, form.errors);
         if (outcome === 'busy') {
           busy = BUSY;
           outcomes.set(scenario.key, { run: null, problem: BUSY_PROBLEM });
