@@ -88,9 +88,16 @@ describe('parsePostmortem', () => {
       expect(result.report.timeZone.source).toBe('option');
     });
 
-    it('lets an entry\'s own zone win over everything', () => {
-      const result = parsePostmortem(timeline('10:00 PDT thing', '10:00 thing'), { assumeTimeZone: 'UTC' });
-      expect(result.draft.timeline.map((e) => e.at)).toEqual(['2024-07-01T17:00:00Z', '2024-07-01T10:00:00Z']);
+    it('lets an entry\'s own zone win over everything, and apply to the entries that name none', () => {
+      const result = parsePostmortem(timeline('09:00 thing', '10:00 PDT thing', '11:00 thing', '12:00 UTC thing', '13:00 thing'), { assumeTimeZone: 'UTC' });
+      expect(result.draft.timeline.map((e) => e.at)).toEqual([
+        '2024-07-01T16:00:00Z',
+        '2024-07-01T17:00:00Z',
+        '2024-07-01T18:00:00Z',
+        '2024-07-01T12:00:00Z',
+        '2024-07-01T13:00:00Z',
+      ]);
+      expect(result.report.warnings.map((w) => w.code)).not.toContain('ZONE_ASSUMED');
     });
 
     it('moves to the next day at a <date change> marker', () => {

@@ -111,6 +111,16 @@ function takeTitle(blocks: DocumentBlock[], format: DocumentFormat, used: Set<nu
   return null;
 }
 
+/** A date (and time) the title starts with, taken off it; else the first full date the title names. */
+function splitTitleDate(title: string, dayFirst: boolean): { title: string; date: CalendarDate | null } {
+  const lead = parseLeadingTime(title, { dayFirst });
+  if (lead?.date && /\p{L}{2}/u.test(lead.rest)) {
+    return { title: lead.rest.replace(/^[\s,:;\-–—|]+/, ''), date: lead.date.year !== null ? lead.date : null };
+  }
+  const found = findDates(title, { dayFirst }).find((d) => d.date.year !== null);
+  return { title, date: found?.date ?? null };
+}
+
 /** A list of imperatives or task ids right after the action items, at the same level ("Alerts"), is more action items. */
 function extendActionables(sections: DocumentSection[], format: DocumentFormat): void {
   for (let i = 1; i < sections.length; i++) {
@@ -329,6 +339,9 @@ export function parsePostmortem(document: string | Buffer, options: ParsePostmor
   const blocks = parseBlocks(body, format);
   const bodyTitle = takeTitle(blocks, format, used);
   title ??= bodyTitle;
+  // "2024-03-12, Disk full" and "March 12th, 2024 Disk full" name the day, then the incident.
+  const titleParts = title ? splitTitleDate(title, dayFirst) : { title: null, date: null };
+  title = titleParts.title;
   const sections = buildSections(blocks);
   extendActionables(sections, format);
   for (const s of sections) if (s.heading) blockLines(s.heading).forEach((l) => used.add(l));
@@ -338,7 +351,7 @@ export function parsePostmortem(document: string | Buffer, options: ParsePostmor
   let summary = summaryOf(sections, format, warnings);
   const proseUnits = proseUnitsOf(sections, format, summary);
   const timelineSections = sections.filter((s) => s.kind === 'timeline');
-  const start = timelineStartDate(metaDate, sections, timelineSections[0], dayFirst);
+  const start = timelineStartDate(metaDate ?? titleParts.date, sections, timelineSections[0], dayFirst);
   const timeline = extractTimeline(timelineSections, {
     format,
     dayFirst,

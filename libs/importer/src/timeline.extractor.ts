@@ -9,7 +9,7 @@ import { cleanHeading } from './section.classifier';
 import { slugify, KeyAllocator } from './slug.util';
 import { capitalise, continuesPrevious, reportsHappening, splitStatements, type ProseUnit, type Statement } from './prose.reader';
 import { parseLeadingTime, type LeadingTime } from './time-expression.parser';
-import { findZoneInText, parseZoneNote, toUtcIso, type ZoneSpec } from './time-zone.resolver';
+import { findZoneInText, parseZoneNote, toUtcIso, type LocalDateTime, type ZoneSpec } from './time-zone.resolver';
 
 export interface TimelineEnvironment {
   format: DocumentFormat;
@@ -49,6 +49,10 @@ interface PendingEvent {
   /** Wall-clock "HHMM" as written, for the key. */
   clockTag: string | null;
   indent: number;
+  /** Wall clock kept unconverted for want of a zone; converted later if an entry names one. */
+  local?: LocalDateTime;
+  /** Converted from the caller's assumed zone rather than kept as written. */
+  assumed?: boolean;
 }
 
 const DATE_CHANGE_WORDS =
@@ -79,6 +83,9 @@ export function extractTimeline(sections: readonly DocumentSection[], env: Timel
   let date: CalendarDate | null = env.date;
   let lastClock: number | null = null;
   let noteZone: ZoneSpec | null = null;
+  // The zone the last entry named: a zone written on some entries applies to the entries without one.
+  let entryZone: ZoneSpec | null = null;
+  let entryZoneSeen: ZoneSpec | null = null;
   let warnedDateUnknown = false;
   let warnedInferred = false;
 
@@ -139,15 +146,19 @@ export function extractTimeline(sections: readonly DocumentSection[], env: Timel
       }
       return { asWritten: lt.asWritten, at: null, precision: 'none', clockTag };
     }
-    const effectiveZone = lt.zone ?? zone ?? noteZone ?? env.documentZone ?? env.assumedZone;
-    if (lt.zone || zone || noteZone || env.documentZone) zones.converted++;
+    if (lt.zone) {
+      entryZone = lt.zone;
+      entryZoneSeen ??= lt.zone;
+    }
+    const stated = lt.zone ?? zone ?? noteZone ?? env.documentZone ?? entryZone;
+    const effectiveZone = stated ?? env.assumedZone;
+    if (stated) zones.converted++;
     else if (env.assumedZone) zones.assumed++;
     else if (clock) zones.local++;
     if (effectiveZone && !zones.zoneLabel) zones.zoneLabel = effectiveZone.label;
-    const at = toUtcIso(
-      { year: day.year, month: day.month, day: day.day, hour: clock?.hour ?? 0, minute: clock?.minute ?? 0, second: clock?.second ?? 0 },
-      effectiveZone,
-    );
+    const local: LocalDateTime = { year: day.year, month: day.month, day: day.day, hour: clock?.hour ?? 0, minute: clock?.minute ?? 0, second: clock?.second ?? 0 };
+    const at = toUtcIso(local, effectiveZone);
+    if (!stated && clock) return { asWritten: lt.asWritten, at, precision: lt.precision, clockTag, local, assumed: effectiveZone !== null };
     return { asWritten: lt.asWritten, at, precision: lt.precision, clockTag };
   };
 
@@ -403,6 +414,18 @@ export function extractTimeline(sections: readonly DocumentSection[], env: Timel
     for (const unit of env.proseUnits) {
       if (unit.summary || unit.lessons) continue;
       readStatements(splitStatements(unit.text, { item: unit.item }), 0, null, unit.line);
+    }
+  }
+
+  // Entries before the first one that names a zone take that zone too.
+  const firstEntryZone = entryZoneSeen;
+  if (firstEntryZone) {
+    for (const p of pending) {
+      if (!p.local) continue;
+      p.at = toUtcIso(p.local, firstEntryZone);
+      if (p.assumed) zones.assumed--;
+      else zones.local--;
+      zones.converted++;
     }
   }
 
