@@ -23,7 +23,7 @@ import { detectLanguage } from './language.detector';
 import { buildNarrative, renderBlocks, splitTextParagraphs, type NarrativePart } from './narrative.builder';
 import { suggestPatterns } from './pattern.suggester';
 import { readProseActions, settleProseActions, splitStatements, type ProseUnit } from './prose.reader';
-import { buildSections, type DocumentSection } from './section.builder';
+import { buildSections, markDatedEntries, type DocumentSection } from './section.builder';
 import { classifyHeading, cleanHeading } from './section.classifier';
 import { slugify } from './slug.util';
 import { parseLeadingTime } from './time-expression.parser';
@@ -51,7 +51,8 @@ const wordCount = (text: string) => text.split(/\s+/).filter((w) => /\p{L}/u.tes
 
 /** A heading or first line that names the incident, not a section of it. */
 function titleCandidate(block: DocumentBlock | undefined): HeadingBlock | null {
-  if (!block || block.type !== 'heading') return null;
+  // A bold line promoted to a heading (level 7) labels a section or an entry, never the document.
+  if (!block || block.type !== 'heading' || block.level > 6) return null;
   if (classifyHeading(block.text).confidence >= 0.7) return null;
   return block;
 }
@@ -161,6 +162,12 @@ function documentZoneOf(meta: DocumentMetadata, sections: readonly DocumentSecti
     const zone = resolveZone(meta.timeZone);
     if (zone) return zone;
     warnings.push({ code: 'UNKNOWN_ZONE', message: `The front matter's time zone "${meta.timeZone}" is not one the importer knows; it was ignored.` });
+  }
+  // A front-matter date written with its offset ("2020-05-26 23:00:00 +0800") gives the zone.
+  const dateZone = meta.date ? /\d{1,2}:\d{2}(?::\d{2})?(?:\.\d+)?\s*([+\-−]\d{2}:?\d{2}|Z|[A-Z]{2,5})\s*$/.exec(meta.date)?.[1] : undefined;
+  if (dateZone) {
+    const zone = resolveZone(dateZone === 'Z' ? 'UTC' : dateZone);
+    if (zone) return zone;
   }
   for (const block of sections.filter((s) => s.kind !== 'timeline').flatMap((s) => s.blocks)) {
     if (block.type !== 'paragraph') continue;
@@ -343,6 +350,7 @@ export function parsePostmortem(document: string | Buffer, options: ParsePostmor
   const titleParts = title ? splitTitleDate(title, dayFirst) : { title: null, date: null };
   title = titleParts.title;
   const sections = buildSections(blocks);
+  markDatedEntries(sections, dayFirst);
   extendActionables(sections, format);
   for (const s of sections) if (s.heading) blockLines(s.heading).forEach((l) => used.add(l));
 

@@ -8,7 +8,7 @@ import type { DocumentSection } from './section.builder';
 import { cleanHeading } from './section.classifier';
 import { slugify, KeyAllocator } from './slug.util';
 import { capitalise, continuesPrevious, reportsHappening, splitStatements, type ProseUnit, type Statement } from './prose.reader';
-import { parseLeadingTime, type LeadingTime } from './time-expression.parser';
+import { findTimeInHeading, parseLeadingTime, type LeadingTime } from './time-expression.parser';
 import { findZoneInText, parseZoneNote, toUtcIso, type LocalDateTime, type ZoneSpec } from './time-zone.resolver';
 
 export interface TimelineEnvironment {
@@ -96,7 +96,19 @@ export function extractTimeline(sections: readonly DocumentSection[], env: Timel
     list.push(block);
     prose.set(section, list);
   };
-  const withYear = (d: CalendarDate): CalendarDate => (d.year === null && env.year !== null ? { ...d, year: env.year } : d);
+  const withYear = (d: CalendarDate): CalendarDate => {
+    if (d.year !== null) return d;
+    const reference = env.date;
+    if (reference?.year != null) {
+      // A date without a year takes the year that puts it nearest the incident's date ("12-05" in a
+      // March postmortem is the December before it).
+      const at = (year: number) => Date.UTC(year, d.month - 1, d.day);
+      const ref = Date.UTC(reference.year, reference.month - 1, reference.day);
+      const year = [reference.year - 1, reference.year, reference.year + 1].reduce((a, b) => (Math.abs(at(b) - ref) < Math.abs(at(a) - ref) ? b : a));
+      return { ...d, year };
+    }
+    return env.year !== null ? { ...d, year: env.year } : d;
+  };
   const setDate = (d: CalendarDate) => {
     date = withYear(d);
     lastClock = null;
@@ -359,11 +371,14 @@ export function extractTimeline(sections: readonly DocumentSection[], env: Timel
     lastItemEvent = null;
     dateItemIndent = null;
 
-    if (section.heading && section.parent && sections.includes(section.parent)) {
-      const lt = parseLeadingTime(toMarkdownInline(section.heading.text, env.format), { dayFirst: env.dayFirst });
+    if (section.heading && ((section.parent && sections.includes(section.parent)) || section.datedEntry)) {
+      const headingInline = toMarkdownInline(section.heading.text, env.format);
+      const lt = section.datedEntry ? findTimeInHeading(cleanHeading(headingInline), { dayFirst: env.dayFirst }) : parseLeadingTime(headingInline, { dayFirst: env.dayFirst });
       if (lt?.clock) {
         // One heading per event: the heading holds the time, the body the details.
         const event = eventFrom(lt, 0, zone, section.heading.line);
+        // "Update 3" beside the time is a label; the body tells what happened.
+        if (section.datedEntry) event.text = '';
         const body: string[] = [];
         for (const block of section.blocks) {
           if (block.type === 'paragraph') body.push(block.lines.map((l) => l.text.trim()).join(' '));
