@@ -1,4 +1,3 @@
-import { classifyHeading } from './section.classifier';
 import { findTimeInHeading } from './time-expression.parser';
 import type { CodeBlock, CommentBlock, DocumentBlock, HeadingBlock, ListItemBlock, ParagraphBlock, TableBlock, TableRow } from './document-block.types';
 import type { DocumentFormat, SourceLine } from './importer.types';
@@ -406,6 +405,9 @@ function parseText(lines: readonly SourceLine[]): DocumentBlock[] {
  * or is a bare label of a few words ("RESTBase:"). Returns the level, or 0 for "not a heading".
  */
 function textHeading(text: string, previousBlank: boolean, nextText: string): number {
+  // RD and AsciiDoc mark headings with leading "=" signs: "= Title", "== Timeline".
+  const marked = /^(={1,5})\s+\S/.exec(text);
+  if (marked && text.length <= 120) return marked[1].length;
   if (text.length > 80 || !/\p{L}/u.test(text) || looksLikeCode(text)) return 0;
   if (UNDERLINE.test(nextText) && text.length <= 80) return /^\s*=/.test(nextText) ? 1 : 2;
   const colon = /[:：]$/.test(text);

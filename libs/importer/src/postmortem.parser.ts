@@ -112,6 +112,32 @@ function takeTitle(blocks: DocumentBlock[], format: DocumentFormat, used: Set<nu
   return null;
 }
 
+const ARMOUR_START = /^-----BEGIN PGP SIGNED MESSAGE-----\s*$/;
+const SIGNATURE_START = /^-----BEGIN PGP SIGNATURE-----\s*$/;
+const SIGNATURE_END = /^-----END PGP SIGNATURE-----\s*$/;
+
+function withoutSignatureArmour(body: SourceLine[]): SourceLine[] {
+  const start = body.findIndex((l) => ARMOUR_START.test(l.text));
+  if (start < 0) return body;
+  // The header is the armour line and the "Hash:" lines up to the first blank line.
+  let headerEnd = start + 1;
+  while (headerEnd < body.length && body[headerEnd].text.trim() !== '') headerEnd++;
+  const sigStart = body.findIndex((l, i) => i > headerEnd && SIGNATURE_START.test(l.text));
+  const sigEnd = sigStart < 0 ? -1 : body.findIndex((l, i) => i > sigStart && SIGNATURE_END.test(l.text));
+  return body.filter((_, i) => !(i >= start && i < headerEnd) && !(sigStart >= 0 && i >= sigStart && (sigEnd < 0 || i <= sigEnd)));
+}
+
+/** A line that holds only a full date, among the first or last lines: the date a letter or notice was written. */
+function documentDateLine(body: readonly SourceLine[], dayFirst: boolean): CalendarDate | null {
+  const lines = body.filter((l) => l.text.trim() !== '');
+  for (const l of [...lines.slice(0, 8), ...lines.slice(-8).reverse()]) {
+    const t = markdownToPlain(l.text).trim();
+    const found = findDates(t, { dayFirst }).find((d) => d.date.year !== null);
+    if (found && t.replace(found.text, '').replace(/[\p{P}\p{Z}]/gu, '').length === 0) return found.date;
+  }
+  return null;
+}
+
 /** A date (and time) the title starts with, taken off it; else the first full date the title names. */
 function splitTitleDate(title: string, dayFirst: boolean): { title: string; date: CalendarDate | null } {
   const lead = parseLeadingTime(title, { dayFirst });
@@ -138,7 +164,7 @@ function extendActionables(sections: DocumentSection[], format: DocumentFormat):
 
 /** The year for dates written without one: front matter, the post header, the first dated line, a year near the top, the options. */
 function documentYear(
-  context: { metaDate: CalendarDate | null; postDate: CalendarDate | null; body: readonly SourceLine[]; title: string | null; dayFirst: boolean },
+  context: { metaDate: CalendarDate | null; postDate: CalendarDate | null; writtenOn: CalendarDate | null; body: readonly SourceLine[]; title: string | null; dayFirst: boolean },
   defaultYear: number | undefined,
   warnings: ImportWarning[],
 ): number | null {
@@ -150,7 +176,7 @@ function documentYear(
   const standalone = [context.title ?? '', ...context.body.slice(0, 12).map((l) => l.text)]
     .map((t) => /(?<!\d)(19[7-9]\d|20\d\d)(?!\d)/.exec(t)?.[1])
     .find(Boolean);
-  const year = context.metaDate?.year ?? context.postDate?.year ?? dated?.date.year ?? (standalone ? Number(standalone) : null);
+  const year = context.metaDate?.year ?? context.postDate?.year ?? context.writtenOn?.year ?? dated?.date.year ?? (standalone ? Number(standalone) : null);
   if (year !== null || defaultYear === undefined) return year;
   warnings.push({ code: 'YEAR_ASSUMED', message: `The document names no year; ${defaultYear} from the options was used for dates written without one.` });
   return defaultYear;
@@ -322,7 +348,8 @@ export function parsePostmortem(document: string | Buffer, options: ParsePostmor
     warnings.push({ code: 'FRONT_MATTER_INVALID', message: `The front matter's language "${meta.language}" is not a language tag such as "en" or "vi"; the language was detected instead.` });
   }
   const language = statedLanguage ?? detectLanguage(bodyText);
-  const dayFirst = language !== 'en';
+  // "5/20" is month first in English, Japanese, Chinese and Korean, day first elsewhere.
+  const dayFirst = !['en', 'ja', 'zh', 'ko'].includes(language.split('-')[0]);
 
   // A saved blog page: only the first post is the incident.
   let title: string | null = meta.title ?? null;
@@ -343,6 +370,8 @@ export function parsePostmortem(document: string | Buffer, options: ParsePostmor
     }
   }
 
+  // A signed message's armour (the PGP header and signature block) wraps the text; it is left out and listed unused.
+  body = withoutSignatureArmour(body);
   const blocks = parseBlocks(body, format);
   const bodyTitle = takeTitle(blocks, format, used);
   title ??= bodyTitle;
@@ -355,7 +384,8 @@ export function parsePostmortem(document: string | Buffer, options: ParsePostmor
   for (const s of sections) if (s.heading) blockLines(s.heading).forEach((l) => used.add(l));
 
   const metaDate = meta.date ? findFirstDate(meta.date, { dayFirst })?.date ?? null : null;
-  const year = documentYear({ metaDate, postDate: post?.date.date ?? null, body, title, dayFirst }, options.defaultYear, warnings);
+  const writtenOn = documentDateLine(body, dayFirst);
+  const year = documentYear({ metaDate, postDate: post?.date.date ?? null, writtenOn, body, title, dayFirst }, options.defaultYear, warnings);
   let summary = summaryOf(sections, format, warnings);
   const proseUnits = proseUnitsOf(sections, format, summary);
   const timelineSections = sections.filter((s) => s.kind === 'timeline');
@@ -365,6 +395,7 @@ export function parsePostmortem(document: string | Buffer, options: ParsePostmor
     dayFirst,
     year,
     date: start.date,
+    referenceDate: metaDate?.year != null ? metaDate : titleParts.date ?? post?.date.date ?? writtenOn ?? start.date,
     dateInferredFrom: start.inferredFrom,
     documentZone: documentZoneOf(meta, sections, warnings),
     assumedZone: options.assumeTimeZone ? resolveZone(options.assumeTimeZone) : null,

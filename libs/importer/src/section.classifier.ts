@@ -127,6 +127,7 @@ export function cleanHeading(text: string): string {
     .replace(/\[\^[^\]]*\]|<sup>[\s\S]*?<\/sup>|<ref[^>]*\/>|<ref[^>]*>[\s\S]*?<\/ref>|\s\[\d{1,3}\]$|(?<=\p{L})[¹²³⁴⁵⁶⁷⁸⁹⁰]+/gu, '')
     .replace(/'''|''|\*\*|__|`|~~/g, '')
     .replace(/^\s*(?:\d{1,2}|[IVX]{1,4}|[A-Z])[.)]\s+/, '')
+    .replace(/^\s*={1,5}\s+|\s+={1,5}\s*$/g, '')
     .replace(/[\p{Extended_Pictographic}\uFE0F]/gu, '')
     .trim()
     .replace(/[:：.]+$/, '')

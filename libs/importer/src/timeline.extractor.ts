@@ -18,6 +18,8 @@ export interface TimelineEnvironment {
   year: number | null;
   /** Day that bare times belong to until the timeline names another. */
   date: CalendarDate | null;
+  /** The incident's date as the document gives it (front matter, title, a dated line): dates without a year take the year nearest it. */
+  referenceDate?: CalendarDate | null;
   /** Set when `date` was guessed from the prose; the report says so if an event relies on it. */
   dateInferredFrom: string | null;
   /** Zone stated for the whole document (front matter, "All times in UTC"). */
@@ -98,7 +100,7 @@ export function extractTimeline(sections: readonly DocumentSection[], env: Timel
   };
   const withYear = (d: CalendarDate): CalendarDate => {
     if (d.year !== null) return d;
-    const reference = env.date;
+    const reference = env.referenceDate ?? env.date;
     if (reference?.year != null) {
       // A date without a year takes the year that puts it nearest the incident's date ("12-05" in a
       // March postmortem is the December before it).
