@@ -75,6 +75,29 @@ export const IMPERATIVE_VERBS: readonly string[] = [
 ];
 const IMPERATIVE = new RegExp(`^(?:${IMPERATIVE_VERBS.join('|')})(?![\\p{L}])`, 'iu');
 
+/** A cell or marker that is only a status word ("DONE", "[todo]", "Done.", "✅"). */
+function statusWordOf(cell: string): { text: string; status: ActionableStatus | null } {
+  const text = markdownToPlain(cell).replace(/[[\]*_.!]/g, '').trim();
+  return { text, status: STATUS_CELL.find(([p]) => p.test(text))?.[1] ?? null };
+}
+
+// What the wording of an item says about its state when no marker does. English and a few
+// unambiguous forms elsewhere; anything else stays open.
+const WORDED_STATUS: [RegExp, ActionableStatus][] = [
+  [/(?<![\p{L}])(?:was|were|has been|have been|got) (?:\p{L}+ ){0,2}(?:rejected|declined|abandoned|dropped)(?![\p{L}])|(?<![\p{L}])(?:we )?decided (?:not to|against)(?![\p{L}])/iu, 'wont_do'],
+  [/\((?:done|fixed|completed|resolved|merged|deployed)(?![\p{L}])[^)]*\)|(?<![\p{L}])(?:has|have) (?:now |already )?been (?:\p{L}+ly )?\p{L}+(?:ed|en|wn|ne|lt|de|ut|et)(?![\p{L}])|^(?:we|i|they|the team) (?:have |has )?(?:now |already |then )?\p{L}+ed(?![\p{L}])|(?<![\p{L}])(?:is|are) now (?:\p{L}+ed|in place|live|enabled|disabled)(?![\p{L}])|已(?:经)?(?:完成|修复|解决|处理|上线|部署)|完了しました|対応済み|済み/iu, 'done'],
+  [/(?<![\p{L}])(?:we|i|they|the team) (?:are|am|is) (?:currently |now |actively |also )?\p{L}+ing(?![\p{L}])|(?<![\p{L}])(?:is|are) (?:being|under way|underway)(?![\p{L}])|(?<![\p{L}])work (?:is|has) (?:started|begun|under way)(?![\p{L}])|正在|進行中|対応中/iu, 'in_progress'],
+];
+
+/** The state an item's own sentence states: "has been disabled", "we are improving", "(done in …)", "was rejected". */
+export function statusFromWording(text: string): ActionableStatus | null {
+  const plain = markdownToPlain(text).replace(/\s+/g, ' ').trim();
+  // Only the item's first sentence speaks for it; later ones tell background.
+  const first = /^(.+?[.!?。])(?:\s|$)/u.exec(plain)?.[1] ?? plain;
+  for (const [pattern, status] of WORDED_STATUS) if (pattern.test(first)) return status;
+  return null;
+}
+
 function statusOf(text: string, checked: boolean | null): { status: ActionableStatus | null; text: string } {
   let status: ActionableStatus | null = checked === true ? 'done' : checked === false ? 'open' : null;
   let rest = text;
@@ -93,6 +116,7 @@ function statusOf(text: string, checked: boolean | null): { status: ActionableSt
     rest = struck[1];
   }
   if (!status && WONT_PHRASES.test(rest)) status = 'wont_do';
+  status ??= statusFromWording(rest);
   return { status, text: rest };
 }
 
@@ -232,6 +256,12 @@ export function extractActionables(sections: readonly DocumentSection[], env: Ac
       }
     }
     let parent: { item: PendingActionable; indent: number } | null = null;
+    // Only a section that is surely about action items, and has no list or table, is read paragraph by paragraph.
+    const paragraphItems =
+      env.format !== 'text' &&
+      section.confidence >= 0.5 &&
+      section.blocks.every((b) => b.type !== 'item' && b.type !== 'table') &&
+      section.blocks.some((b) => b.type === 'paragraph');
 
     const startItem = (raw: string, checked: boolean | null, line: number[]) => {
       const markdown = md(raw);
@@ -269,7 +299,14 @@ export function extractActionables(sections: readonly DocumentSection[], env: Ac
       const header = block.header?.cells.map((c) => markdownToPlain(md(c)).toLowerCase()) ?? [];
       const find = (pattern: RegExp) => header.findIndex((h) => pattern.test(h));
       const ownerColumn = find(/owner|assignee|who|team|responsible|verantwortlich|zuständig|responsable|phụ trách/u);
-      const statusColumn = find(/status|state|zustand|statut|estado|trạng thái/u);
+      let statusColumn = find(/status|state|zustand|statut|estado|trạng thái|状态|状態|상태/u);
+      if (statusColumn < 0) {
+        // A column whose cells are statuses is the status column, whatever its header says ("Bug: DONE").
+        statusColumn = header.findIndex((_, i) => {
+          const cells = block.rows.map((r) => statusWordOf(r.cells[i] ?? '')).filter((c) => c.text !== '');
+          return cells.length > 0 && cells.filter((c) => c.status !== null).length / cells.length >= 0.6;
+        });
+      }
       const refColumn = find(/ticket|issue|link|ref|jira|phab|task id|bug|pr\b/u);
       const dueColumn = find(/due|deadline|fällig|échéance|plazo|hạn/u);
       let titleColumn = find(/action|item|task|title|description|what|maßnahme|aufgabe|tâche|acción|tarea|việc|hành động|nội dung/u);
@@ -283,8 +320,7 @@ export function extractActionables(sections: readonly DocumentSection[], env: Ac
         const cell = (i: number) => (i >= 0 ? (row.cells[i] ?? '').trim() : '');
         const title = cell(titleColumn);
         if (!title) continue;
-        const statusText = markdownToPlain(md(cell(statusColumn))).replace(/[[\]]/g, '').trim();
-        const columnStatus = STATUS_CELL.find(([p]) => p.test(statusText))?.[1] ?? null;
+        const columnStatus = statusWordOf(md(cell(statusColumn))).status;
         const item = startItem(title, null, [row.line]);
         if (columnStatus) item.status = columnStatus;
         const ownerText = markdownToPlain(md(cell(ownerColumn))).replace(/^@/, '');
@@ -304,6 +340,10 @@ export function extractActionables(sections: readonly DocumentSection[], env: Ac
       else if (block.type === 'table') {
         readTable(block);
         parent = null;
+      } else if (block.type === 'paragraph' && paragraphItems) {
+        // A section of action items written as paragraphs: each paragraph is one item.
+        parent = null;
+        startItem(block.lines.map((l) => l.text.trim()).join(' '), null, block.lines.map((l) => l.line));
       } else if (block.type === 'paragraph') {
         parent = null;
         const leftover = block.lines.filter(({ line, text }) => {

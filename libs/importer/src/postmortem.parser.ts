@@ -112,6 +112,49 @@ function takeTitle(blocks: DocumentBlock[], format: DocumentFormat, used: Set<nu
   return null;
 }
 
+const LINK_DEFINITION = /^\s{0,3}\[([^\]]{1,200})\]:\s*<?(\S+?)>?(?:\s+["'(].*)?\s*$/;
+
+/**
+ * Markdown reference links ("[#275][issue-275]", "[the outage][gh]", "[docs]") are written out
+ * as inline links, so the URL travels with the text that cites it; the definitions that were
+ * cited count as used and leave the body.
+ */
+function resolveReferenceLinks(body: SourceLine[], used: Set<number>): SourceLine[] {
+  const definitions = new Map<string, string>();
+  const definitionLines = new Map<string, number[]>();
+  for (const l of body) {
+    const m = LINK_DEFINITION.exec(l.text);
+    if (!m || !/^(?:https?:|mailto:|\/|#)/i.test(m[2])) continue;
+    const label = m[1].trim().toLowerCase();
+    if (!definitions.has(label)) definitions.set(label, m[2]);
+    definitionLines.set(label, [...(definitionLines.get(label) ?? []), l.line]);
+  }
+  if (definitions.size === 0) return body;
+  const cited = new Set<string>();
+  const lookup = (label: string) => {
+    const url = definitions.get(label.trim().toLowerCase());
+    if (url) cited.add(label.trim().toLowerCase());
+    return url;
+  };
+  const rewritten = body.map((l) => {
+    if (LINK_DEFINITION.test(l.text)) return l;
+    const text = l.text
+      .replace(/\[([^\]]+)\]\[([^\]]*)\]/g, (whole, text: string, label: string) => {
+        const url = lookup(label || text);
+        return url ? `[${text}](${url})` : whole;
+      })
+      .replace(/(?<![\]!\\])\[([^\]]+)\](?![(:[])/g, (whole, label: string) => {
+        const url = lookup(label);
+        return url ? `[${label}](${url})` : whole;
+      });
+    return text === l.text ? l : { line: l.line, text };
+  });
+  const removed = new Set<number>();
+  for (const label of cited) for (const line of definitionLines.get(label) ?? []) removed.add(line);
+  removed.forEach((line) => used.add(line));
+  return rewritten.filter((l) => !removed.has(l.line));
+}
+
 const ARMOUR_START = /^-----BEGIN PGP SIGNED MESSAGE-----\s*$/;
 const SIGNATURE_START = /^-----BEGIN PGP SIGNATURE-----\s*$/;
 const SIGNATURE_END = /^-----END PGP SIGNATURE-----\s*$/;
@@ -372,6 +415,7 @@ export function parsePostmortem(document: string | Buffer, options: ParsePostmor
 
   // A signed message's armour (the PGP header and signature block) wraps the text; it is left out and listed unused.
   body = withoutSignatureArmour(body);
+  if (format === 'markdown') body = resolveReferenceLinks(body, used);
   const blocks = parseBlocks(body, format);
   const bodyTitle = takeTitle(blocks, format, used);
   title ??= bodyTitle;
@@ -413,7 +457,9 @@ export function parsePostmortem(document: string | Buffer, options: ParsePostmor
 
   // Action items: a list under an action-item heading; failing that, what the prose says was done
   // or is to be done; failing that, a "Lessons" list (low confidence).
-  const trackers = options.trackers ?? {};
+  // A document kept in a GitHub repository numbers its issues there: "#123" links to that repository.
+  const sourceRepository = /^https?:\/\/(?:www\.)?github\.com\/([\w.-]+)\/([\w.-]+)(?:[/?#]|$)/i.exec(options.sourceUrl ?? meta.source ?? '');
+  const trackers = { ...(sourceRepository ? { github: `https://github.com/${sourceRepository[1]}/${sourceRepository[2]}` } : {}), ...(options.trackers ?? {}) };
   const actionSections = sections.filter((s) => s.kind === 'actionables');
   const proseActions =
     actionSections.some((s) => s.confidence >= 0.5)

@@ -111,6 +111,15 @@ function fold(text: string): string {
 }
 const UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u;
 
+// Sections that look back at the incident: never action items or causes, whatever encloses them.
+VOCABULARIES.push({
+  kind: 'other',
+  phrases: [
+    'what went well', 'what went right', 'what went poorly', 'went well', 'where we got lucky', 'what we got lucky with', 'things that went well',
+    'was gut lief', 'ce qui a bien fonctionné', 'lo que salió bien', 'o que correu bem', 'điều làm tốt',
+  ],
+});
+
 const FOLDED = VOCABULARIES.map((v) => ({
   ...v,
   phrases: [...new Set(v.phrases.map(fold))],
