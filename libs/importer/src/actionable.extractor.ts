@@ -38,6 +38,11 @@ const MARKERS: [RegExp, ActionableStatus][] = [
   [/^\s*(?:\*\*|__)?(?:WONTFIX|WONT ?DO)(?:\*\*|__)?\b[:\s–-]*/gu, 'wont_do'],
   [/^\s*(?:\*\*|__)?(?:WIP|IN PROGRESS)(?:\*\*|__)?\b[:\s–-]*/gu, 'in_progress'],
   [/^\s*(?:\*\*|__)?TODO(?:\*\*|__)?\b[:\s–-]*/gu, 'open'],
+  // A bold status word or a status label leading the item: "**Done**: …", "Done: …", "'''Todo''' …".
+  [/^\s*(?:\*\*|__)(?:done|fixed|completed)(?:\*\*|__)\s*:?\s*|^\s*(?:done|fixed|completed)\s*:\s*/giu, 'done'],
+  [/^\s*(?:\*\*|__)(?:todo|to do|open|planned)(?:\*\*|__)\s*:?\s*|^\s*(?:todo|to do)\s*:\s*/giu, 'open'],
+  [/^\s*(?:\*\*|__)(?:doing|in progress|wip|ongoing)(?:\*\*|__)\s*:?\s*|^\s*(?:doing|in progress|wip|ongoing)\s*:\s*/giu, 'in_progress'],
+  [/^\s*(?:\*\*|__)(?:won'?t do|wontfix|rejected|declined)(?:\*\*|__)\s*:?\s*|^\s*(?:won'?t do|wontfix|rejected)\s*:\s*/giu, 'wont_do'],
   [/✅/gu, 'done'],
   [/[❌🚫]/gu, 'wont_do'],
   [/[🚧⏳]/gu, 'in_progress'],
@@ -97,6 +102,8 @@ export function statusFromWording(text: string): ActionableStatus | null {
   for (const [pattern, status] of WORDED_STATUS) if (pattern.test(first)) return status;
   return null;
 }
+
+const STATUS_LEAD = /^(?:\[[ xX]\]|(?:TODO|DONE|WIP|WONTFIX|DOING)\b|(?:done|fixed|completed|todo|to do|doing|in progress|wip|ongoing|won'?t do|wontfix|rejected)\s*:)/iu;
 
 function statusOf(text: string, checked: boolean | null): { status: ActionableStatus | null; text: string } {
   let status: ActionableStatus | null = checked === true ? 'done' : checked === false ? 'open' : null;
@@ -214,6 +221,19 @@ interface PendingActionable {
   ticket: string;
 }
 
+/**
+ * A table is a table of action items wherever it stands when its header names the work (action,
+ * item, task, follow-up) and who owns it or its state, in any of the importer's languages.
+ */
+export function isActionTable(block: DocumentBlock, format: DocumentFormat): boolean {
+  if (block.type !== 'table' || !block.header) return false;
+  const header = block.header.cells.map((c) => markdownToPlain(toMarkdownInline(c, format)).toLowerCase());
+  const work = header.some((h) => /action|task|follow|remediation|todo|maßnahme|aufgabe|tâche|acción|tarea|ação|tarefa|việc|hành động|対策|措施|任务|조치/u.test(h));
+  const owner = header.some((h) => /owner|assignee|responsible|verantwortlich|responsable|responsável|phụ trách|担当|负责|담당/u.test(h));
+  const status = header.some((h) => /status|state|zustand|statut|estado|trạng thái|状态|状態|상태|done/u.test(h));
+  return work && (owner || status);
+}
+
 /** True when a section's list reads like action items: mostly imperatives or tracker references. */
 export function looksLikeActionList(section: DocumentSection, format: DocumentFormat): boolean {
   const items = section.blocks.filter((b): b is ListItemBlock => b.type === 'item');
@@ -256,6 +276,7 @@ export function extractActionables(sections: readonly DocumentSection[], env: Ac
       }
     }
     let parent: { item: PendingActionable; indent: number } | null = null;
+    let leadStatus: ActionableStatus | null = null;
     // Only a section that is surely about action items, and has no list or table, is read paragraph by paragraph.
     const paragraphItems =
       env.format !== 'text' &&
@@ -292,6 +313,7 @@ export function extractActionables(sections: readonly DocumentSection[], env: Ac
         return;
       }
       const item = startItem(raw, block.checked, lines);
+      item.status ??= leadStatus;
       parent = { item, indent: block.indent };
     };
 
@@ -341,17 +363,21 @@ export function extractActionables(sections: readonly DocumentSection[], env: Ac
         readTable(block);
         parent = null;
       } else if (block.type === 'paragraph' && paragraphItems) {
+        leadStatus = null;
         // A section of action items written as paragraphs: each paragraph is one item.
         parent = null;
         startItem(block.lines.map((l) => l.text.trim()).join(' '), null, block.lines.map((l) => l.line));
       } else if (block.type === 'paragraph') {
         parent = null;
+        leadStatus = null;
         const leftover = block.lines.filter(({ line, text }) => {
           const plain = markdownToPlain(md(text));
-          const statusLed = /^(?:\[[ xX]\]|TODO|DONE|WIP|WONTFIX)\b/.test(plain.trim()) || /^~~/.test(text.trim());
+          const statusLed = STATUS_LEAD.test(plain.trim()) || /^~~/.test(text.trim());
           if (statusLed || (env.format === 'text' && plain.length <= 300)) {
             const checkbox = /^\s*\[( |x|X)\]\s*/.exec(text);
-            startItem(checkbox ? text.slice(checkbox[0].length) : text, checkbox ? checkbox[1] !== ' ' : null, [line]);
+            const led = startItem(checkbox ? text.slice(checkbox[0].length) : text, checkbox ? checkbox[1] !== ' ' : null, [line]);
+            // "Done: release 0.8.1 with these rules:" then a list: the list is that work, in that state.
+            if (/[:：]\s*$/.test(plain)) leadStatus = led.status;
             return false;
           }
           return true;

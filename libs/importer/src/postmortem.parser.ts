@@ -1,5 +1,5 @@
 import { AppError, validateIncidentDocument, type FieldProblem, type IncidentDocument, type TimeValue, type TimelineEventDocument } from '@hindsight/domain';
-import { actionablesFromProse, extractActionables, looksLikeActionList } from './actionable.extractor';
+import { actionablesFromProse, extractActionables, isActionTable, looksLikeActionList } from './actionable.extractor';
 import { parseBlocks } from './block.parser';
 import { takeFirstPost } from './blog-post.splitter';
 import { findDates, findFirstDate, type CalendarDate, type FoundDate } from './calendar-date.parser';
@@ -143,7 +143,7 @@ function resolveReferenceLinks(body: SourceLine[], used: Set<number>): SourceLin
         const url = lookup(label || text);
         return url ? `[${text}](${url})` : whole;
       })
-      .replace(/(?<![\]!\\])\[([^\]]+)\](?![(:[])/g, (whole, label: string) => {
+      .replace(/(?<![\]!\\])\[([^\]]+)\](?![([])/g, (whole, label: string) => {
         const url = lookup(label);
         return url ? `[${label}](${url})` : whole;
       });
@@ -460,6 +460,14 @@ export function parsePostmortem(document: string | Buffer, options: ParsePostmor
   // A document kept in a GitHub repository numbers its issues there: "#123" links to that repository.
   const sourceRepository = /^https?:\/\/(?:www\.)?github\.com\/([\w.-]+)\/([\w.-]+)(?:[/?#]|$)/i.exec(options.sourceUrl ?? meta.source ?? '');
   const trackers = { ...(sourceRepository ? { github: `https://github.com/${sourceRepository[1]}/${sourceRepository[2]}` } : {}), ...(options.trackers ?? {}) };
+  // A table of action items outside an action-item section (after the summary, under "Impact") is read as one.
+  for (const s of [...sections]) {
+    if (s.kind === 'actionables' || s.kind === 'timeline') continue;
+    const tables = s.blocks.filter((b) => isActionTable(b, format));
+    if (tables.length === 0) continue;
+    s.blocks = s.blocks.filter((b) => !tables.includes(b));
+    sections.splice(sections.indexOf(s) + 1, 0, { ...s, heading: null, title: s.title, kind: 'actionables', confidence: 0.6, parent: null, inheritedFrom: null, blocks: tables });
+  }
   const actionSections = sections.filter((s) => s.kind === 'actionables');
   const proseActions =
     actionSections.some((s) => s.confidence >= 0.5)

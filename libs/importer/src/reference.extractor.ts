@@ -78,7 +78,13 @@ export function extractReferences(text: string, trackers: TrackerBases = {}): Ex
     }
   };
 
+  // A Markdown link is one reference: "[#2226](…/issues/2226)" is not also the bare "#2226".
+  for (const m of text.matchAll(/\[([^\][]{0,300})\]\((https?:\/\/[^\s()]+(?:\([^\s()]*\)[^\s()]*)*)\)/g)) {
+    const url = trimUrl(m[2]);
+    add(m.index ?? 0, m[0].length, { kind: classifyUrl(url).kind, ref: url, url: canonicalUrl(url) });
+  }
   for (const m of text.matchAll(/https?:\/\/[^\s<>"\]|]+/g)) {
+    if (overlaps(m.index ?? 0, (m.index ?? 0) + m[0].length)) continue;
     const url = trimUrl(m[0]);
     add(m.index ?? 0, m[0].length, { kind: classifyUrl(url).kind, ref: url, url: canonicalUrl(url) });
   }
