@@ -89,6 +89,7 @@ export const IMPORT_WARNING_CODES = [
   'DRAFT_INCOMPLETE',
   'EVENTS_FROM_PROSE',
   'ACTIONS_FROM_PROSE',
+  'NOT_A_POSTMORTEM',
 ] as const;
 export type ImportWarningCode = (typeof IMPORT_WARNING_CODES)[number];
 
@@ -111,6 +112,15 @@ export interface SuggestedPattern {
   line: number;
 }
 
+/** Whether the document reads as a postmortem at all (a release note or a changelog does not). */
+export interface PostmortemVerdict {
+  isPostmortem: boolean;
+  /** 0.5 (on the line) to 1 (far from it). */
+  confidence: number;
+  /** What the verdict rests on, in words. */
+  evidence: string[];
+}
+
 export interface ImportReport {
   format: DocumentFormat;
   /** False when the caller named the format. */
@@ -118,6 +128,7 @@ export interface ImportReport {
   /** sha256 (hex) of the normalised text: the same document imported twice has the same hash. */
   contentHash: string;
   language: string;
+  postmortem: PostmortemVerdict;
   timeZone: { zone: string | null; source: 'document' | 'option' | 'none' };
   sections: RecognisedSection[];
   /** `usedLines` counts non-blank lines, so `usedLines + unusedLines.length` is the number of non-blank lines. */

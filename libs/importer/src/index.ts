@@ -14,6 +14,7 @@ export {
   type SourceLine,
   type SuggestedPattern,
   type ImportReport,
+  type PostmortemVerdict,
   type ImportResult,
 } from './importer.types';
 export { DEFAULT_MAX_BYTES } from './input.normalizer';

@@ -22,6 +22,7 @@ import { DEFAULT_MAX_BYTES, normaliseInput } from './input.normalizer';
 import { detectLanguage } from './language.detector';
 import { buildNarrative, renderBlocks, splitTextParagraphs, type NarrativePart } from './narrative.builder';
 import { suggestPatterns } from './pattern.suggester';
+import { judgePostmortem } from './postmortem.verdict';
 import { readProseActions, settleProseActions, splitStatements, type ProseUnit } from './prose.reader';
 import { buildSections, markDatedEntries, type DocumentSection } from './section.builder';
 import { classifyHeading, cleanHeading } from './section.classifier';
@@ -573,6 +574,11 @@ export function parsePostmortem(document: string | Buffer, options: ParsePostmor
     warnings.push({ code: 'DRAFT_INCOMPLETE', message: `The draft needs editing before it can be saved: ${problems.map((p) => `${p.field} ${p.reason}`).join('; ')}.` });
   }
 
+  const recognised = sectionReport(sections, format);
+  const verdict = judgePostmortem(bodyText, recognised);
+  if (!verdict.isPostmortem) {
+    warnings.push({ code: 'NOT_A_POSTMORTEM', message: `The document does not read as a postmortem (${verdict.evidence.join('; ')}); check that it is one before importing it.` });
+  }
   const zoneSource = timeline.zones.converted > 0 ? 'document' : timeline.zones.assumed > 0 ? 'option' : 'none';
   return {
     draft,
@@ -581,8 +587,9 @@ export function parsePostmortem(document: string | Buffer, options: ParsePostmor
       formatDetected: options.format === undefined,
       contentHash: input.contentHash,
       language,
+      postmortem: verdict,
       timeZone: { zone: zoneSource === 'none' ? null : timeline.zones.zoneLabel, source: zoneSource },
-      sections: sectionReport(sections, format),
+      sections: recognised,
       counts: { lines: all.length, usedLines: all.filter((l) => !isBlank(l) && used.has(l.line)).length, timeline: events.length, actionables: actions.actionables.length, causalFactors: causalFactors.length },
       warnings,
       // Lines outside the first post of a blog page were never read, so they are here too.
