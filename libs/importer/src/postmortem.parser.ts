@@ -182,6 +182,29 @@ function documentDateLine(body: readonly SourceLine[], dayFirst: boolean): Calen
   return null;
 }
 
+const STATED_START = /(?<![\p{L}])(?:outage|incident|impact|downtime|disruption|problem)s? (?:starts?|started|begins?|began)(?![\p{L}])|(?<![\p{L}])(?:start|beginning) of (?:the )?(?:outage|incident|impact)(?![\p{L}])/iu;
+const STATED_END = /(?<![\p{L}])(?:outage|incident|impact|downtime|disruption)s? (?:ends?|ended|is over|was over|resolved)(?![\p{L}])|(?<![\p{L}])end of (?:the )?(?:outage|incident|impact)(?![\p{L}])|(?:fully|completely) (?:restored|recovered|resolved)/iu;
+
+/**
+ * Key times from the timeline. Started: the entry that says the outage starts, else the earliest
+ * entry with a time (so it is never later than detection or mitigation). Resolved: the entry that
+ * says it ends, else the last recovery.
+ */
+function keyTimesOf(events: readonly TimelineEventDocument[]): IncidentDocument['keyTimes'] {
+  const timed = events.filter((e) => e.at);
+  const first = (kind: TimelineEventDocument['kind']) => timed.find((e) => e.kind === kind);
+  const earliest = (...candidates: (TimelineEventDocument | undefined)[]) =>
+    candidates.filter((e): e is TimelineEventDocument => e !== undefined).sort((a, b) => (a.at! < b.at! ? -1 : a.at! > b.at! ? 1 : 0))[0];
+  const detected = first('detection');
+  const mitigated = first('mitigation');
+  const recoveries = timed.filter((e) => e.kind === 'recovery');
+  // Entries that give only a day are less precise than any timed one.
+  const precise = timed.filter((e) => e.precision !== 'day');
+  const started = timed.find((e) => STATED_START.test(e.text)) ?? earliest(...(precise.length > 0 ? precise : timed));
+  const resolved = [...timed].reverse().find((e) => STATED_END.test(e.text)) ?? recoveries.at(-1);
+  return { started: timeValue(started), detected: timeValue(detected), mitigated: timeValue(mitigated), resolved: timeValue(resolved) };
+}
+
 /** A date (and time) the title starts with, taken off it; else the first full date the title names. */
 function splitTitleDate(title: string, dayFirst: boolean): { title: string; date: CalendarDate | null } {
   const lead = parseLeadingTime(title, { dayFirst });
@@ -553,12 +576,7 @@ export function parsePostmortem(document: string | Buffer, options: ParsePostmor
     impact,
     patterns,
     source: { title: meta.sourceTitle ?? title, url: options.sourceUrl ?? meta.source ?? null, language },
-    keyTimes: {
-      started: timeValue(byKind('trigger')[0] ?? events.find((e) => e.at)),
-      detected: timeValue(byKind('detection')[0]),
-      mitigated: timeValue(byKind('mitigation')[0]),
-      resolved: timeValue(byKind('recovery').at(-1)),
-    },
+    keyTimes: keyTimesOf(events),
     timeline: events,
     causalFactors,
     causalLinks: [],
