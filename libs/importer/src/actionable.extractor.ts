@@ -17,6 +17,8 @@ export interface ActionableEnvironment {
 
 export interface ActionableExtraction {
   actionables: ActionableDocument[];
+  /** One per action item, in the same order. */
+  decisions: ActionableDecision[];
   prose: Map<DocumentSection, DocumentBlock[]>;
   /** Owners that came from subsection headings (teams or components). */
   headingOwners: string[];
@@ -105,12 +107,14 @@ export function statusFromWording(text: string): ActionableStatus | null {
 
 const STATUS_LEAD = /^(?:\[[ xX]\]|(?:TODO|DONE|WIP|WONTFIX|DOING)\b|(?:done|fixed|completed|todo|to do|doing|in progress|wip|ongoing|won'?t do|wontfix|rejected)\s*:)/iu;
 
-function statusOf(text: string, checked: boolean | null): { status: ActionableStatus | null; text: string } {
+function statusOf(text: string, checked: boolean | null): { status: ActionableStatus | null; text: string; rule: StatusRule | null } {
   let status: ActionableStatus | null = checked === true ? 'done' : checked === false ? 'open' : null;
+  let rule: StatusRule | null = status ? 'checkbox' : null;
   let rest = text;
   for (const [pattern, markerStatus] of MARKERS) {
     pattern.lastIndex = 0;
     if (pattern.test(rest)) {
+      if (!status) rule = 'marker';
       status ??= markerStatus;
       pattern.lastIndex = 0;
       rest = rest.replace(pattern, ' ');
@@ -119,12 +123,31 @@ function statusOf(text: string, checked: boolean | null): { status: ActionableSt
   rest = rest.replace(/\s{2,}/g, ' ').trim();
   const struck = /^~~(.+)~~$/.exec(rest);
   if (struck) {
+    if (!status) rule = 'struck through';
     status ??= 'done';
     rest = struck[1];
   }
-  if (!status && WONT_PHRASES.test(rest)) status = 'wont_do';
-  status ??= statusFromWording(rest);
-  return { status, text: rest };
+  if (!status && WONT_PHRASES.test(rest)) {
+    status = 'wont_do';
+    rule = 'wording';
+  }
+  if (!status) {
+    status = statusFromWording(rest);
+    if (status) rule = 'wording';
+  }
+  return { status, text: rest, rule };
+}
+
+/** Where an item's status came from; the report gives each with a confidence. */
+export type StatusRule = 'checkbox' | 'marker' | 'struck through' | 'status column' | 'status heading' | 'status-led line above' | 'wording' | 'prose' | 'none stated';
+export const STATUS_RULE_CONFIDENCE: Record<StatusRule, number> = {
+  checkbox: 1, marker: 1, 'status column': 1, 'status heading': 0.95, 'struck through': 0.9, 'status-led line above': 0.8, wording: 0.7, prose: 0.5, 'none stated': 0.6,
+};
+
+/** How one action item was read, for the import report. */
+export interface ActionableDecision {
+  line: number | null;
+  statusRule: StatusRule;
 }
 
 function dueDateOf(text: string, env: ActionableEnvironment): string | null {
@@ -212,6 +235,8 @@ export function actionablesFromProse(
 }
 
 interface PendingActionable {
+  line?: number;
+  rule?: StatusRule | null;
   text: string;
   details: string[];
   status: ActionableStatus | null;
@@ -286,12 +311,14 @@ export function extractActionables(sections: readonly DocumentSection[], env: Ac
 
     const startItem = (raw: string, checked: boolean | null, line: number[]) => {
       const markdown = md(raw);
-      const { status, text } = statusOf(markdown, checked);
+      const { status, text, rule } = statusOf(markdown, checked);
       const explicitOwner = OWNER.exec(text)?.[1]?.trim() ?? MENTION.exec(text)?.[1] ?? null;
       const item: PendingActionable = {
         text,
         details: [],
         status: status ?? headingStatus,
+        line: line[0],
+        rule: rule ?? (headingStatus ? 'status heading' : null),
         owner: explicitOwner ?? owner,
         dueDate: dueDateOf(text, env),
         ticket: '',
@@ -306,14 +333,20 @@ export function extractActionables(sections: readonly DocumentSection[], env: Ac
       const raw = [block.text, ...block.continuation.map((l) => l.text)].join(' ');
       const plain = markdownToPlain(md(block.text));
       if (parent && (block.indent > parent.indent || ELABORATION.test(plain))) {
-        const { status, text } = statusOf(md(raw), block.checked);
+        const { status, text, rule } = statusOf(md(raw), block.checked);
         parent.item.details.push(text);
-        if (!parent.item.status && status && status !== 'open') parent.item.status = status;
+        if (!parent.item.status && status && status !== 'open') {
+          parent.item.status = status;
+          parent.item.rule = rule;
+        }
         use(...lines);
         return;
       }
       const item = startItem(raw, block.checked, lines);
-      item.status ??= leadStatus;
+      if (!item.status && leadStatus) {
+        item.status = leadStatus;
+        item.rule = 'status-led line above';
+      }
       parent = { item, indent: block.indent };
     };
 
@@ -344,7 +377,10 @@ export function extractActionables(sections: readonly DocumentSection[], env: Ac
         if (!title) continue;
         const columnStatus = statusWordOf(md(cell(statusColumn))).status;
         const item = startItem(title, null, [row.line]);
-        if (columnStatus) item.status = columnStatus;
+        if (columnStatus) {
+          item.status = columnStatus;
+          item.rule = 'status column';
+        }
         const ownerText = markdownToPlain(md(cell(ownerColumn))).replace(/^@/, '');
         if (ownerText && ownerText !== '-' && ownerText !== '—') item.owner = ownerText;
         item.ticket = md(cell(refColumn));
@@ -389,5 +425,6 @@ export function extractActionables(sections: readonly DocumentSection[], env: Ac
   }
 
   const actionables = finishActionables(pending, env.trackers);
-  return { actionables, prose, headingOwners };
+  const decisions = pending.map((p): ActionableDecision => ({ line: p.line ?? null, statusRule: p.rule ?? 'none stated' }));
+  return { actionables, decisions, prose, headingOwners };
 }

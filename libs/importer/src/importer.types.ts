@@ -121,6 +121,19 @@ export interface PostmortemVerdict {
   evidence: string[];
 }
 
+/** One thing the importer decided, with how sure it is and where in the source it looked. */
+export interface ImportDecision {
+  /** `title`, `language`, `postmortem`, `section`, `timeline.<key>`, `actionables.<key>.status`, `keyTimes.started`, … */
+  field: string;
+  value: string | null;
+  /** 0..1. */
+  confidence: number;
+  /** 1-based source line, or null when the decision rests on the whole document. */
+  line: number | null;
+  /** The rule that decided, in words. */
+  basis: string;
+}
+
 export interface ImportReport {
   format: DocumentFormat;
   /** False when the caller named the format. */
@@ -140,6 +153,8 @@ export interface ImportReport {
   suggestedPatterns: SuggestedPattern[];
   /** What `validateIncidentDocument` says about the draft (empty when it can be saved as is). */
   problems: FieldProblem[];
+  /** Every decision behind the draft, in the order of the draft's fields, so a review can show each beside its source line. */
+  decisions: ImportDecision[];
 }
 
 export interface ImportResult {

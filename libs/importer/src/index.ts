@@ -13,6 +13,7 @@ export {
   type ImportWarningCode,
   type SourceLine,
   type SuggestedPattern,
+  type ImportDecision,
   type ImportReport,
   type PostmortemVerdict,
   type ImportResult,

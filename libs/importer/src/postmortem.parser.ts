@@ -1,5 +1,5 @@
 import { AppError, validateIncidentDocument, type FieldProblem, type IncidentDocument, type TimeValue, type TimelineEventDocument } from '@hindsight/domain';
-import { actionablesFromProse, extractActionables, isActionTable, looksLikeActionList } from './actionable.extractor';
+import { actionablesFromProse, extractActionables, isActionTable, looksLikeActionList, STATUS_RULE_CONFIDENCE } from './actionable.extractor';
 import { parseBlocks } from './block.parser';
 import { takeFirstPost } from './blog-post.splitter';
 import { findDates, findFirstDate, type CalendarDate, type FoundDate } from './calendar-date.parser';
@@ -11,6 +11,7 @@ import { ImportError } from './import.error';
 import {
   DOCUMENT_FORMATS,
   type DocumentFormat,
+  type ImportDecision,
   type ImportResult,
   type ImportWarning,
   type ParsePostmortemOptions,
@@ -92,7 +93,7 @@ function timeValue(event: TimelineEventDocument | undefined): TimeValue | null {
 }
 
 /** Takes the block that names the incident out of the body: a first heading nothing outranks, or a short first line of plain text. */
-function takeTitle(blocks: DocumentBlock[], format: DocumentFormat, used: Set<number>): string | null {
+function takeTitle(blocks: DocumentBlock[], format: DocumentFormat, used: Set<number>): { text: string; line: number } | null {
   const firstIndex = blocks.findIndex((b) => b.type !== 'comment');
   const first = blocks[firstIndex];
   const heading = titleCandidate(first);
@@ -100,14 +101,14 @@ function takeTitle(blocks: DocumentBlock[], format: DocumentFormat, used: Set<nu
   if (heading && blocks.every((b) => b.type !== 'heading' || b.level >= heading.level)) {
     blockLines(heading).forEach((l) => used.add(l));
     blocks.splice(firstIndex, 1);
-    return markdownToPlain(toMarkdownInline(cleanHeading(heading.text), format));
+    return { text: markdownToPlain(toMarkdownInline(cleanHeading(heading.text), format)), line: heading.line };
   }
   if (!heading && format === 'text' && first?.type === 'paragraph' && first.lines.length === 1) {
     const t = first.lines[0].text.trim();
     if (t.length <= 100 && !/[.!?,;]$/.test(t)) {
       used.add(first.lines[0].line);
       blocks.splice(firstIndex, 1);
-      return t;
+      return { text: t, line: first.lines[0].line };
     }
   }
   return null;
@@ -415,17 +416,24 @@ export function parsePostmortem(document: string | Buffer, options: ParsePostmor
     warnings.push({ code: 'FRONT_MATTER_INVALID', message: `The front matter's language "${meta.language}" is not a language tag such as "en" or "vi"; the language was detected instead.` });
   }
   const language = statedLanguage ?? detectLanguage(bodyText);
+  const languageBasis = statedLanguage ? 'front matter' : 'detected from the script, then tinyld';
   // "5/20" is month first in English, Japanese, Chinese and Korean, day first elsewhere.
   const dayFirst = !['en', 'ja', 'zh', 'ko'].includes(language.split('-')[0]);
 
   // A saved blog page: only the first post is the incident.
   let title: string | null = meta.title ?? null;
+  let titleFrom: { line: number | null; basis: string; confidence: number } = {
+    line: front.used.find((n) => /^\s*title\s*[:=]/i.test(all[n - 1]?.text ?? '')) ?? null,
+    basis: 'front matter',
+    confidence: 1,
+  };
   const post = takeFirstPost(body, { dayFirst });
   if (post) {
     body = post.body;
     used.add(post.header.line);
     if (post.title) {
       used.add(post.title.line);
+      if (title === null) titleFrom = { line: post.title.line, basis: 'the first post of a blog page', confidence: 0.8 };
       title ??= post.title.text.replace(/^#+\s*/, '').trim();
     }
     if (post.postCount > 1) {
@@ -442,7 +450,8 @@ export function parsePostmortem(document: string | Buffer, options: ParsePostmor
   if (format === 'markdown') body = resolveReferenceLinks(body, used);
   const blocks = parseBlocks(body, format);
   const bodyTitle = takeTitle(blocks, format, used);
-  title ??= bodyTitle;
+  if (title === null && bodyTitle) titleFrom = { line: bodyTitle.line, basis: format === 'text' ? 'a short first line' : 'the first heading, outranked by none', confidence: 0.9 };
+  title ??= bodyTitle?.text ?? null;
   // "2024-03-12, Disk full" and "March 12th, 2024 Disk full" name the day, then the incident.
   const titleParts = title ? splitTitleDate(title, dayFirst) : { title: null, date: null };
   title = titleParts.title;
@@ -501,7 +510,13 @@ export function parsePostmortem(document: string | Buffer, options: ParsePostmor
   if (proseActions.length > 0) {
     // The lessons stay prose: the document says elsewhere what was and will be done.
     for (const s of actionSections) s.kind = 'other';
-    actions = { actionables: actionablesFromProse(proseActions, trackers), prose: new Map<DocumentSection, DocumentBlock[]>(), headingOwners: [] as string[] };
+    const fromProse = actionablesFromProse(proseActions, trackers);
+    actions = {
+      actionables: fromProse,
+      decisions: fromProse.map(() => ({ line: null, statusRule: 'prose' as const })),
+      prose: new Map<DocumentSection, DocumentBlock[]>(),
+      headingOwners: [] as string[],
+    };
     warnings.push({
       code: 'ACTIONS_FROM_PROSE',
       message: `The document has no action-item list; ${proseActions.length} action item(s) were read from sentences (${[...new Set(proseActions.map((a) => a.rule))].join(', ')}): check them before publishing.`,
@@ -525,6 +540,7 @@ export function parsePostmortem(document: string | Buffer, options: ParsePostmor
 
   const impactSection = sections.find((s) => s.kind === 'impact');
   const impact = impactSection ? renderBlocks(impactSection.blocks.filter((b) => b.type !== 'comment'), format) : '';
+  if (title === null) titleFrom = { line: null, basis: 'no title in the document: the source URL or the first sentence', confidence: 0.3 };
   title ??= fallbackTitle(options.sourceUrl, summary, warnings);
   // Within what an incident may hold: a 2,000-character summary and a 200-character title are generous.
   summary = shorten(summary || title, 2000);
@@ -597,6 +613,29 @@ export function parsePostmortem(document: string | Buffer, options: ParsePostmor
   if (!verdict.isPostmortem) {
     warnings.push({ code: 'NOT_A_POSTMORTEM', message: `The document does not read as a postmortem (${verdict.evidence.join('; ')}); check that it is one before importing it.` });
   }
+  const decisions: ImportDecision[] = [
+    { field: 'title', value: title, confidence: titleFrom.confidence, line: titleFrom.line, basis: titleParts.date ? `${titleFrom.basis}; the date it started with was taken off` : titleFrom.basis },
+    { field: 'language', value: language, confidence: statedLanguage ? 1 : 0.8, line: null, basis: languageBasis },
+    { field: 'postmortem', value: String(verdict.isPostmortem), confidence: verdict.confidence, line: null, basis: verdict.evidence.join('; ') },
+    { field: 'organization', value: organization || null, confidence: organization ? (meta.organization || options.organization ? 1 : 0.6) : 0, line: null, basis: meta.organization ? 'front matter' : options.organization ? 'the options' : organization ? 'the title ("X\'s …")' : 'not stated: left empty' },
+    ...recognised.map((s) => ({ field: 'section', value: s.kind, confidence: s.confidence, line: s.line, basis: s.inheritedFrom ? `"${s.heading}" inside "${s.inheritedFrom}"` : `heading "${s.heading}"` })),
+    ...events.map((e, i) => ({ field: `timeline.${e.key}`, value: e.at, confidence: timeline.decisions[i]?.confidence ?? 0.5, line: timeline.decisions[i]?.line ?? null, basis: `${e.precision}: ${timeline.decisions[i]?.basis ?? ''}; kind ${e.kind} from its words` })),
+    ...actions.actionables.flatMap((a, i) => {
+      const d = actions.decisions[i];
+      const line = d?.line ?? null;
+      return [
+        { field: `actionables.${a.key}.status`, value: a.status, confidence: STATUS_RULE_CONFIDENCE[d?.statusRule ?? 'none stated'], line, basis: d?.statusRule ?? 'none stated' },
+        ...a.references.map((r) => ({ field: `actionables.${a.key}.references`, value: r.url ?? r.ref, confidence: r.url ? 1 : 0.5, line, basis: `${r.kind} "${r.ref}"${r.url ? '' : ' (no tracker URL configured)'}` })),
+      ];
+    }),
+    ...(['started', 'detected', 'mitigated', 'resolved'] as const).map((k) => {
+      const at = draft.keyTimes[k]?.at ?? null;
+      const event = at ? events.find((e) => e.at === at) : undefined;
+      const i = event ? events.indexOf(event) : -1;
+      return { field: `keyTimes.${k}`, value: at, confidence: at ? 0.7 : 0, line: i >= 0 ? timeline.decisions[i]?.line ?? null : null, basis: event ? `from the entry "${event.text.slice(0, 60)}"` : 'no entry says so: left empty' };
+    }),
+    ...suggested.map((p) => ({ field: 'patterns', value: p.key, confidence: 0.5, line: p.line, basis: `suggested from "${p.evidence}"` })),
+  ];
   const zoneSource = timeline.zones.converted > 0 ? 'document' : timeline.zones.assumed > 0 ? 'option' : 'none';
   return {
     draft,
@@ -614,6 +653,7 @@ export function parsePostmortem(document: string | Buffer, options: ParsePostmor
       unusedLines: all.filter((l) => !isBlank(l) && !used.has(l.line)).map((l) => ({ line: l.line, text: l.text })),
       suggestedPatterns: suggested,
       problems,
+      decisions,
     },
   };
 }

@@ -41,6 +41,8 @@ export interface TimelineExtraction {
   zones: { converted: number; assumed: number; local: number; zoneLabel: string | null };
   /** Events read from sentences: untimed list items split up, or prose when there was no timeline. */
   fromProse: number;
+  /** One per event, in the same order. */
+  decisions: EventDecision[];
 }
 
 interface PendingEvent {
@@ -55,6 +57,17 @@ interface PendingEvent {
   local?: LocalDateTime;
   /** Converted from the caller's assumed zone rather than kept as written. */
   assumed?: boolean;
+  /** The source line the entry starts on, and how its time was settled, for the report. */
+  line?: number;
+  basis?: string;
+  confidence?: number;
+}
+
+/** How one event's time was settled, for the import report. */
+export interface EventDecision {
+  line: number | null;
+  confidence: number;
+  basis: string;
 }
 
 const DATE_CHANGE_WORDS =
@@ -158,8 +171,10 @@ export function extractTimeline(sections: readonly DocumentSection[], env: Timel
         });
         warnedDateUnknown = true;
       }
-      return { asWritten: lt.asWritten, at: null, precision: 'none', clockTag };
+      return { asWritten: lt.asWritten, at: null, precision: 'none', clockTag, line, basis: day ? 'no year anywhere: kept as written, no instant' : 'no date anywhere: kept as written, no instant', confidence: 0.3 };
     }
+    const dayBasis = lt.date ? (lt.date.year !== null ? 'date on the entry' : 'date on the entry, year from the document') : day === env.date && env.dateInferredFrom ? `day inferred from "${env.dateInferredFrom}"` : 'day from the date above it';
+    const dayConfidence = lt.date ? 1 : day === env.date && env.dateInferredFrom ? 0.6 : 0.9;
     if (lt.zone) {
       entryZone = lt.zone;
       entryZoneSeen ??= lt.zone;
@@ -172,8 +187,24 @@ export function extractTimeline(sections: readonly DocumentSection[], env: Timel
     if (effectiveZone && !zones.zoneLabel) zones.zoneLabel = effectiveZone.label;
     const local: LocalDateTime = { year: day.year, month: day.month, day: day.day, hour: clock?.hour ?? 0, minute: clock?.minute ?? 0, second: clock?.second ?? 0 };
     const at = toUtcIso(local, effectiveZone);
-    if (!stated && clock) return { asWritten: lt.asWritten, at, precision: lt.precision, clockTag, local, assumed: effectiveZone !== null };
-    return { asWritten: lt.asWritten, at, precision: lt.precision, clockTag };
+    const [zoneBasis, zoneConfidence] = !clock
+      ? ['date only', 1]
+      : lt.zone
+        ? [`zone ${lt.zone.label} written on the entry`, 1]
+        : zone
+          ? [`zone ${zone.label} from the heading`, 0.95]
+          : noteZone
+            ? [`zone ${noteZone.label} from a note in the timeline`, 0.9]
+            : env.documentZone
+              ? [`zone ${env.documentZone.label} stated for the document`, 0.9]
+              : entryZone
+                ? [`zone ${entryZone.label} named on an earlier entry`, 0.75]
+                : env.assumedZone
+                  ? [`zone ${env.assumedZone.label} assumed from the options`, 0.6]
+                  : ['no zone stated: wall clock kept as if UTC', 0.4];
+    const decided = { line, basis: `${dayBasis}; ${zoneBasis}`, confidence: Math.min(dayConfidence, zoneConfidence as number) };
+    if (!stated && clock) return { asWritten: lt.asWritten, at, precision: lt.precision, clockTag, local, assumed: effectiveZone !== null, ...decided };
+    return { asWritten: lt.asWritten, at, precision: lt.precision, clockTag, ...decided };
   };
 
   /** An event line without a leading time may still name its day ("... on 22/2 ..."). */
@@ -190,7 +221,7 @@ export function extractTimeline(sections: readonly DocumentSection[], env: Timel
       ({ date, lastClock } = saved);
       return { ...resolved, text, indent };
     }
-    return { asWritten: null, at: null, precision: 'none', text, clockTag: null, indent };
+    return { asWritten: null, at: null, precision: 'none', text, clockTag: null, indent, line, basis: 'no time written: kept in order, untimed', confidence: 0.9 };
   };
 
   const eventFrom = (lt: LeadingTime, indent: number, zone: ZoneSpec | null, line: number): PendingEvent => ({
@@ -435,11 +466,13 @@ export function extractTimeline(sections: readonly DocumentSection[], env: Timel
   }
 
   // Entries before the first one that names a zone take that zone too.
-  const firstEntryZone = entryZoneSeen;
+  const firstEntryZone = entryZoneSeen as ZoneSpec | null;
   if (firstEntryZone) {
     for (const p of pending) {
       if (!p.local) continue;
       p.at = toUtcIso(p.local, firstEntryZone);
+      p.basis = `${p.basis?.split(';')[0] ?? 'day from the date above it'}; zone ${firstEntryZone.label} named on a later entry`;
+      p.confidence = 0.7;
       if (p.assumed) zones.assumed--;
       else zones.local--;
       zones.converted++;
@@ -447,8 +480,9 @@ export function extractTimeline(sections: readonly DocumentSection[], env: Timel
   }
 
   const keys = new KeyAllocator();
-  const events: TimelineEventDocument[] = pending
-    .filter((p) => p.text.trim() !== '' || p.asWritten !== null)
+  const kept = pending.filter((p) => p.text.trim() !== '' || p.asWritten !== null);
+  const decisions: EventDecision[] = kept.map((p) => ({ line: p.line ?? null, confidence: p.confidence ?? 0.5, basis: p.basis ?? 'read from a sentence' }));
+  const events: TimelineEventDocument[] = kept
     .map((p) => {
       const text = toMarkdownInline(p.text, env.format) || (p.asWritten ?? '');
       const base = slugify(markdownToPlain(text), { maxWords: 5, maxLength: 48 });
@@ -461,5 +495,5 @@ export function extractTimeline(sections: readonly DocumentSection[], env: Timel
         text,
       };
     });
-  return { events, prose, zones, fromProse };
+  return { events, prose, zones, fromProse, decisions };
 }
