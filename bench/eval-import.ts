@@ -29,7 +29,9 @@
  *   against `endedAt`, by the time rule above (a null expectation is right when the field is empty).
  * - Language right: the primary subtag of `report.language` equals the expected one.
  * - Unused: non-blank lines listed in `report.unusedLines` over all non-blank lines; "lost" counts
- *   non-blank lines neither used nor listed (must be 0).
+ *   non-blank lines neither used nor listed, plus lines called used whose words reach no field of
+ *   the draft (`silentlyLostLines`: fewer than half of their words of four letters or more, or of
+ *   their Han, kana and Hangul characters, appear in it). Must be 0.
  * - Non-postmortem right: `report.postmortem.isPostmortem` equals the manifest's `isPostmortem`.
  * The two provenance comments the corpus puts at the top of every file (`<!-- source: … -->`,
  * `<!-- format: … -->`) are removed before import: they annotate the corpus, not the document.
@@ -37,6 +39,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { parsePostmortem, type ImportResult } from '@hindsight/importer';
+import { silentlyLostLines } from '../libs/importer/src/testing/line-accounting';
 
 interface ExpectedEvent { asWritten: string | null; at: string | null; text: string }
 interface ExpectedItem { title: string; status: string; links: string[] }
@@ -170,7 +173,8 @@ function score(entry: ManifestEntry, result: ImportResult, text: string): DocSco
 
   const nonBlank = text.split('\n').filter((l) => l.trim() !== '').length;
   const unused = report.unusedLines.length;
-  const lost = nonBlank - report.counts.usedLines - unused;
+  // Neither used nor listed, or called used while its words reached no field of the draft.
+  const lost = nonBlank - report.counts.usedLines - unused + (report.decisions ? silentlyLostLines(text, result).length : 0);
   const denominator = entry.timeline.length + entry.actionItems.length + linksExpected;
   const gotPostmortem = (report as { postmortem?: { isPostmortem: boolean } }).postmortem?.isPostmortem ?? null;
   const started = draft.keyTimes.started?.at ?? null;

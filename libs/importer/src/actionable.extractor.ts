@@ -92,7 +92,7 @@ function statusWordOf(cell: string): { text: string; status: ActionableStatus | 
 // unambiguous forms elsewhere; anything else stays open.
 const WORDED_STATUS: [RegExp, ActionableStatus][] = [
   [/(?<![\p{L}])(?:was|were|has been|have been|got) (?:\p{L}+ ){0,2}(?:rejected|declined|abandoned|dropped)(?![\p{L}])|(?<![\p{L}])(?:we )?decided (?:not to|against)(?![\p{L}])/iu, 'wont_do'],
-  [/\((?:done|fixed|completed|resolved|merged|deployed)(?![\p{L}])[^)]*\)|(?<![\p{L}])(?:has|have) (?:now |already )?been (?:\p{L}+ly )?\p{L}+(?:ed|en|wn|ne|lt|de|ut|et)(?![\p{L}])|^(?:we|i|they|the team) (?:have |has )?(?:now |already |then )?\p{L}+ed(?![\p{L}])|(?<![\p{L}])(?:is|are) now (?:\p{L}+ed|in place|live|enabled|disabled)(?![\p{L}])|已(?:经)?(?:完成|修复|解决|处理|上线|部署)|完了しました|対応済み|済み/iu, 'done'],
+  [/\((?:done|fixed|completed|resolved|merged|deployed)(?![\p{L}])[^)]*\)|(?<![\p{L}])(?:has|have) (?:now |already )?been (?:\p{L}+ly )?\p{L}+(?:ed|en|wn|ne|lt|de|ut|et)(?![\p{L}])|^(?:we|i|they|the team) (?:have |has )?(?:now |already |then )?\p{L}+ed(?![\p{L}])|(?<![\p{L}])(?:is|are) now (?:\p{L}+ed|in place|live|enabled|disabled)(?![\p{L}])|已(?:经)?(?:完成|修复|解决|处理|上线|部署)|完了しました|対応済み|済み|しました[。.]?$/iu, 'done'],
   [/(?<![\p{L}])(?:we|i|they|the team) (?:are|am|is) (?:currently |now |actively |also )?\p{L}+ing(?![\p{L}])|(?<![\p{L}])(?:is|are) (?:being|under way|underway)(?![\p{L}])|(?<![\p{L}])work (?:is|has) (?:started|begun|under way)(?![\p{L}])|正在|進行中|対応中/iu, 'in_progress'],
 ];
 
@@ -193,7 +193,7 @@ function titleOf(fullText: string, references: ExternalReferenceDocument[]): str
   // A status with its reason after a dash belongs to the status, not the title.
   t = t.replace(/\s+[—–-]\s+(?:wontfix|won'?t (?:do|fix)|done|not worth it|declined|erledigt|fait|hecho)(?![\p{L}]).*$/iu, '');
   // Task ids at the end are references, already kept: "...failures: T134551" reads as "...failures".
-  t = t.replace(/(?:[\s:,;–—-]*(?:see\s+)?\(?(?:T\d{3,}|[A-Z][A-Z0-9]+-\d+)\)?)+\s*$/i, (tail) => (tail.trim() === t.trim() ? tail : ''));
+  t = t.replace(/(?:[\s:,;–—-]*(?:see\s+)?\(?(?:T\d{3,}|[A-Z][A-Z0-9]+-\d+|gerrit:\s?\d+|(?:[\w.-]+\/[\w.-]+)?#\d+)\)?)+\s*$/i, (tail) => (tail.trim() === t.trim() ? tail : ''));
   t = trimPunctuation(markdownToPlain(t).replace(/\s{2,}/g, ' ')).trim();
   if (!t || /^(?:T\d+[\s,]*)+$/.test(t)) return references.map((r) => r.ref).join(', ') || t || 'Untitled action';
   if (t.length > 160) {

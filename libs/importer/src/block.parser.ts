@@ -2,6 +2,7 @@ import { findTimeInHeading } from './time-expression.parser';
 import type { CodeBlock, CommentBlock, DocumentBlock, HeadingBlock, ListItemBlock, ParagraphBlock, TableBlock, TableRow } from './document-block.types';
 import type { DocumentFormat, SourceLine } from './importer.types';
 import { classifyHeading } from './section.classifier';
+import { parseZoneNote } from './time-zone.resolver';
 
 /** Reads a document's body into blocks; the dialect only changes how lines are recognised. */
 export function parseBlocks(lines: readonly SourceLine[], format: DocumentFormat): DocumentBlock[] {
@@ -409,6 +410,8 @@ function textHeading(text: string, previousBlank: boolean, nextText: string): nu
   const marked = /^(={1,5})\s+\S/.exec(text);
   if (marked && text.length <= 120) return marked[1].length;
   if (text.length > 80 || !/\p{L}/u.test(text) || looksLikeCode(text)) return 0;
+  // A sentence in Japanese or Chinese ends with 。, and a note naming the zone is not a heading either.
+  if (/[。．！？]$/.test(text) || (parseZoneNote(text) && classifyHeading(text).confidence < 0.5)) return 0;
   if (UNDERLINE.test(nextText) && text.length <= 80) return /^\s*=/.test(nextText) ? 1 : 2;
   const colon = /[:：]$/.test(text);
   const sentenceEnd = /[.,;!?…]$/.test(text);

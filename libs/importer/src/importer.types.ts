@@ -25,6 +25,8 @@ export interface TrackerBases {
   jira?: string;
   /** A repository, e.g. `https://github.com/acme/api`; without it `#123` has no URL. */
   github?: string;
+  /** A Gerrit server, e.g. `https://gerrit.example.org/r`; without it `gerrit:123` has no URL. */
+  gerrit?: string;
 }
 
 export interface ParsePostmortemOptions {

@@ -49,7 +49,9 @@ function checkOptions(options: ParsePostmortemOptions): void {
 }
 
 const isBlank = (l: SourceLine) => l.text.trim() === '';
-const wordCount = (text: string) => text.split(/\s+/).filter((w) => /\p{L}/u.test(w)).length;
+// Japanese and Chinese are written without spaces: about two characters make a word.
+const wordCount = (text: string) =>
+  text.split(/\s+/).filter((w) => /\p{L}/u.test(w)).length + (text.match(/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/gu)?.length ?? 0) / 2;
 
 /** A heading or first line that names the incident, not a section of it. */
 function titleCandidate(block: DocumentBlock | undefined): HeadingBlock | null {
@@ -155,6 +157,33 @@ function resolveReferenceLinks(body: SourceLine[], used: Set<number>): SourceLin
   for (const label of cited) for (const line of definitionLines.get(label) ?? []) removed.add(line);
   removed.forEach((line) => used.add(line));
   return rewritten.filter((l) => !removed.has(l.line));
+}
+
+/**
+ * A letter or notice ends with its date and who signed it ("2026年3月20日" then a team's name):
+ * that sign-off is not part of the last section. The date line counts as used (it dates the
+ * document); the signers' lines are listed unused.
+ */
+function withoutSignOff(body: SourceLine[], used: Set<number>, dayFirst: boolean): { body: SourceLine[]; date: CalendarDate | null } {
+  const filled = body.filter((l) => l.text.trim() !== '');
+  const tail = filled.slice(-4);
+  const at = tail.findIndex((l) => {
+    if (/^\s*(?:[-*+#|=]|\d+[.)])\s|^\s/.test(l.text)) return false;
+    const t = markdownToPlain(l.text).trim();
+    const found = findDates(t, { dayFirst }).find((d) => d.date.year !== null);
+    return found !== undefined && t.replace(found.text, '').replace(/[\p{P}\p{Z}]/gu, '').length === 0;
+  });
+  if (at < 0 || tail.length - at > 3) return { body, date: null };
+  // Signers are a name or two: not list items, entries with a time, or sentences.
+  const signers = tail.slice(at + 1);
+  if (signers.some((l) => l.text.trim().length > 60 || /^\s*(?:[-*+#|]|\d+[.)])\s/.test(l.text) || parseLeadingTime(l.text) !== null || /[.!?;:]$/.test(l.text.trim()))) {
+    return { body, date: null };
+  }
+  const dateLine = tail[at];
+  used.add(dateLine.line);
+  const cut = new Set(tail.slice(at).map((l) => l.line));
+  const date = findDates(markdownToPlain(dateLine.text), { dayFirst }).find((d) => d.date.year !== null)?.date ?? null;
+  return { body: body.filter((l) => !cut.has(l.line)), date };
 }
 
 const ARMOUR_START = /^-----BEGIN PGP SIGNED MESSAGE-----\s*$/;
@@ -288,6 +317,14 @@ function timelineStartDate(
   return found ? { date: found.date, inferredFrom: found.text } : { date: null, inferredFrom: null };
 }
 
+const LABEL_VALUE = /(?:^|\s)(?:\*\*|__)[^*_]{1,30}?(?::(?:\*\*|__)|(?:\*\*|__)\s*:)/g;
+/** A paragraph made of "**Key**: value" lines (date, authors, status): metadata, not prose. */
+function isLabelBlock(text: string): boolean {
+  const labels = text.match(LABEL_VALUE)?.length ?? 0;
+  return labels >= 2 && text.replace(LABEL_VALUE, ' ').split(/\s+/).filter(Boolean).length <= labels * 12;
+}
+const DATE_LABEL = /^\s*(?:\*\*|__)?(?:date|incident date|datum|fecha|data|日付|日期|날짜)(?:\*\*|__)?\s*[:：]\s*(?:\*\*|__)?\s*(.+)$/iu;
+
 /** The summary section, else the first paragraph (or bullet) long enough to stand as one. */
 function summaryOf(sections: readonly DocumentSection[], format: DocumentFormat, warnings: ImportWarning[]): string {
   const section = sections.find((s) => s.kind === 'summary');
@@ -300,8 +337,8 @@ function summaryOf(sections: readonly DocumentSection[], format: DocumentFormat,
       : [],
   );
   const items = prose.flatMap((b) => (b.type === 'item' ? [toMarkdownInline(b.text, format)] : []));
-  // An epigraph in quotes is not a summary.
-  const candidate = (t: string) => wordCount(t) >= 12 && !/^["“«„'‘]/.test(t.trim());
+  // An epigraph in quotes is not a summary, nor a block of "**Date**: …" metadata lines.
+  const candidate = (t: string) => wordCount(t) >= 12 && !/^["“«„'‘]/.test(t.trim()) && !isLabelBlock(t);
   const summary = paragraphs.find(candidate) ?? items.find(candidate) ?? '';
   if (!summary) warnings.push({ code: 'NO_SUMMARY', message: 'No summary section and no paragraph long enough to stand as one; the summary is the title.' });
   return summary;
@@ -447,6 +484,8 @@ export function parsePostmortem(document: string | Buffer, options: ParsePostmor
 
   // A signed message's armour (the PGP header and signature block) wraps the text; it is left out and listed unused.
   body = withoutSignatureArmour(body);
+  const signOff = withoutSignOff(body, used, dayFirst);
+  body = signOff.body;
   if (format === 'markdown') body = resolveReferenceLinks(body, used);
   const blocks = parseBlocks(body, format);
   const bodyTitle = takeTitle(blocks, format, used);
@@ -460,8 +499,10 @@ export function parsePostmortem(document: string | Buffer, options: ParsePostmor
   extendActionables(sections, format);
   for (const s of sections) if (s.heading) blockLines(s.heading).forEach((l) => used.add(l));
 
-  const metaDate = meta.date ? findFirstDate(meta.date, { dayFirst })?.date ?? null : null;
-  const writtenOn = documentDateLine(body, dayFirst);
+  // A "**Date**: 2024-03-12" line near the top dates the incident as front matter would.
+  const dateLine = meta.date ? null : body.slice(0, 30).map((l) => DATE_LABEL.exec(l.text)?.[1]).find((v) => v && findFirstDate(v, { dayFirst })?.date.year != null);
+  const metaDate = meta.date ? findFirstDate(meta.date, { dayFirst })?.date ?? null : dateLine ? findFirstDate(dateLine, { dayFirst })?.date ?? null : null;
+  const writtenOn = signOff.date ?? documentDateLine(body, dayFirst);
   const year = documentYear({ metaDate, postDate: post?.date.date ?? null, writtenOn, body, title, dayFirst }, options.defaultYear, warnings);
   let summary = summaryOf(sections, format, warnings);
   const proseUnits = proseUnitsOf(sections, format, summary);
@@ -579,7 +620,8 @@ export function parsePostmortem(document: string | Buffer, options: ParsePostmor
   const byKind = (kind: TimelineEventDocument['kind']) => events.filter((e) => e.kind === kind && e.at);
   const components = [...new Set([...meta.components, ...causalFactors.map((f) => f.component).filter((c) => c !== organization && c !== 'unspecified'), ...actions.headingOwners])];
   const slugYear = metaDate?.year ?? year;
-  const baseSlug = meta.slug ? slugify(meta.slug, { maxLength: 120 }) : slugify(title, { maxLength: 100 }) || 'untitled-incident';
+  // A title in a script slugs cannot spell (Japanese, Chinese) gives a slug from the content's hash.
+  const baseSlug = meta.slug ? slugify(meta.slug, { maxLength: 120 }) : slugify(title, { maxLength: 100 }) || `incident-${input.contentHash.slice(0, 8)}`;
   const slug = meta.slug || !slugYear || baseSlug.endsWith(String(slugYear)) ? baseSlug : `${baseSlug}-${slugYear}`;
 
   const draft: IncidentDocument = {

@@ -106,6 +106,13 @@ export function extractReferences(text: string, trackers: TrackerBases = {}): Ex
     if (overlaps(index, index + m[0].length)) continue;
     add(index, m[0].length, { kind: 'github_issue', ref: m[0], url: `https://github.com/${m[1]}/issues/${m[2]}` });
   }
+  // Gerrit changes: "gerrit:419090", "Gerrit change 419090"; a URL only with a configured base.
+  const gerrit = trackers.gerrit ? trimBase(trackers.gerrit) : null;
+  for (const m of text.matchAll(/(?<![\w/.-])gerrit(?::\s?|\s+change\s+)(\d{3,9})(?![\w-])/gi)) {
+    const index = m.index ?? 0;
+    if (overlaps(index, index + m[0].length)) continue;
+    add(index, m[0].length, { kind: 'url', ref: `gerrit:${m[1]}`, url: gerrit ? `${gerrit}/c/${m[1]}` : null });
+  }
   const repository = trackers.github ? trimBase(trackers.github) : null;
   for (const m of text.matchAll(/(?<![\w&/#.-])#(\d{1,7})(?![\w-])/g)) {
     const index = m.index ?? 0;

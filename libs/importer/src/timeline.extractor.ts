@@ -186,7 +186,8 @@ export function extractTimeline(sections: readonly DocumentSection[], env: Timel
     else if (clock) zones.local++;
     if (effectiveZone && !zones.zoneLabel) zones.zoneLabel = effectiveZone.label;
     const local: LocalDateTime = { year: day.year, month: day.month, day: day.day, hour: clock?.hour ?? 0, minute: clock?.minute ?? 0, second: clock?.second ?? 0 };
-    const at = toUtcIso(local, effectiveZone);
+    // A day is the day the document names: only a time of day moves with the zone.
+    const at = toUtcIso(local, clock ? effectiveZone : null);
     const [zoneBasis, zoneConfidence] = !clock
       ? ['date only', 1]
       : lt.zone
@@ -277,7 +278,19 @@ export function extractTimeline(sections: readonly DocumentSection[], env: Timel
       use(line);
       return 'context';
     }
-    const lt = parseLeadingTime(text, { dayFirst: env.dayFirst });
+    let lt = parseLeadingTime(text, { dayFirst: env.dayFirst });
+    // "3/14       disk warning logged": a date without a year, then the entry in an aligned column.
+    const aligned = lt ? null : /^\s*(\d{1,2})\/(\d{1,2})(?:\s{2,}|\t)(?=\S)/.exec(text);
+    if (aligned) {
+      const a = Number(aligned[1]);
+      const b = Number(aligned[2]);
+      const dayFirst = a > 12 ? true : b > 12 ? false : env.dayFirst;
+      const month = dayFirst ? b : a;
+      const day = dayFirst ? a : b;
+      if (month >= 1 && month <= 12 && day >= 1 && day <= 31) {
+        lt = { asWritten: `${aligned[1]}/${aligned[2]}`, rest: text.slice(aligned[0].length).trim(), date: { year: null, month, day }, clock: null, zone: null, precision: 'day' };
+      }
+    }
     if (lt && (lt.clock || lt.rest)) {
       pending.push(eventFrom(lt, 0, zone, line));
       use(line);
@@ -297,7 +310,9 @@ export function extractTimeline(sections: readonly DocumentSection[], env: Timel
     let previous: 'event' | 'context' | 'none' = 'none';
     for (const { line, text } of block.lines) {
       const result = readLine(text, line, zone);
-      if (result === 'none' && previous === 'event' && env.format !== 'text' && leftover.length === 0) {
+      // Plain text aligns a long entry's next line under its text: an indented line continues it.
+      const indented = env.format === 'text' && /^\s{2,}\S/.test(text);
+      if (result === 'none' && previous === 'event' && (env.format !== 'text' || indented) && leftover.length === 0) {
         // Markdown and wikitext wrap long lines: the line continues the event above it.
         const last = pending[pending.length - 1];
         last.text = `${last.text} ${text.trim()}`.trim();
@@ -330,7 +345,15 @@ export function extractTimeline(sections: readonly DocumentSection[], env: Timel
     if (lt && !lt.clock && lt.date) {
       setDate(lt.date);
       dateItemIndent = block.indent;
-      if (!lt.rest) return;
+      if (!lt.rest && !continuation) return;
+      if (!lt.rest) {
+        // "- 2024-06-21:" with its text on the indented lines below: an entry of that day.
+        const event = eventFrom(lt, block.indent, zone, block.line);
+        event.text = continuation.trim();
+        pending.push(event);
+        lastItemEvent = { event, indent: block.indent };
+        return;
+      }
     } else if (!lt) {
       const day = dateOnly(block.text);
       if (day) {
@@ -389,7 +412,12 @@ export function extractTimeline(sections: readonly DocumentSection[], env: Timel
         .filter(({ c, i }) => c && i !== timeColumn && i !== dateColumn && i !== eventColumn)
         .map(({ c, i }) => (header[i] ? `${header[i]}: ${c}` : c));
       const fullText = extras.length > 0 ? `${text} (${extras.join('; ')})` : text;
-      const lt = timeColumn >= 0 && cell(timeColumn) ? parseLeadingTime(cell(timeColumn), { dayFirst: env.dayFirst }) : null;
+      let lt = timeColumn >= 0 && cell(timeColumn) ? parseLeadingTime(cell(timeColumn), { dayFirst: env.dayFirst }) : null;
+      // A row with a date and no time is an entry of that day.
+      const rowDay = dateColumn >= 0 && cell(dateColumn) ? (parseLeadingTime(cell(dateColumn), { dayFirst: env.dayFirst })?.date ?? dateOnly(cell(dateColumn))) : null;
+      if (!lt?.clock && rowDay && !(timeColumn >= 0 && cell(timeColumn) && !lt)) {
+        lt = { asWritten: cell(dateColumn).trim(), rest: '', date: rowDay, clock: null, zone: null, precision: 'day' };
+      }
       const event = lt ? { ...eventFrom(lt, 0, tableZone, row.line), text: fullText } : untimed(fullText, 0, tableZone, row.line);
       if (!lt && cell(timeColumn)) event.asWritten = null;
       pending.push(event);
