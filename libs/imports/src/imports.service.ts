@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { PrismaService } from '@hindsight/db';
 import { AppError, type IncidentDocument } from '@hindsight/domain';
-import { ImportError, parsePostmortem, type DocumentFormat, type ImportReport, type ImportResult, type TrackerBases } from '@hindsight/importer';
+import { ImportError, parsePostmortem, type DocumentFormat, type ImportReport, type ImportResult, type ParsePostmortemOptions, type TrackerBases } from '@hindsight/importer';
 import { writeIncidentDocument, type IncidentRecord } from '@hindsight/incidents';
 import { appendAuditEvents, type Actor } from '@hindsight/tracking';
 
@@ -148,16 +148,28 @@ export class ImportsService {
     return (await this.prisma.pattern.findMany({ select: { key: true } })).map((p) => p.key);
   }
 
+  /**
+   * The options every import parses with, whichever door the document came in by (GraphQL or
+   * the command line), so the same document gives the same draft.
+   */
+  async parseOptions(request: Pick<ImportRequest, 'format' | 'sourceUrl' | 'organization'> = {}): Promise<ParsePostmortemOptions> {
+    return this.optionsWith(request, await this.knownPatterns());
+  }
+
+  private optionsWith(request: Pick<ImportRequest, 'format' | 'sourceUrl' | 'organization'>, knownPatterns: string[]): ParsePostmortemOptions {
+    return {
+      format: request.format ?? undefined,
+      sourceUrl: request.sourceUrl ?? null,
+      maxBytes: this.options.maxBytes,
+      trackers: this.options.trackers,
+      knownPatterns,
+      organization: request.organization ?? UNKNOWN_ORGANIZATION,
+    };
+  }
+
   private parse(request: Omit<ImportRequest, 'actor'>, knownPatterns: string[]) {
     try {
-      return parsePostmortem(request.document, {
-        format: request.format ?? undefined,
-        sourceUrl: request.sourceUrl ?? null,
-        maxBytes: this.options.maxBytes,
-        trackers: this.options.trackers,
-        knownPatterns,
-        organization: request.organization ?? UNKNOWN_ORGANIZATION,
-      });
+      return parsePostmortem(request.document, this.optionsWith(request, knownPatterns));
     } catch (error) {
       if (error instanceof ImportError) throw new AppError('BAD_USER_INPUT', `document: ${error.message}`, { field: 'document', reason: error.code });
       throw error;
