@@ -11,6 +11,14 @@ const LATIN_LANGUAGES = ['en', 'de', 'fr', 'es', 'pt', 'it', 'nl'];
 /** Enough text for a sure answer; reading more only costs time. */
 const SAMPLE_CHARS = 3000;
 
+// Short words frequent in English and rare elsewhere, and their counterparts in the other
+// Latin-script languages; only used to skip the model when a text is plainly English.
+const ENGLISH_WORDS = new Set(['the', 'and', 'of', 'to', 'was', 'is', 'that', 'for', 'with', 'it', 'on', 'we', 'this', 'were', 'be', 'by', 'not', 'our', 'which', 'from']);
+const OTHER_WORDS = new Set([
+  'der', 'die', 'das', 'und', 'ist', 'nicht', 'mit', 'wurde', 'auf', 'für', 'wir', 'le', 'la', 'les', 'des', 'est', 'et', 'une', 'pour', 'dans',
+  'que', 'el', 'los', 'las', 'del', 'y', 'una', 'por', 'para', 'con', 'fue', 'não', 'uma', 'foi', 'em', 'het', 'een', 'niet', 'il', 'di', 'che', 'non',
+]);
+
 const share = (text: string, pattern: RegExp, letters: number) => (text.match(pattern)?.length ?? 0) / letters;
 
 /**
@@ -30,6 +38,12 @@ export function detectLanguage(text: string): string {
   if (share(sample, HANGUL, letters) > 0.1) return 'ko';
   if (share(sample, CYRILLIC, letters) > 0.3) return 'ru';
   if (share(sample, VIETNAMESE, letters) > 0.015) return 'vi';
+  // Clearly English text (its common short words dominate) needs no model: the n-gram model
+  // costs about a millisecond, and most postmortems are English.
+  const words = sample.toLowerCase().match(/\p{L}+/gu) ?? [];
+  const english = words.reduce((n, w) => n + (ENGLISH_WORDS.has(w) ? 1 : 0), 0);
+  const elsewhere = words.reduce((n, w) => n + (OTHER_WORDS.has(w) ? 1 : 0), 0);
+  if (english >= 8 && english >= 4 * elsewhere) return 'en';
   // Markup, URLs and code say nothing about the language.
   const prose = sample.replace(/https?:\/\/\S+|`[^`]*`|<[^>]+>|[#*_|=[\]{}()]/g, ' ');
   return detect(prose, { only: LATIN_LANGUAGES }) || 'en';

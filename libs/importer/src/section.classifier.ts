@@ -120,11 +120,10 @@ VOCABULARIES.push({
   ],
 });
 
-const FOLDED = VOCABULARIES.map((v) => ({
-  ...v,
-  phrases: [...new Set(v.phrases.map(fold))],
-  hints: (v.hints ?? []).map(fold),
-}));
+const FOLDED = VOCABULARIES.map((v) => {
+  const phrases = [...new Set(v.phrases.map(fold))];
+  return { ...v, phrases: phrases.filter((p) => !UNSPACED.test(p)), unspaced: phrases.filter((p) => UNSPACED.test(p)), hints: (v.hints ?? []).map(fold) };
+});
 
 /** Heading text without markup, numbering, a zone in parentheses or trailing punctuation. */
 export function cleanHeading(text: string): string {
@@ -143,8 +142,22 @@ export function cleanHeading(text: string): string {
     .trim();
 }
 
+// Teams reuse their headings from one postmortem to the next, so an import of many documents
+// classifies the same few hundred headings again and again; bounded so it cannot grow without end.
+const classified = new Map<string, SectionClassification>();
+const CLASSIFIED_MAX = 4096;
+
 /** What a heading's section is about, by meaning: "Chronology", "Diễn biến" and "Timeline (UTC)" are all timelines. */
 export function classifyHeading(heading: string): SectionClassification {
+  const known = classified.get(heading);
+  if (known) return { ...known };
+  const result = classifyHeadingText(heading);
+  if (classified.size >= CLASSIFIED_MAX) classified.clear();
+  classified.set(heading, result);
+  return { ...result };
+}
+
+function classifyHeadingText(heading: string): SectionClassification {
   let text = cleanHeading(heading);
   // "(UTC)" says how to read the times, not what the section is.
   text = text.replace(/\(([^()]*)\)/g, (whole, inner: string) => (findZoneInText(`(${inner.trim()})`) ? ' ' : ` ${inner} `));
@@ -152,6 +165,7 @@ export function classifyHeading(heading: string): SectionClassification {
   if (!folded) return { kind: 'other', confidence: 0 };
   const padded = ` ${folded} `;
   const words = folded.split(' ').length;
+  const unspacedHeading = UNSPACED.test(folded);
   let best: SectionClassification = { kind: 'other', confidence: 0 };
   for (const vocabulary of FOLDED) {
     const weight = vocabulary.weight ?? 1;
@@ -160,9 +174,13 @@ export function classifyHeading(heading: string): SectionClassification {
       if (folded === phrase) score = Math.max(score, 1);
       else if (padded.startsWith(` ${phrase} `)) score = Math.max(score, words <= 6 ? 0.9 : 0.7);
       else if (padded.includes(` ${phrase} `)) score = Math.max(score, words <= 6 ? 0.75 : 0.55);
-      else if (UNSPACED.test(phrase) && folded.includes(phrase)) {
+
+    }
+    if (unspacedHeading) {
+      for (const phrase of vocabulary.unspaced) {
         // Japanese and Chinese headings have no spaces: a phrase inside one counts, less in a long heading.
-        score = Math.max(score, folded.startsWith(phrase) ? 0.9 : folded.length <= phrase.length + 8 ? 0.75 : 0.55);
+        if (folded === phrase) score = Math.max(score, 1);
+        else if (folded.includes(phrase)) score = Math.max(score, folded.startsWith(phrase) ? 0.9 : folded.length <= phrase.length + 8 ? 0.75 : 0.55);
       }
     }
     for (const hint of vocabulary.hints) if (padded.includes(` ${hint} `)) score = Math.max(score, 0.5);
