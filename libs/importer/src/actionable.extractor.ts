@@ -93,7 +93,7 @@ function statusWordOf(cell: string): { text: string; status: ActionableStatus | 
 const WORDED_STATUS: [RegExp, ActionableStatus][] = [
   [/(?<![\p{L}])(?:was|were|has been|have been|got) (?:\p{L}+ ){0,2}(?:rejected|declined|abandoned|dropped)(?![\p{L}])|(?<![\p{L}])(?:we )?decided (?:not to|against)(?![\p{L}])/iu, 'wont_do'],
   [/\((?:done|fixed|completed|resolved|merged|deployed)(?![\p{L}])[^)]*\)|(?<![\p{L}])(?:has|have) (?:now |already )?been (?:\p{L}+ly )?\p{L}+(?:ed|en|wn|ne|lt|de|ut|et)(?![\p{L}])|^(?:we|i|they|the team) (?:have |has )?(?:now |already |then )?\p{L}+ed(?![\p{L}])|(?<![\p{L}])(?:is|are) now (?:\p{L}+ed|in place|live|enabled|disabled)(?![\p{L}])|已(?:经)?(?:完成|修复|解决|处理|上线|部署)|完了しました|対応済み|済み|しました[。.]?$/iu, 'done'],
-  [/(?<![\p{L}])(?:we|i|they|the team) (?:are|am|is) (?:currently |now |actively |also )?\p{L}+ing(?![\p{L}])|(?<![\p{L}])(?:is|are) (?:being|under way|underway)(?![\p{L}])|(?<![\p{L}])work (?:is|has) (?:started|begun|under way)(?![\p{L}])|正在|進行中|対応中/iu, 'in_progress'],
+  [/(?<![\p{L}])(?:we|i|they|the team) (?:are|am|is) (?:currently |now |actively |also )?\p{L}+ing(?![\p{L}])|(?<![\p{L}])(?:is|are) (?:being|under way|underway)(?![\p{L}])|(?<![\p{L}])work (?:is|has) (?:started|begun|under way)(?![\p{L}])|(?<![\p{L}])(?:is|are) (?:a |still |currently )?(?:work in progress|in progress|ongoing|under way|underway)(?![\p{L}])|正在|進行中|対応中/iu, 'in_progress'],
 ];
 
 /** The state an item's own sentence states: "has been disabled", "we are improving", "(done in …)", "was rejected". */
@@ -332,6 +332,19 @@ export function extractActionables(sections: readonly DocumentSection[], env: Ac
       const lines = [block.line, ...block.continuation.map((l) => l.line)];
       const raw = [block.text, ...block.continuation.map((l) => l.text)].join(' ');
       const plain = markdownToPlain(md(block.text));
+      // A deeper bullet that reads as work of its own (a checkbox, a status marker, "(done …)", an
+      // imperative) is its own item, listed after its parent; other deeper bullets explain the
+      // parent, and "not worth it" there judges the parent's work.
+      const stated = block.checked === null ? statusOf(md(raw), null) : null;
+      const ownWork =
+        parent !== null &&
+        block.indent > parent.indent &&
+        !ELABORATION.test(plain) &&
+        (block.checked !== null || IMPERATIVE.test(plain) || (stated?.status != null && stated.status !== 'wont_do'));
+      if (ownWork) {
+        startItem(raw, block.checked, lines);
+        return;
+      }
       if (parent && (block.indent > parent.indent || ELABORATION.test(plain))) {
         const { status, text, rule } = statusOf(md(raw), block.checked);
         parent.item.details.push(text);

@@ -156,6 +156,25 @@ describe('parsePostmortem', () => {
       expect(draft.actionables.map((a) => a.status)).toEqual(['open', 'done', 'wont_do', 'open', 'open']);
     });
 
+    it('lists a deeper bullet that is work of its own as an item after its parent', () => {
+      const nested = parsePostmortem(
+        md('# B', '', '## Follow-ups', '', '- Agree a budget for paid CI minutes', '  - Switch the runners back on (done as of Monday)', '  - Review the spending alerts every quarter', '  - This needs the finance team'),
+      ).draft.actionables;
+      expect(nested.map((a) => [a.title, a.status])).toEqual([
+        ['Agree a budget for paid CI minutes', 'open'],
+        ['Switch the runners back on (done as of Monday)', 'done'],
+        ['Review the spending alerts every quarter', 'open'],
+      ]);
+      expect(nested[0].description).toContain('This needs the finance team');
+    });
+
+    it('reads a status stated in words: done, in progress, rejected', () => {
+      const worded = parsePostmortem(
+        md('# C', '', '## Action items', '', '- The old token endpoint has been disabled.', '- We are rewriting the retry logic.', '- Moving the queue was rejected after review.', '- Add an alert on token age.'),
+      ).draft.actionables;
+      expect(worded.map((a) => a.status)).toEqual(['done', 'in_progress', 'wont_do', 'open']);
+    });
+
     it('takes owners from the item, a mention, or the subsection heading', () => {
       expect(draft.actionables.map((a) => a.owner)).toEqual(['Storage team', 'Storage team', 'Storage team', 'Kim', 'lee']);
       expect(draft.components).toContain('Storage team');
