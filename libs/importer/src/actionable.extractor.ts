@@ -225,11 +225,11 @@ function finishActionables(pending: readonly PendingActionable[], trackers: Trac
 
 /** Action items read from sentences (see `prose.reader`): each mention after the first joins the description. */
 export function actionablesFromProse(
-  items: readonly { text: string; status: ActionableStatus; owner: string | null; mentions: readonly string[] }[],
+  items: readonly { text: string; status: ActionableStatus; owner: string | null; mentions: readonly string[]; links?: readonly string[] }[],
   trackers: TrackerBases,
 ): ActionableDocument[] {
   return finishActionables(
-    items.map((i) => ({ text: i.text, details: [...i.mentions], status: i.status, owner: i.owner, dueDate: null, ticket: '' })),
+    items.map((i) => ({ text: i.text, details: [...i.mentions], status: i.status, owner: i.owner, dueDate: null, ticket: (i.links ?? []).join('\n') })),
     trackers,
   );
 }

@@ -24,7 +24,7 @@ import { detectLanguage } from './language.detector';
 import { buildNarrative, renderBlocks, splitTextParagraphs, type NarrativePart } from './narrative.builder';
 import { suggestPatterns } from './pattern.suggester';
 import { judgePostmortem } from './postmortem.verdict';
-import { readProseActions, settleProseActions, splitStatements, type ProseUnit } from './prose.reader';
+import { readProseActions, settleProseActions, splitStatements, type ProseAction, type ProseUnit } from './prose.reader';
 import { buildSections, markDatedEntries, type DocumentSection } from './section.builder';
 import { classifyHeading, cleanHeading } from './section.classifier';
 import { slugify } from './slug.util';
@@ -393,7 +393,9 @@ function proseUnitsOf(sections: readonly DocumentSection[], format: DocumentForm
   let lessons = false;
   const add = (text: string, line: number, item: boolean) => {
     const t = flat(text);
-    if (/\p{L}/u.test(t)) units.push({ text: t, line, item, summary: t === summaryText, lessons });
+    const inline = toMarkdownInline(text, format);
+    const urls = [...inline.matchAll(/\]\((https?:\/\/[^\s()]+)\)|<(https?:\/\/[^<>\s]+)>|(?<![(<\w])(https?:\/\/[^\s<>()]+)/g)].map((m) => m[1] ?? m[2] ?? m[3]);
+    if (/\p{L}/u.test(t)) units.push({ text: t, line, item, summary: t === summaryText, lessons, urls });
   };
   for (const section of sections) {
     // A "Lessons" section (a weak sign of action items) is prose too; a real action-item list is not.
@@ -411,6 +413,30 @@ function proseUnitsOf(sections: readonly DocumentSection[], format: DocumentForm
     }
   }
   return units;
+}
+
+/**
+ * Action items from the prose, each with the URLs of the paragraph it came from; a short
+ * paragraph right after it that reads as no action of its own and only cites a link ("This issue
+ * tracks that effort.", "See the tracking issue.") gives its URLs to the action before it.
+ */
+function readProseActionsWithLinks(units: readonly ProseUnit[], language: string): ProseAction[] {
+  const out: ProseAction[] = [];
+  let previous: ProseAction | null = null;
+  for (const u of units) {
+    const actions = readProseActions(splitStatements(u.text, { item: u.item }), language);
+    const urls = u.urls ?? [];
+    if (actions.length > 0) {
+      if (urls.length > 0) actions[actions.length - 1].links = urls;
+      out.push(...actions);
+      previous = actions[actions.length - 1];
+    } else if (previous && urls.length > 0 && wordCount(u.text) <= 25) {
+      previous.links = [...(previous.links ?? []), ...urls];
+    } else {
+      previous = null;
+    }
+  }
+  return out;
 }
 
 function sectionReport(sections: readonly DocumentSection[], format: DocumentFormat): RecognisedSection[] {
@@ -546,7 +572,7 @@ export function parsePostmortem(document: string | Buffer, options: ParsePostmor
   const proseActions =
     actionSections.some((s) => s.confidence >= 0.5)
       ? []
-      : settleProseActions(proseUnits.flatMap((u) => readProseActions(splitStatements(u.text, { item: u.item }), language)));
+      : settleProseActions(readProseActionsWithLinks(proseUnits, language));
   let actions;
   if (proseActions.length > 0) {
     // The lessons stay prose: the document says elsewhere what was and will be done.
