@@ -36,10 +36,10 @@ const MARKERS: [RegExp, ActionableStatus][] = [
   [bracketed(WONT_WORDS), 'wont_do'],
   [bracketed(PROGRESS_WORDS), 'in_progress'],
   [bracketed(OPEN_WORDS), 'open'],
-  [/^\s*(?:\*\*|__)?DONE(?:\*\*|__)?\b[:\s–-]*/gu, 'done'],
-  [/^\s*(?:\*\*|__)?(?:WONTFIX|WONT ?DO)(?:\*\*|__)?\b[:\s–-]*/gu, 'wont_do'],
-  [/^\s*(?:\*\*|__)?(?:WIP|IN PROGRESS)(?:\*\*|__)?\b[:\s–-]*/gu, 'in_progress'],
-  [/^\s*(?:\*\*|__)?TODO(?:\*\*|__)?\b[:\s–-]*/gu, 'open'],
+  [/^\s*(?:\*\*|__)?DONE(?:\*\*|__)?(?!\w)[:\s–-]*/gu, 'done'],
+  [/^\s*(?:\*\*|__)?(?:WONTFIX|WONT ?DO)(?:\*\*|__)?(?!\w)[:\s–-]*/gu, 'wont_do'],
+  [/^\s*(?:\*\*|__)?(?:WIP|IN PROGRESS)(?:\*\*|__)?(?!\w)[:\s–-]*/gu, 'in_progress'],
+  [/^\s*(?:\*\*|__)?TODO(?:\*\*|__)?(?!\w)[:\s–-]*/gu, 'open'],
   // A bold status word or a status label leading the item: "**Done**: …", "Done: …", "'''Todo''' …".
   [/^\s*(?:\*\*|__)(?:done|fixed|completed)(?:\*\*|__)\s*:?\s*|^\s*(?:done|fixed|completed)\s*:\s*/giu, 'done'],
   [/^\s*(?:\*\*|__)(?:todo|to do|open|planned)(?:\*\*|__)\s*:?\s*|^\s*(?:todo|to do)\s*:\s*/giu, 'open'],
@@ -419,6 +419,7 @@ export function extractActionables(sections: readonly DocumentSection[], env: Ac
       } else if (block.type === 'paragraph') {
         parent = null;
         leadStatus = null;
+        let wrapped: PendingActionable | null = null;
         const leftover = block.lines.filter(({ line, text }) => {
           const plain = markdownToPlain(md(text));
           const statusLed = STATUS_LEAD.test(plain.trim()) || /^~~/.test(text.trim());
@@ -427,6 +428,13 @@ export function extractActionables(sections: readonly DocumentSection[], env: Ac
             const led = startItem(checkbox ? text.slice(checkbox[0].length) : text, checkbox ? checkbox[1] !== ' ' : null, [line]);
             // "Done: release 0.8.1 with these rules:" then a list: the list is that work, in that state.
             if (/[:：]\s*$/.test(plain)) leadStatus = led.status;
+            wrapped = env.format === 'text' ? null : led;
+            return false;
+          }
+          if (wrapped) {
+            // The next lines of the same paragraph go on with the status-led item.
+            wrapped.details.push(md(text).trim());
+            use(line);
             return false;
           }
           return true;

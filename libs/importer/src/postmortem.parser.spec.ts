@@ -175,6 +175,22 @@ describe('parsePostmortem', () => {
       expect(worded.map((a) => a.status)).toEqual(['done', 'in_progress', 'wont_do', 'open']);
     });
 
+    it('keeps the next lines of a status-led paragraph with its item, links included', () => {
+      const led = parsePostmortem(
+        md('# D', '', '## Follow-ups', '', '- Add an alert on disk usage', '', '**TODO**: watch the certificate expiry dates', 'The exporter would page before anything expires ([issue](https://tracker.example.org/issues/7))'),
+      ).draft.actionables;
+      expect(led.map((a) => a.title)).toEqual(['Add an alert on disk usage', 'watch the certificate expiry dates']);
+      expect(led[1].status).toBe('open');
+      expect(led[1].references.map((r) => r.url)).toEqual(['https://tracker.example.org/issues/7']);
+    });
+
+    it('gives an action read from prose the link of a short pointer sentence after it', () => {
+      const prose = parsePostmortem(
+        md('# E', '', '## What next', '', 'We will add rate limits to the upload endpoint.', '', '[This issue](https://tracker.example.org/issues/31) tracks that work.'),
+      ).draft.actionables;
+      expect(prose.map((a) => a.references.map((r) => r.url))).toEqual([['https://tracker.example.org/issues/31']]);
+    });
+
     it('takes owners from the item, a mention, or the subsection heading', () => {
       expect(draft.actionables.map((a) => a.owner)).toEqual(['Storage team', 'Storage team', 'Storage team', 'Kim', 'lee']);
       expect(draft.components).toContain('Storage team');
