@@ -369,7 +369,7 @@ export function extractActionables(sections: readonly DocumentSection[], env: Ac
       const ownerColumn = find(/owner|assignee|who|team|responsible|verantwortlich|zuständig|responsable|phụ trách/u);
       let statusColumn = find(/status|state|zustand|statut|estado|trạng thái|状态|状態|상태/u);
       if (statusColumn < 0) {
-        // A column whose cells are statuses is the status column, whatever its header says ("Bug: DONE").
+        // A column whose cells are statuses is the status column, whatever its header says (a "Ticket" column holding Done and Todo).
         statusColumn = header.findIndex((_, i) => {
           const cells = block.rows.map((r) => statusWordOf(r.cells[i] ?? '')).filter((c) => c.text !== '');
           return cells.length > 0 && cells.filter((c) => c.status !== null).length / cells.length >= 0.6;
@@ -426,7 +426,7 @@ export function extractActionables(sections: readonly DocumentSection[], env: Ac
           if (statusLed || (env.format === 'text' && plain.length <= 300)) {
             const checkbox = /^\s*\[( |x|X)\]\s*/.exec(text);
             const led = startItem(checkbox ? text.slice(checkbox[0].length) : text, checkbox ? checkbox[1] !== ' ' : null, [line]);
-            // "Done: release 0.8.1 with these rules:" then a list: the list is that work, in that state.
+            // "Done: ship a patch release with these limits:" then a list: the list is that work, in that state.
             if (/[:：]\s*$/.test(plain)) leadStatus = led.status;
             wrapped = env.format === 'text' ? null : led;
             return false;

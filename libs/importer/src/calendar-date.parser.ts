@@ -107,7 +107,7 @@ const READERS: Reader[] = [
 const CJK_DATE = /\d\s*[月日]/;
 const CHRONO_REFERENCE = new Date(Date.UTC(2000, 0, 1));
 
-/** Dates written the Chinese and Japanese way ("2004年7月26日", "10 月 2 日"), read by chrono-node. */
+/** Dates written the Chinese and Japanese way ("2023年11月5日", "4 月 9 日"), read by chrono-node. */
 function cjkDates(text: string): FoundDate[] {
   const out: FoundDate[] = [];
   for (const parser of [chrono.zh, chrono.ja]) {

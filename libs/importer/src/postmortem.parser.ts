@@ -286,7 +286,7 @@ function documentZoneOf(meta: DocumentMetadata, sections: readonly DocumentSecti
     if (zone) return zone;
     warnings.push({ code: 'UNKNOWN_ZONE', message: `The front matter's time zone "${meta.timeZone}" is not one the importer knows; it was ignored.` });
   }
-  // A front-matter date written with its offset ("2020-05-26 23:00:00 +0800") gives the zone.
+  // A front-matter date written with its offset ("2024-11-02 08:30:00 +0900") gives the zone.
   const dateZone = meta.date ? /\d{1,2}:\d{2}(?::\d{2})?(?:\.\d+)?\s*([+\-−]\d{2}:?\d{2}|Z|[A-Z]{2,5})\s*$/.exec(meta.date)?.[1] : undefined;
   if (dateZone) {
     const zone = resolveZone(dateZone === 'Z' ? 'UTC' : dateZone);
@@ -417,8 +417,8 @@ function proseUnitsOf(sections: readonly DocumentSection[], format: DocumentForm
 
 /**
  * Action items from the prose, each with the URLs of the paragraph it came from; a short
- * paragraph right after it that reads as no action of its own and only cites a link ("This issue
- * tracks that effort.", "See the tracking issue.") gives its URLs to the action before it.
+ * paragraph right after it that reads as no action of its own and only cites a link ("The tracking
+ * issue has the details.", "See the ticket.") gives its URLs to the action before it.
  */
 function readProseActionsWithLinks(units: readonly ProseUnit[], language: string): ProseAction[] {
   const out: ProseAction[] = [];

@@ -78,7 +78,7 @@ export function extractReferences(text: string, trackers: TrackerBases = {}): Ex
     }
   };
 
-  // A Markdown link is one reference: "[#2226](…/issues/2226)" is not also the bare "#2226".
+  // A Markdown link is one reference: "[#418](…/issues/418)" is not also the bare "#418".
   for (const m of text.matchAll(/\[([^\][]{0,300})\]\((https?:\/\/[^\s()]+(?:\([^\s()]*\)[^\s()]*)*)\)/g)) {
     const url = trimUrl(m[2]);
     add(m.index ?? 0, m[0].length, { kind: classifyUrl(url).kind, ref: url, url: canonicalUrl(url) });

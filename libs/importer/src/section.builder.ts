@@ -17,7 +17,7 @@ export interface DocumentSection {
   inheritedFrom: string | null;
   /** The kind comes from the section this one follows (more action items after "Action items"). */
   continues?: boolean;
-  /** One entry of a timeline told as dated headings ("Update (2013-08-06 9:33 UTC)"): the heading holds the time, the body the text. */
+  /** One entry of a timeline told as dated headings ("Update (2025-09-09 11:05 UTC)"): the heading holds the time, the body the text. */
   datedEntry?: boolean;
   blocks: DocumentBlock[];
 }

@@ -29,7 +29,7 @@ const APPROX_SUFFIX = /\s*\(\s*(?:ca\.?|approx\.?|approximately|approximate|est\
 const WEEKDAY = new RegExp(`(?:${WEEKDAY_ALTERNATION})\\.?,?\\s+`, 'iuy');
 const ISO_DATE = /(\d{4})-(\d{2})-(\d{2})/y;
 const SLASH_YMD = /(\d{4})\/(\d{1,2})\/(\d{1,2})/y;
-// "03-26 17:40": month and day without a year, only when a time follows.
+// "11-04 09:15": month and day without a year, only when a time follows.
 const DASH_MD = /(\d{1,2})-(\d{1,2})(?=[ T]\d{1,2}[:h]\d)/y;
 const DOT_DMY = /(\d{1,2})\.(\d{1,2})\.(\d{4})?/y;
 const SLASH_DATE = /(\d{1,2})\/(\d{1,2})(?:\/(\d{4}|\d{2}))?/y;
@@ -222,7 +222,7 @@ export function parseLeadingTime(input: string, hints: { dayFirst?: boolean } = 
 
 /**
  * The date and time a heading names, at its start or after a word or an opening parenthesis
- * ("Update (2013-08-06 9:33 UTC)", "Incident report — March 3, 14:05"); null without a date.
+ * ("Update (2025-09-09 11:05 UTC)", "Incident report — March 3, 14:05"); null without a date.
  */
 export function findTimeInHeading(text: string, hints: { dayFirst?: boolean } = {}): LeadingTime | null {
   const starts = [0, ...[...text.matchAll(/[\s(\[—–-]+(?=\d|\p{L})/gu)].map((m) => m.index + m[0].length)];

@@ -124,7 +124,7 @@ export function findZoneInText(text: string): ZoneSpec | null {
     const zone = resolveZone(token);
     if (zone) return zone;
   }
-  // An IANA name written anywhere ("All times US/Pacific").
+  // An IANA name written anywhere ("times below in America/Chicago").
   for (const match of text.matchAll(/(?<![\w/])([A-Z][A-Za-z_]+\/[A-Z][A-Za-z_]+(?:\/[A-Z][A-Za-z_]+)?)(?![\w/])/g)) {
     if (isIanaZone(match[1])) return { kind: 'iana', name: match[1], label: match[1] };
   }
@@ -144,7 +144,7 @@ export function findZoneInText(text: string): ZoneSpec | null {
 const ZONE_NOTE = /(?<![\p{L}])(?:times?|timestamps?|hours?|clock|zeiten|uhrzeiten|zeitangaben|heures?|horas?|horários?|orari|время|час(?:ов|ы)?|giờ|thời gian)(?![\p{L}])|時刻|時間|时间|時區|时区|시간|시각/iu;
 const CLOCK_IN_TEXT = /(?<![+\-−\d])\d{1,2}[:h]\d{2}(?!\d)/;
 
-/** A line that only says which zone the times are in ("All times in UTC.", "(all times US/Pacific)", "時刻はすべてUTCです"), or null. */
+/** A line that only says which zone the times are in ("All times in UTC.", "(times below in America/Chicago)", "時刻はすべてUTCです"), or null. */
 export function parseZoneNote(text: string): ZoneSpec | null {
   const plain = text.replace(/[*_`'"]/g, '').trim();
   if (plain.length > 80 || !ZONE_NOTE.test(plain)) return null;

@@ -115,8 +115,8 @@ export function extractTimeline(sections: readonly DocumentSection[], env: Timel
     if (d.year !== null) return d;
     const reference = env.referenceDate ?? env.date;
     if (reference?.year != null) {
-      // A date without a year takes the year that puts it nearest the incident's date ("12-05" in a
-      // March postmortem is the December before it).
+      // A date without a year takes the year that puts it nearest the incident's date ("11-28" in a
+      // January postmortem is the November before it).
       const at = (year: number) => Date.UTC(year, d.month - 1, d.day);
       const ref = Date.UTC(reference.year, reference.month - 1, reference.day);
       const year = [reference.year - 1, reference.year, reference.year + 1].reduce((a, b) => (Math.abs(at(b) - ref) < Math.abs(at(a) - ref) ? b : a));
