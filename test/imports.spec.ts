@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { projectRoot } from '@hindsight/db';
 import { AppError } from '@hindsight/domain';
-import { ImportError } from '@hindsight/importer';
+import { ImportError, importCli } from '@hindsight/importer';
 import { ImportsService } from '@hindsight/imports';
 import { issueTokens } from './support/api-tokens';
 import { startTestApp, type TestApp } from './support/test-app';
@@ -157,5 +157,50 @@ A malformed message made every consumer crash and retry it forever.
 
     const again = await t.gql(IMPORT, { input: { document, sourceUrl: 'https://wiki.example.com/pm/42' } }, as('editor'));
     expect(again.errors?.[0]?.extensions?.code).toBe('CONFLICT');
+  });
+
+  it('gives the same draft for the same document from the command line as over GraphQL', async () => {
+    // A document whose draft depends on the store's options: pattern suggestions are kept only
+    // when the taxonomy knows them, and bare "#12" references need the configured trackers.
+    const doc = `# Retry storm empties the connection pool
+
+## Summary
+Clients retried every failed call at once, so each failure caused more load than the last one.
+
+## Timeline (UTC)
+- 2024-05-06 10:02 Retries start to pile up after a slow deploy
+- 10:15 Connection pool exhausted on every API node
+- 10:40 Retries capped with jitter, load back to normal
+
+## Action items
+- [x] Add jitter and a retry budget to the client (#12)
+- [ ] Alert on pool exhaustion
+`;
+    const SHAPE = `{ slug title patterns { key } timeline { at precision kind text } actionables { title status references { ref url } } }`;
+    const overGraphql = await t.gql<{ importPostmortem: { incident: Record<string, unknown> } }>(
+      `mutation I($input: ImportPostmortemInput!) { importPostmortem(input: $input) { incident ${SHAPE} } }`,
+      { input: { document: doc } },
+      as('editor'),
+    );
+    expect(overGraphql.errors).toBeUndefined();
+
+    const imports = t.app.get(ImportsService);
+    const saved: string[] = [];
+    const code = await importCli(['retry-storm.md'], {
+      readFile: async () => doc,
+      stdout: () => undefined,
+      stderr: (text) => saved.push(text),
+      baseOptions: await imports.parseOptions(),
+      async saveDraft(result) {
+        const outcome = await imports.saveDraft(result, { sourceUrl: null, actor: ACTOR });
+        saved.push(outcome.created ? 'created' : 'updated');
+        return 'saved';
+      },
+    });
+    expect([code, saved]).toEqual([0, ['updated']]);
+    const drafts = await t.gql<{ draftIncidents: { incident: Record<string, unknown> }[] }>(`{ draftIncidents { incident ${SHAPE} } }`, {}, as('editor'));
+    const fromCli = drafts.data.draftIncidents.find((d) => d.incident.slug === overGraphql.data.importPostmortem.incident.slug);
+    expect(fromCli?.incident).toEqual(overGraphql.data.importPostmortem.incident);
+    expect(overGraphql.data.importPostmortem.incident.patterns).not.toEqual([]);
   });
 });

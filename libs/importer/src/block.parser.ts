@@ -1,17 +1,38 @@
+import { findTimeInHeading } from './time-expression.parser';
 import type { CodeBlock, CommentBlock, DocumentBlock, HeadingBlock, ListItemBlock, ParagraphBlock, TableBlock, TableRow } from './document-block.types';
 import type { DocumentFormat, SourceLine } from './importer.types';
 import { classifyHeading } from './section.classifier';
+import { parseZoneNote } from './time-zone.resolver';
 
 /** Reads a document's body into blocks; the dialect only changes how lines are recognised. */
 export function parseBlocks(lines: readonly SourceLine[], format: DocumentFormat): DocumentBlock[] {
   switch (format) {
     case 'markdown':
-      return parseMarkdown(lines);
+      return promoteLabelLines(parseMarkdown(lines));
     case 'wikitext':
-      return parseWikitext(lines);
+      return promoteLabelLines(parseWikitext(lines));
     case 'text':
       return parseText(lines);
   }
+}
+
+const LABEL_LINE = /^\s*(\*\*|__|''')([^*_']{1,80}?)\s*:?\s*\1\s*:?\s*$/;
+
+/**
+ * A paragraph that is one bold line works as a heading when it names a section
+ * ("**Action Items**:" before a table) or carries a date and a time ("**2024-03-12 10:27 Update 2**",
+ * one entry of a status notice). It becomes a heading one level below any other, so it nests
+ * in the section it is written in.
+ */
+function promoteLabelLines(blocks: DocumentBlock[]): DocumentBlock[] {
+  return blocks.map((block) => {
+    if (block.type !== 'paragraph' || block.lines.length !== 1) return block;
+    const m = LABEL_LINE.exec(block.lines[0].text);
+    if (!m) return block;
+    const text = m[2].trim();
+    if (classifyHeading(text).confidence < 0.7 && !findTimeInHeading(text)?.clock) return block;
+    return { type: 'heading', line: block.lines[0].line, markupLines: [], level: 7, text, weak: true };
+  });
 }
 
 const indentOf = (text: string) => {
@@ -385,7 +406,12 @@ function parseText(lines: readonly SourceLine[]): DocumentBlock[] {
  * or is a bare label of a few words ("RESTBase:"). Returns the level, or 0 for "not a heading".
  */
 function textHeading(text: string, previousBlank: boolean, nextText: string): number {
+  // RD and AsciiDoc mark headings with leading "=" signs: "= Title", "== Timeline".
+  const marked = /^(={1,5})\s+\S/.exec(text);
+  if (marked && text.length <= 120) return marked[1].length;
   if (text.length > 80 || !/\p{L}/u.test(text) || looksLikeCode(text)) return 0;
+  // A sentence in Japanese or Chinese ends with 。, and a note naming the zone is not a heading either.
+  if (/[。．！？]$/.test(text) || (parseZoneNote(text) && classifyHeading(text).confidence < 0.5)) return 0;
   if (UNDERLINE.test(nextText) && text.length <= 80) return /^\s*=/.test(nextText) ? 1 : 2;
   const colon = /[:：]$/.test(text);
   const sentenceEnd = /[.,;!?…]$/.test(text);

@@ -13,7 +13,8 @@ export interface FirstPost {
 const POST_HEADER_WORDS =
   /(?<![\p{L}])(category|categories|kategorie|kategorien|catégorie|catégories|categoría|categorías|categoria|tags?|filed under|posted (?:in|on|by)|veröffentlicht|publié|publicado|chuyên mục|đăng ngày)(?![\p{L}])/iu;
 
-function isPostHeader(text: string, hints: DateReadingHints): FoundDate | null {
+/** A blog post's header line ("Sunday, 23. 01. 2011 – Category: sw, web"): its date, or null. */
+export function isPostHeader(text: string, hints: DateReadingHints): FoundDate | null {
   if (text.length > 160 || !POST_HEADER_WORDS.test(text)) return null;
   const date = findFirstDate(text, hints);
   return date && date.date.year !== null ? date : null;

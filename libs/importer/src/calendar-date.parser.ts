@@ -1,3 +1,4 @@
+import * as chrono from 'chrono-node';
 /** A calendar day as written; `year` is null when the text leaves it out ("March 31st"). */
 export interface CalendarDate {
   year: number | null;
@@ -103,11 +104,36 @@ const READERS: Reader[] = [
   },
 ];
 
+const CJK_DATE = /\d\s*[月日]/;
+const CHRONO_REFERENCE = new Date(Date.UTC(2000, 0, 1));
+
+/** Dates written the Chinese and Japanese way ("2023年11月5日", "4 月 9 日"), read by chrono-node. */
+function cjkDates(text: string): FoundDate[] {
+  const out: FoundDate[] = [];
+  for (const parser of [chrono.zh, chrono.ja]) {
+    for (const r of parser.parse(text, CHRONO_REFERENCE)) {
+      const month = r.start.get('month');
+      const day = r.start.get('day');
+      if (!r.start.isCertain('month') || !r.start.isCertain('day') || month === null || day === null || !/[月日]/.test(r.text)) continue;
+      out.push({ date: { year: r.start.isCertain('year') ? r.start.get('year') : null, month, day }, text: r.text, index: r.index });
+    }
+  }
+  return out;
+}
+
 /** Every date written in a text, in order of appearance (overlapping readings dropped). */
 export function findDates(text: string, hints: DateReadingHints = {}): FoundDate[] {
   const found: FoundDate[] = [];
   // Characters already claimed by an earlier reader; a lookup table keeps long texts linear.
   const claimed = new Uint8Array(text.length);
+  if (CJK_DATE.test(text)) {
+    for (const d of cjkDates(text)) {
+      const end = d.index + d.text.length;
+      if (!valid(d.date.year, d.date.month, d.date.day) || claimed.subarray(d.index, end).some((c) => c === 1)) continue;
+      claimed.fill(1, d.index, end);
+      found.push(d);
+    }
+  }
   for (const reader of READERS) {
     reader.pattern.lastIndex = 0;
     for (const m of text.matchAll(reader.pattern)) {

@@ -1,3 +1,4 @@
+import { parse as parseToml } from 'smol-toml';
 import { parse as parseYaml } from 'yaml';
 import type { ImportWarning, SourceLine } from './importer.types';
 
@@ -155,6 +156,31 @@ export function readFrontMatter(lines: readonly SourceLine[]): FrontMatterResult
       } else {
         warnings.push({ code: 'FRONT_MATTER_INVALID', message: 'The front matter is not a set of `key: value` pairs; it was ignored.', line: lines[i].line });
         used.splice(used.length - 2, 2);
+      }
+      i = close + 1;
+      continue;
+    }
+    if (!sawYaml && text === '+++') {
+      // TOML front matter (Hugo, Zola): `key = "value"` between `+++` lines.
+      const close = lines.findIndex((l, k) => k > i && /^\+\+\+\s*$/.test(l.text));
+      if (close < 0) break;
+      sawYaml = true;
+      const tomlLines = lines.slice(i + 1, close);
+      let parsed: Record<string, unknown>;
+      try {
+        parsed = parseToml(tomlLines.map((l) => l.text).join('\n'));
+      } catch (error) {
+        warnings.push({ code: 'FRONT_MATTER_INVALID', message: `The front matter is not valid TOML (${(error as Error).message.split('\n')[0]}); it was ignored.`, line: lines[i].line });
+        i = close + 1;
+        continue;
+      }
+      used.push(lines[i].line, lines[close].line);
+      const known = new Set(Object.entries(parsed).filter(([key, value]) => apply(metadata, key, value)).map(([key]) => key));
+      let table = false;
+      for (const l of tomlLines) {
+        if (/^\s*\[/.test(l.text)) table = true;
+        const key = /^\s*([\w-]+)\s*=/.exec(l.text)?.[1];
+        if (l.text.trim() === '' || l.text.trim().startsWith('#') || (!table && key && known.has(key))) used.push(l.line);
       }
       i = close + 1;
       continue;

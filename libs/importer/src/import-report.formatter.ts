@@ -14,6 +14,7 @@ export function formatImportReport(result: ImportResult, options: { source?: str
   out.push(`title:        ${draft.title}`);
   out.push(`slug:         ${draft.slug}`);
   out.push(`organization: ${draft.organization || '(unknown)'}`);
+  out.push(`postmortem:   ${report.postmortem.isPostmortem ? 'yes' : 'NO'} (${pct(report.postmortem.confidence)}: ${report.postmortem.evidence.join('; ')})`);
   out.push(`format:       ${report.format}${report.formatDetected ? ' (detected)' : ''}; language ${report.language}`);
   out.push(`content hash: sha256:${report.contentHash}`);
   out.push(`time zone:    ${report.timeZone.zone ?? 'none stated'} (${report.timeZone.source})`);
@@ -41,6 +42,12 @@ export function formatImportReport(result: ImportResult, options: { source?: str
   }
   if (draft.patterns.length > 0) {
     out.push('', `patterns:     ${draft.patterns.join(', ')}${report.suggestedPatterns.length > 0 ? ' (suggested ones need a reviewer)' : ''}`);
+  }
+  const doubtful = report.decisions.filter((d) => d.confidence < 0.7);
+  if (doubtful.length > 0) {
+    // All decisions are in the JSON report; the ones worth a second look are listed here.
+    out.push('', `decisions to check (${doubtful.length} of ${report.decisions.length} below 70%):`);
+    for (const d of doubtful) out.push(`  ${d.line ? `line ${String(d.line).padStart(4)}` : '         '}  ${pct(d.confidence).padStart(4)}  ${d.field} = ${d.value ?? '(empty)'}: ${d.basis}`);
   }
   if (report.warnings.length > 0) {
     out.push('', 'warnings:');

@@ -13,6 +13,8 @@ export interface ImportCliIo {
    * the summary line.
    */
   saveDraft?(result: ImportResult, path: string): Promise<string>;
+  /** Options the store parses with (trackers, known patterns, organization); the command's flags win over them. */
+  baseOptions?: ParsePostmortemOptions;
 }
 
 const USAGE = `usage: import <file>... [--format markdown|wikitext|text] [--dry-run] [--json]
@@ -87,6 +89,11 @@ function parseArgs(argv: readonly string[]): ParsedArgs | string {
  * hands each draft to `io.saveDraft`. Exit code 0 when every file was imported, 1 when some file
  * was refused, 2 for a usage error.
  */
+/** Options the command line set; unset ones leave the base options alone. */
+function definedOnly(options: ParsePostmortemOptions): ParsePostmortemOptions {
+  return Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)) as ParsePostmortemOptions;
+}
+
 export async function importCli(argv: readonly string[], io: ImportCliIo): Promise<number> {
   const parsed = parseArgs(argv);
   if (typeof parsed === 'string') {
@@ -104,7 +111,8 @@ export async function importCli(argv: readonly string[], io: ImportCliIo): Promi
   let failed = 0;
   for (const file of parsed.files) {
     try {
-      const result = parsePostmortem(await io.readFile(file), parsed.options);
+      const trackers = { ...io.baseOptions?.trackers, ...parsed.options.trackers };
+      const result = parsePostmortem(await io.readFile(file), { ...io.baseOptions, ...definedOnly(parsed.options), trackers });
       if (parsed.json) io.stdout(`${JSON.stringify({ file, ...result }, null, 2)}\n`);
       else io.stdout(formatImportReport(result, { source: file }));
       if (!parsed.dryRun && io.saveDraft) {

@@ -25,6 +25,8 @@ export interface TrackerBases {
   jira?: string;
   /** A repository, e.g. `https://github.com/acme/api`; without it `#123` has no URL. */
   github?: string;
+  /** A Gerrit server, e.g. `https://gerrit.example.org/r`; without it `gerrit:123` has no URL. */
+  gerrit?: string;
 }
 
 export interface ParsePostmortemOptions {
@@ -89,6 +91,7 @@ export const IMPORT_WARNING_CODES = [
   'DRAFT_INCOMPLETE',
   'EVENTS_FROM_PROSE',
   'ACTIONS_FROM_PROSE',
+  'NOT_A_POSTMORTEM',
 ] as const;
 export type ImportWarningCode = (typeof IMPORT_WARNING_CODES)[number];
 
@@ -111,6 +114,28 @@ export interface SuggestedPattern {
   line: number;
 }
 
+/** Whether the document reads as a postmortem at all (a release note or a changelog does not). */
+export interface PostmortemVerdict {
+  isPostmortem: boolean;
+  /** 0.5 (on the line) to 1 (far from it). */
+  confidence: number;
+  /** What the verdict rests on, in words. */
+  evidence: string[];
+}
+
+/** One thing the importer decided, with how sure it is and where in the source it looked. */
+export interface ImportDecision {
+  /** `title`, `language`, `postmortem`, `section`, `timeline.<key>`, `actionables.<key>.status`, `keyTimes.started`, … */
+  field: string;
+  value: string | null;
+  /** 0..1. */
+  confidence: number;
+  /** 1-based source line, or null when the decision rests on the whole document. */
+  line: number | null;
+  /** The rule that decided, in words. */
+  basis: string;
+}
+
 export interface ImportReport {
   format: DocumentFormat;
   /** False when the caller named the format. */
@@ -118,6 +143,7 @@ export interface ImportReport {
   /** sha256 (hex) of the normalised text: the same document imported twice has the same hash. */
   contentHash: string;
   language: string;
+  postmortem: PostmortemVerdict;
   timeZone: { zone: string | null; source: 'document' | 'option' | 'none' };
   sections: RecognisedSection[];
   /** `usedLines` counts non-blank lines, so `usedLines + unusedLines.length` is the number of non-blank lines. */
@@ -129,6 +155,8 @@ export interface ImportReport {
   suggestedPatterns: SuggestedPattern[];
   /** What `validateIncidentDocument` says about the draft (empty when it can be saved as is). */
   problems: FieldProblem[];
+  /** Every decision behind the draft, in the order of the draft's fields, so a review can show each beside its source line. */
+  decisions: ImportDecision[];
 }
 
 export interface ImportResult {

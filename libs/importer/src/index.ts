@@ -13,7 +13,9 @@ export {
   type ImportWarningCode,
   type SourceLine,
   type SuggestedPattern,
+  type ImportDecision,
   type ImportReport,
+  type PostmortemVerdict,
   type ImportResult,
 } from './importer.types';
 export { DEFAULT_MAX_BYTES } from './input.normalizer';

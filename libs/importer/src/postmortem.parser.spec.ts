@@ -88,9 +88,16 @@ describe('parsePostmortem', () => {
       expect(result.report.timeZone.source).toBe('option');
     });
 
-    it('lets an entry\'s own zone win over everything', () => {
-      const result = parsePostmortem(timeline('10:00 PDT thing', '10:00 thing'), { assumeTimeZone: 'UTC' });
-      expect(result.draft.timeline.map((e) => e.at)).toEqual(['2024-07-01T17:00:00Z', '2024-07-01T10:00:00Z']);
+    it('lets an entry\'s own zone win over everything, and apply to the entries that name none', () => {
+      const result = parsePostmortem(timeline('09:00 thing', '10:00 PDT thing', '11:00 thing', '12:00 UTC thing', '13:00 thing'), { assumeTimeZone: 'UTC' });
+      expect(result.draft.timeline.map((e) => e.at)).toEqual([
+        '2024-07-01T16:00:00Z',
+        '2024-07-01T17:00:00Z',
+        '2024-07-01T18:00:00Z',
+        '2024-07-01T12:00:00Z',
+        '2024-07-01T13:00:00Z',
+      ]);
+      expect(result.report.warnings.map((w) => w.code)).not.toContain('ZONE_ASSUMED');
     });
 
     it('moves to the next day at a <date change> marker', () => {
@@ -149,6 +156,41 @@ describe('parsePostmortem', () => {
       expect(draft.actionables.map((a) => a.status)).toEqual(['open', 'done', 'wont_do', 'open', 'open']);
     });
 
+    it('lists a deeper bullet that is work of its own as an item after its parent', () => {
+      const nested = parsePostmortem(
+        md('# B', '', '## Follow-ups', '', '- Agree a budget for paid CI minutes', '  - Switch the runners back on (done as of Monday)', '  - Review the spending alerts every quarter', '  - This needs the finance team'),
+      ).draft.actionables;
+      expect(nested.map((a) => [a.title, a.status])).toEqual([
+        ['Agree a budget for paid CI minutes', 'open'],
+        ['Switch the runners back on (done as of Monday)', 'done'],
+        ['Review the spending alerts every quarter', 'open'],
+      ]);
+      expect(nested[0].description).toContain('This needs the finance team');
+    });
+
+    it('reads a status stated in words: done, in progress, rejected', () => {
+      const worded = parsePostmortem(
+        md('# C', '', '## Action items', '', '- The old token endpoint has been disabled.', '- We are rewriting the retry logic.', '- Moving the queue was rejected after review.', '- Add an alert on token age.'),
+      ).draft.actionables;
+      expect(worded.map((a) => a.status)).toEqual(['done', 'in_progress', 'wont_do', 'open']);
+    });
+
+    it('keeps the next lines of a status-led paragraph with its item, links included', () => {
+      const led = parsePostmortem(
+        md('# D', '', '## Follow-ups', '', '- Add an alert on disk usage', '', '**TODO**: watch the certificate expiry dates', 'The exporter would page before anything expires ([issue](https://tracker.example.org/issues/7))'),
+      ).draft.actionables;
+      expect(led.map((a) => a.title)).toEqual(['Add an alert on disk usage', 'watch the certificate expiry dates']);
+      expect(led[1].status).toBe('open');
+      expect(led[1].references.map((r) => r.url)).toEqual(['https://tracker.example.org/issues/7']);
+    });
+
+    it('gives an action read from prose the link of a short pointer sentence after it', () => {
+      const prose = parsePostmortem(
+        md('# E', '', '## What next', '', 'We will add rate limits to the upload endpoint.', '', '[This issue](https://tracker.example.org/issues/31) tracks that work.'),
+      ).draft.actionables;
+      expect(prose.map((a) => a.references.map((r) => r.url))).toEqual([['https://tracker.example.org/issues/31']]);
+    });
+
     it('takes owners from the item, a mention, or the subsection heading', () => {
       expect(draft.actionables.map((a) => a.owner)).toEqual(['Storage team', 'Storage team', 'Storage team', 'Kim', 'lee']);
       expect(draft.components).toContain('Storage team');
@@ -174,12 +216,13 @@ describe('parsePostmortem', () => {
     });
 
     it('reads a document as the format the caller names', () => {
-      const doc = md('== Not a heading in text ==', '', 'Timeline for 2020-06-01:', '10:00 thing happened');
+      const doc = md('== Marked with equals signs ==', '', 'Timeline for 2020-06-01:', '10:00 thing happened');
       expect(parsePostmortem(doc).report.format).toBe('wikitext');
       const asText = parsePostmortem(doc, { format: 'text' });
       expect(asText.report.format).toBe('text');
       expect(asText.report.formatDetected).toBe(false);
-      expect(asText.draft.title).toBe('== Not a heading in text ==');
+      // Plain text marks headings with "=" too (RD, AsciiDoc): the signs are not part of the title.
+      expect(asText.draft.title).toBe('Marked with equals signs');
       expect(asText.draft.timeline[0].at).toBe('2020-06-01T10:00:00Z');
     });
 

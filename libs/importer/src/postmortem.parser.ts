@@ -1,5 +1,5 @@
 import { AppError, validateIncidentDocument, type FieldProblem, type IncidentDocument, type TimeValue, type TimelineEventDocument } from '@hindsight/domain';
-import { actionablesFromProse, extractActionables, looksLikeActionList } from './actionable.extractor';
+import { actionablesFromProse, extractActionables, isActionTable, looksLikeActionList, STATUS_RULE_CONFIDENCE } from './actionable.extractor';
 import { parseBlocks } from './block.parser';
 import { takeFirstPost } from './blog-post.splitter';
 import { findDates, findFirstDate, type CalendarDate, type FoundDate } from './calendar-date.parser';
@@ -11,6 +11,7 @@ import { ImportError } from './import.error';
 import {
   DOCUMENT_FORMATS,
   type DocumentFormat,
+  type ImportDecision,
   type ImportResult,
   type ImportWarning,
   type ParsePostmortemOptions,
@@ -22,8 +23,9 @@ import { DEFAULT_MAX_BYTES, normaliseInput } from './input.normalizer';
 import { detectLanguage } from './language.detector';
 import { buildNarrative, renderBlocks, splitTextParagraphs, type NarrativePart } from './narrative.builder';
 import { suggestPatterns } from './pattern.suggester';
-import { readProseActions, settleProseActions, splitStatements, type ProseUnit } from './prose.reader';
-import { buildSections, type DocumentSection } from './section.builder';
+import { judgePostmortem } from './postmortem.verdict';
+import { readProseActions, settleProseActions, splitStatements, type ProseAction, type ProseUnit } from './prose.reader';
+import { buildSections, markDatedEntries, type DocumentSection } from './section.builder';
 import { classifyHeading, cleanHeading } from './section.classifier';
 import { slugify } from './slug.util';
 import { parseLeadingTime } from './time-expression.parser';
@@ -50,11 +52,14 @@ function checkOptions(options: ParsePostmortemOptions): void {
 }
 
 const isBlank = (l: SourceLine) => l.text.trim() === '';
-const wordCount = (text: string) => text.split(/\s+/).filter((w) => /\p{L}/u.test(w)).length;
+// Japanese and Chinese are written without spaces: about two characters make a word.
+const wordCount = (text: string) =>
+  text.split(/\s+/).filter((w) => /\p{L}/u.test(w)).length + (text.match(/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/gu)?.length ?? 0) / 2;
 
 /** A heading or first line that names the incident, not a section of it. */
 function titleCandidate(block: DocumentBlock | undefined): HeadingBlock | null {
-  if (!block || block.type !== 'heading') return null;
+  // A bold line promoted to a heading (level 7) labels a section or an entry, never the document.
+  if (!block || block.type !== 'heading' || block.level > 6) return null;
   if (classifyHeading(block.text).confidence >= 0.7) return null;
   return block;
 }
@@ -93,7 +98,7 @@ function timeValue(event: TimelineEventDocument | undefined): TimeValue | null {
 }
 
 /** Takes the block that names the incident out of the body: a first heading nothing outranks, or a short first line of plain text. */
-function takeTitle(blocks: DocumentBlock[], format: DocumentFormat, used: Set<number>): string | null {
+function takeTitle(blocks: DocumentBlock[], format: DocumentFormat, used: Set<number>): { text: string; line: number } | null {
   const firstIndex = blocks.findIndex((b) => b.type !== 'comment');
   const first = blocks[firstIndex];
   const heading = titleCandidate(first);
@@ -101,17 +106,146 @@ function takeTitle(blocks: DocumentBlock[], format: DocumentFormat, used: Set<nu
   if (heading && blocks.every((b) => b.type !== 'heading' || b.level >= heading.level)) {
     blockLines(heading).forEach((l) => used.add(l));
     blocks.splice(firstIndex, 1);
-    return markdownToPlain(toMarkdownInline(cleanHeading(heading.text), format));
+    return { text: markdownToPlain(toMarkdownInline(cleanHeading(heading.text), format)), line: heading.line };
   }
   if (!heading && format === 'text' && first?.type === 'paragraph' && first.lines.length === 1) {
     const t = first.lines[0].text.trim();
     if (t.length <= 100 && !/[.!?,;]$/.test(t)) {
       used.add(first.lines[0].line);
       blocks.splice(firstIndex, 1);
-      return t;
+      return { text: t, line: first.lines[0].line };
     }
   }
   return null;
+}
+
+const LINK_DEFINITION = /^\s{0,3}\[([^\]]{1,200})\]:\s*<?(\S+?)>?(?:\s+["'(].*)?\s*$/;
+
+/**
+ * Markdown reference links ("[#275][issue-275]", "[the outage][gh]", "[docs]") are written out
+ * as inline links, so the URL travels with the text that cites it; the definitions that were
+ * cited count as used and leave the body.
+ */
+function resolveReferenceLinks(body: SourceLine[], used: Set<number>): SourceLine[] {
+  const definitions = new Map<string, string>();
+  const definitionLines = new Map<string, number[]>();
+  for (const l of body) {
+    const m = LINK_DEFINITION.exec(l.text);
+    if (!m || !/^(?:https?:|mailto:|\/|#)/i.test(m[2])) continue;
+    const label = m[1].trim().toLowerCase();
+    if (!definitions.has(label)) definitions.set(label, m[2]);
+    definitionLines.set(label, [...(definitionLines.get(label) ?? []), l.line]);
+  }
+  if (definitions.size === 0) return body;
+  const cited = new Set<string>();
+  const lookup = (label: string) => {
+    const url = definitions.get(label.trim().toLowerCase());
+    if (url) cited.add(label.trim().toLowerCase());
+    return url;
+  };
+  const rewritten = body.map((l) => {
+    if (LINK_DEFINITION.test(l.text)) return l;
+    const text = l.text
+      .replace(/\[([^\]]+)\]\[([^\]]*)\]/g, (whole, text: string, label: string) => {
+        const url = lookup(label || text);
+        return url ? `[${text}](${url})` : whole;
+      })
+      .replace(/(?<![\]!\\])\[([^\]]+)\](?![([])/g, (whole, label: string) => {
+        const url = lookup(label);
+        return url ? `[${label}](${url})` : whole;
+      });
+    return text === l.text ? l : { line: l.line, text };
+  });
+  const removed = new Set<number>();
+  for (const label of cited) for (const line of definitionLines.get(label) ?? []) removed.add(line);
+  removed.forEach((line) => used.add(line));
+  return rewritten.filter((l) => !removed.has(l.line));
+}
+
+/**
+ * A letter or notice ends with its date and who signed it ("2026年3月20日" then a team's name):
+ * that sign-off is not part of the last section. The date line counts as used (it dates the
+ * document); the signers' lines are listed unused.
+ */
+function withoutSignOff(body: SourceLine[], used: Set<number>, dayFirst: boolean): { body: SourceLine[]; date: CalendarDate | null } {
+  const filled = body.filter((l) => l.text.trim() !== '');
+  const tail = filled.slice(-4);
+  const at = tail.findIndex((l) => {
+    if (/^\s*(?:[-*+#|=]|\d+[.)])\s|^\s/.test(l.text)) return false;
+    const t = markdownToPlain(l.text).trim();
+    const found = findDates(t, { dayFirst }).find((d) => d.date.year !== null);
+    return found !== undefined && t.replace(found.text, '').replace(/[\p{P}\p{Z}]/gu, '').length === 0;
+  });
+  if (at < 0 || tail.length - at > 3) return { body, date: null };
+  // Signers are a name or two: not list items, entries with a time, or sentences.
+  const signers = tail.slice(at + 1);
+  if (signers.some((l) => l.text.trim().length > 60 || /^\s*(?:[-*+#|]|\d+[.)])\s/.test(l.text) || parseLeadingTime(l.text) !== null || /[.!?;:]$/.test(l.text.trim()))) {
+    return { body, date: null };
+  }
+  const dateLine = tail[at];
+  used.add(dateLine.line);
+  const cut = new Set(tail.slice(at).map((l) => l.line));
+  const date = findDates(markdownToPlain(dateLine.text), { dayFirst }).find((d) => d.date.year !== null)?.date ?? null;
+  return { body: body.filter((l) => !cut.has(l.line)), date };
+}
+
+const ARMOUR_START = /^-----BEGIN PGP SIGNED MESSAGE-----\s*$/;
+const SIGNATURE_START = /^-----BEGIN PGP SIGNATURE-----\s*$/;
+const SIGNATURE_END = /^-----END PGP SIGNATURE-----\s*$/;
+
+function withoutSignatureArmour(body: SourceLine[]): SourceLine[] {
+  const start = body.findIndex((l) => ARMOUR_START.test(l.text));
+  if (start < 0) return body;
+  // The header is the armour line and the "Hash:" lines up to the first blank line.
+  let headerEnd = start + 1;
+  while (headerEnd < body.length && body[headerEnd].text.trim() !== '') headerEnd++;
+  const sigStart = body.findIndex((l, i) => i > headerEnd && SIGNATURE_START.test(l.text));
+  const sigEnd = sigStart < 0 ? -1 : body.findIndex((l, i) => i > sigStart && SIGNATURE_END.test(l.text));
+  return body.filter((_, i) => !(i >= start && i < headerEnd) && !(sigStart >= 0 && i >= sigStart && (sigEnd < 0 || i <= sigEnd)));
+}
+
+/** A line that holds only a full date, among the first or last lines: the date a letter or notice was written. */
+function documentDateLine(body: readonly SourceLine[], dayFirst: boolean): CalendarDate | null {
+  const lines = body.filter((l) => l.text.trim() !== '');
+  for (const l of [...lines.slice(0, 8), ...lines.slice(-8).reverse()]) {
+    const t = markdownToPlain(l.text).trim();
+    const found = findDates(t, { dayFirst }).find((d) => d.date.year !== null);
+    if (found && t.replace(found.text, '').replace(/[\p{P}\p{Z}]/gu, '').length === 0) return found.date;
+  }
+  return null;
+}
+
+const STATED_START = /(?<![\p{L}])(?:outage|incident|impact|downtime|disruption|problem)s? (?:starts?|started|begins?|began)(?![\p{L}])|(?<![\p{L}])(?:start|beginning) of (?:the )?(?:outage|incident|impact)(?![\p{L}])/iu;
+const STATED_END = /(?<![\p{L}])(?:outage|incident|impact|downtime|disruption)s? (?:ends?|ended|is over|was over|resolved)(?![\p{L}])|(?<![\p{L}])end of (?:the )?(?:outage|incident|impact)(?![\p{L}])|(?:fully|completely) (?:restored|recovered|resolved)/iu;
+
+/**
+ * Key times from the timeline. Started: the entry that says the outage starts, else the earliest
+ * entry with a time (so it is never later than detection or mitigation). Resolved: the entry that
+ * says it ends, else the last recovery.
+ */
+function keyTimesOf(events: readonly TimelineEventDocument[]): IncidentDocument['keyTimes'] {
+  const timed = events.filter((e) => e.at);
+  const first = (kind: TimelineEventDocument['kind']) => timed.find((e) => e.kind === kind);
+  const earliest = (...candidates: (TimelineEventDocument | undefined)[]) =>
+    candidates.filter((e): e is TimelineEventDocument => e !== undefined).sort((a, b) => (a.at! < b.at! ? -1 : a.at! > b.at! ? 1 : 0))[0];
+  const detected = first('detection');
+  const mitigated = first('mitigation');
+  const recoveries = timed.filter((e) => e.kind === 'recovery');
+  // Entries that give only a day are less precise than any timed one.
+  const precise = timed.filter((e) => e.precision !== 'day');
+  const started = timed.find((e) => STATED_START.test(e.text)) ?? earliest(...(precise.length > 0 ? precise : timed));
+  const resolved = [...timed].reverse().find((e) => STATED_END.test(e.text)) ?? recoveries.at(-1);
+  return { started: timeValue(started), detected: timeValue(detected), mitigated: timeValue(mitigated), resolved: timeValue(resolved) };
+}
+
+/** A date (and time) the title starts with, taken off it; else the first full date the title names. */
+function splitTitleDate(title: string, dayFirst: boolean): { title: string; date: CalendarDate | null } {
+  const lead = parseLeadingTime(title, { dayFirst });
+  if (lead?.date && /\p{L}{2}/u.test(lead.rest)) {
+    return { title: lead.rest.replace(/^[\s,:;\-–—|]+/, ''), date: lead.date.year !== null ? lead.date : null };
+  }
+  const found = findDates(title, { dayFirst }).find((d) => d.date.year !== null);
+  return { title, date: found?.date ?? null };
 }
 
 /** A list of imperatives or task ids right after the action items, at the same level ("Alerts"), is more action items. */
@@ -130,7 +264,7 @@ function extendActionables(sections: DocumentSection[], format: DocumentFormat):
 
 /** The year for dates written without one: front matter, the post header, the first dated line, a year near the top, the options. */
 function documentYear(
-  context: { metaDate: CalendarDate | null; postDate: CalendarDate | null; body: readonly SourceLine[]; title: string | null; dayFirst: boolean },
+  context: { metaDate: CalendarDate | null; postDate: CalendarDate | null; writtenOn: CalendarDate | null; body: readonly SourceLine[]; title: string | null; dayFirst: boolean },
   defaultYear: number | undefined,
   warnings: ImportWarning[],
 ): number | null {
@@ -142,7 +276,7 @@ function documentYear(
   const standalone = [context.title ?? '', ...context.body.slice(0, 12).map((l) => l.text)]
     .map((t) => /(?<!\d)(19[7-9]\d|20\d\d)(?!\d)/.exec(t)?.[1])
     .find(Boolean);
-  const year = context.metaDate?.year ?? context.postDate?.year ?? dated?.date.year ?? (standalone ? Number(standalone) : null);
+  const year = context.metaDate?.year ?? context.postDate?.year ?? context.writtenOn?.year ?? dated?.date.year ?? (standalone ? Number(standalone) : null);
   if (year !== null || defaultYear === undefined) return year;
   warnings.push({ code: 'YEAR_ASSUMED', message: `The document names no year; ${defaultYear} from the options was used for dates written without one.` });
   return defaultYear;
@@ -154,6 +288,12 @@ function documentZoneOf(meta: DocumentMetadata, sections: readonly DocumentSecti
     const zone = resolveZone(meta.timeZone);
     if (zone) return zone;
     warnings.push({ code: 'UNKNOWN_ZONE', message: `The front matter's time zone "${meta.timeZone}" is not one the importer knows; it was ignored.` });
+  }
+  // A front-matter date written with its offset ("2024-11-02 08:30:00 +0900") gives the zone.
+  const dateZone = meta.date ? /\d{1,2}:\d{2}(?::\d{2})?(?:\.\d+)?\s*([+\-−]\d{2}:?\d{2}|Z|[A-Z]{2,5})\s*$/.exec(meta.date)?.[1] : undefined;
+  if (dateZone) {
+    const zone = resolveZone(dateZone === 'Z' ? 'UTC' : dateZone);
+    if (zone) return zone;
   }
   for (const block of sections.filter((s) => s.kind !== 'timeline').flatMap((s) => s.blocks)) {
     if (block.type !== 'paragraph') continue;
@@ -180,6 +320,14 @@ function timelineStartDate(
   return found ? { date: found.date, inferredFrom: found.text } : { date: null, inferredFrom: null };
 }
 
+const LABEL_VALUE = /(?:^|\s)(?:\*\*|__)[^*_]{1,30}?(?::(?:\*\*|__)|(?:\*\*|__)\s*:)/g;
+/** A paragraph made of "**Key**: value" lines (date, authors, status): metadata, not prose. */
+function isLabelBlock(text: string): boolean {
+  const labels = text.match(LABEL_VALUE)?.length ?? 0;
+  return labels >= 2 && text.replace(LABEL_VALUE, ' ').split(/\s+/).filter(Boolean).length <= labels * 12;
+}
+const DATE_LABEL = /^\s*(?:\*\*|__)?(?:date|incident date|datum|fecha|data|日付|日期|날짜)(?:\*\*|__)?\s*[:：]\s*(?:\*\*|__)?\s*(.+)$/iu;
+
 /** The summary section, else the first paragraph (or bullet) long enough to stand as one. */
 function summaryOf(sections: readonly DocumentSection[], format: DocumentFormat, warnings: ImportWarning[]): string {
   const section = sections.find((s) => s.kind === 'summary');
@@ -192,8 +340,8 @@ function summaryOf(sections: readonly DocumentSection[], format: DocumentFormat,
       : [],
   );
   const items = prose.flatMap((b) => (b.type === 'item' ? [toMarkdownInline(b.text, format)] : []));
-  // An epigraph in quotes is not a summary.
-  const candidate = (t: string) => wordCount(t) >= 12 && !/^["“«„'‘]/.test(t.trim());
+  // An epigraph in quotes is not a summary, nor a block of "**Date**: …" metadata lines.
+  const candidate = (t: string) => wordCount(t) >= 12 && !/^["“«„'‘]/.test(t.trim()) && !isLabelBlock(t);
   const summary = paragraphs.find(candidate) ?? items.find(candidate) ?? '';
   if (!summary) warnings.push({ code: 'NO_SUMMARY', message: 'No summary section and no paragraph long enough to stand as one; the summary is the title.' });
   return summary;
@@ -248,7 +396,9 @@ function proseUnitsOf(sections: readonly DocumentSection[], format: DocumentForm
   let lessons = false;
   const add = (text: string, line: number, item: boolean) => {
     const t = flat(text);
-    if (/\p{L}/u.test(t)) units.push({ text: t, line, item, summary: t === summaryText, lessons });
+    const inline = toMarkdownInline(text, format);
+    const urls = [...inline.matchAll(/\]\((https?:\/\/[^\s()]+)\)|<(https?:\/\/[^<>\s]+)>|(?<![(<\w])(https?:\/\/[^\s<>()]+)/g)].map((m) => m[1] ?? m[2] ?? m[3]);
+    if (/\p{L}/u.test(t)) units.push({ text: t, line, item, summary: t === summaryText, lessons, urls });
   };
   for (const section of sections) {
     // A "Lessons" section (a weak sign of action items) is prose too; a real action-item list is not.
@@ -266,6 +416,30 @@ function proseUnitsOf(sections: readonly DocumentSection[], format: DocumentForm
     }
   }
   return units;
+}
+
+/**
+ * Action items from the prose, each with the URLs of the paragraph it came from; a short
+ * paragraph right after it that reads as no action of its own and only cites a link ("The tracking
+ * issue has the details.", "See the ticket.") gives its URLs to the action before it.
+ */
+function readProseActionsWithLinks(units: readonly ProseUnit[], language: string): ProseAction[] {
+  const out: ProseAction[] = [];
+  let previous: ProseAction | null = null;
+  for (const u of units) {
+    const actions = readProseActions(splitStatements(u.text, { item: u.item }), language);
+    const urls = u.urls ?? [];
+    if (actions.length > 0) {
+      if (urls.length > 0) actions[actions.length - 1].links = urls;
+      out.push(...actions);
+      previous = actions[actions.length - 1];
+    } else if (previous && urls.length > 0 && wordCount(u.text) <= 25) {
+      previous.links = [...(previous.links ?? []), ...urls];
+    } else {
+      previous = null;
+    }
+  }
+  return out;
 }
 
 function sectionReport(sections: readonly DocumentSection[], format: DocumentFormat): RecognisedSection[] {
@@ -308,16 +482,24 @@ export function parsePostmortem(document: string | Buffer, options: ParsePostmor
     warnings.push({ code: 'FRONT_MATTER_INVALID', message: `The front matter's language "${meta.language}" is not a language tag such as "en" or "vi"; the language was detected instead.` });
   }
   const language = statedLanguage ?? detectLanguage(bodyText);
-  const dayFirst = language !== 'en';
+  const languageBasis = statedLanguage ? 'front matter' : 'detected from the script, then tinyld';
+  // "5/20" is month first in English, Japanese, Chinese and Korean, day first elsewhere.
+  const dayFirst = !['en', 'ja', 'zh', 'ko'].includes(language.split('-')[0]);
 
   // A saved blog page: only the first post is the incident.
   let title: string | null = meta.title ?? null;
+  let titleFrom: { line: number | null; basis: string; confidence: number } = {
+    line: front.used.find((n) => /^\s*title\s*[:=]/i.test(all[n - 1]?.text ?? '')) ?? null,
+    basis: 'front matter',
+    confidence: 1,
+  };
   const post = takeFirstPost(body, { dayFirst });
   if (post) {
     body = post.body;
     used.add(post.header.line);
     if (post.title) {
       used.add(post.title.line);
+      if (title === null) titleFrom = { line: post.title.line, basis: 'the first post of a blog page', confidence: 0.8 };
       title ??= post.title.text.replace(/^#+\s*/, '').trim();
     }
     if (post.postCount > 1) {
@@ -329,24 +511,38 @@ export function parsePostmortem(document: string | Buffer, options: ParsePostmor
     }
   }
 
+  // A signed message's armour (the PGP header and signature block) wraps the text; it is left out and listed unused.
+  body = withoutSignatureArmour(body);
+  const signOff = withoutSignOff(body, used, dayFirst);
+  body = signOff.body;
+  if (format === 'markdown') body = resolveReferenceLinks(body, used);
   const blocks = parseBlocks(body, format);
   const bodyTitle = takeTitle(blocks, format, used);
-  title ??= bodyTitle;
+  if (title === null && bodyTitle) titleFrom = { line: bodyTitle.line, basis: format === 'text' ? 'a short first line' : 'the first heading, outranked by none', confidence: 0.9 };
+  title ??= bodyTitle?.text ?? null;
+  // "2024-03-12, Disk full" and "March 12th, 2024 Disk full" name the day, then the incident.
+  const titleParts = title ? splitTitleDate(title, dayFirst) : { title: null, date: null };
+  title = titleParts.title;
   const sections = buildSections(blocks);
+  markDatedEntries(sections, dayFirst);
   extendActionables(sections, format);
   for (const s of sections) if (s.heading) blockLines(s.heading).forEach((l) => used.add(l));
 
-  const metaDate = meta.date ? findFirstDate(meta.date, { dayFirst })?.date ?? null : null;
-  const year = documentYear({ metaDate, postDate: post?.date.date ?? null, body, title, dayFirst }, options.defaultYear, warnings);
+  // A "**Date**: 2024-03-12" line near the top dates the incident as front matter would.
+  const dateLine = meta.date ? null : body.slice(0, 30).map((l) => DATE_LABEL.exec(l.text)?.[1]).find((v) => v && findFirstDate(v, { dayFirst })?.date.year != null);
+  const metaDate = meta.date ? findFirstDate(meta.date, { dayFirst })?.date ?? null : dateLine ? findFirstDate(dateLine, { dayFirst })?.date ?? null : null;
+  const writtenOn = signOff.date ?? documentDateLine(body, dayFirst);
+  const year = documentYear({ metaDate, postDate: post?.date.date ?? null, writtenOn, body, title, dayFirst }, options.defaultYear, warnings);
   let summary = summaryOf(sections, format, warnings);
   const proseUnits = proseUnitsOf(sections, format, summary);
   const timelineSections = sections.filter((s) => s.kind === 'timeline');
-  const start = timelineStartDate(metaDate, sections, timelineSections[0], dayFirst);
+  const start = timelineStartDate(metaDate ?? titleParts.date, sections, timelineSections[0], dayFirst);
   const timeline = extractTimeline(timelineSections, {
     format,
     dayFirst,
     year,
     date: start.date,
+    referenceDate: metaDate?.year != null ? metaDate : titleParts.date ?? post?.date.date ?? writtenOn ?? start.date,
     dateInferredFrom: start.inferredFrom,
     documentZone: documentZoneOf(meta, sections, warnings),
     assumedZone: options.assumeTimeZone ? resolveZone(options.assumeTimeZone) : null,
@@ -364,17 +560,33 @@ export function parsePostmortem(document: string | Buffer, options: ParsePostmor
 
   // Action items: a list under an action-item heading; failing that, what the prose says was done
   // or is to be done; failing that, a "Lessons" list (low confidence).
-  const trackers = options.trackers ?? {};
+  // A document kept in a GitHub repository numbers its issues there: "#123" links to that repository.
+  const sourceRepository = /^https?:\/\/(?:www\.)?github\.com\/([\w.-]+)\/([\w.-]+)(?:[/?#]|$)/i.exec(options.sourceUrl ?? meta.source ?? '');
+  const trackers = { ...(sourceRepository ? { github: `https://github.com/${sourceRepository[1]}/${sourceRepository[2]}` } : {}), ...(options.trackers ?? {}) };
+  // A table of action items outside an action-item section (after the summary, under "Impact") is read as one.
+  for (const s of [...sections]) {
+    if (s.kind === 'actionables' || s.kind === 'timeline') continue;
+    const tables = s.blocks.filter((b) => isActionTable(b, format));
+    if (tables.length === 0) continue;
+    s.blocks = s.blocks.filter((b) => !tables.includes(b));
+    sections.splice(sections.indexOf(s) + 1, 0, { ...s, heading: null, title: s.title, kind: 'actionables', confidence: 0.6, parent: null, inheritedFrom: null, blocks: tables });
+  }
   const actionSections = sections.filter((s) => s.kind === 'actionables');
   const proseActions =
     actionSections.some((s) => s.confidence >= 0.5)
       ? []
-      : settleProseActions(proseUnits.flatMap((u) => readProseActions(splitStatements(u.text, { item: u.item }), language)));
+      : settleProseActions(readProseActionsWithLinks(proseUnits, language));
   let actions;
   if (proseActions.length > 0) {
     // The lessons stay prose: the document says elsewhere what was and will be done.
     for (const s of actionSections) s.kind = 'other';
-    actions = { actionables: actionablesFromProse(proseActions, trackers), prose: new Map<DocumentSection, DocumentBlock[]>(), headingOwners: [] as string[] };
+    const fromProse = actionablesFromProse(proseActions, trackers);
+    actions = {
+      actionables: fromProse,
+      decisions: fromProse.map(() => ({ line: null, statusRule: 'prose' as const })),
+      prose: new Map<DocumentSection, DocumentBlock[]>(),
+      headingOwners: [] as string[],
+    };
     warnings.push({
       code: 'ACTIONS_FROM_PROSE',
       message: `The document has no action-item list; ${proseActions.length} action item(s) were read from sentences (${[...new Set(proseActions.map((a) => a.rule))].join(', ')}): check them before publishing.`,
@@ -398,6 +610,7 @@ export function parsePostmortem(document: string | Buffer, options: ParsePostmor
 
   const impactSection = sections.find((s) => s.kind === 'impact');
   const impact = impactSection ? renderBlocks(impactSection.blocks.filter((b) => b.type !== 'comment'), format) : '';
+  if (title === null) titleFrom = { line: null, basis: 'no title in the document: the source URL or the first sentence', confidence: 0.3 };
   title ??= fallbackTitle(options.sourceUrl, summary, warnings);
   // Within what an incident may hold: a 2,000-character summary and a 200-character title are generous.
   summary = shorten(summary || title, 2000);
@@ -436,7 +649,8 @@ export function parsePostmortem(document: string | Buffer, options: ParsePostmor
   const byKind = (kind: TimelineEventDocument['kind']) => events.filter((e) => e.kind === kind && e.at);
   const components = [...new Set([...meta.components, ...causalFactors.map((f) => f.component).filter((c) => c !== organization && c !== 'unspecified'), ...actions.headingOwners])];
   const slugYear = metaDate?.year ?? year;
-  const baseSlug = meta.slug ? slugify(meta.slug, { maxLength: 120 }) : slugify(title, { maxLength: 100 }) || 'untitled-incident';
+  // A title in a script slugs cannot spell (Japanese, Chinese) gives a slug from the content's hash.
+  const baseSlug = meta.slug ? slugify(meta.slug, { maxLength: 120 }) : slugify(title, { maxLength: 100 }) || `incident-${input.contentHash.slice(0, 8)}`;
   const slug = meta.slug || !slugYear || baseSlug.endsWith(String(slugYear)) ? baseSlug : `${baseSlug}-${slugYear}`;
 
   const draft: IncidentDocument = {
@@ -449,12 +663,7 @@ export function parsePostmortem(document: string | Buffer, options: ParsePostmor
     impact,
     patterns,
     source: { title: meta.sourceTitle ?? title, url: options.sourceUrl ?? meta.source ?? null, language },
-    keyTimes: {
-      started: timeValue(byKind('trigger')[0] ?? events.find((e) => e.at)),
-      detected: timeValue(byKind('detection')[0]),
-      mitigated: timeValue(byKind('mitigation')[0]),
-      resolved: timeValue(byKind('recovery').at(-1)),
-    },
+    keyTimes: keyTimesOf(events),
     timeline: events,
     causalFactors,
     causalLinks: [],
@@ -470,6 +679,34 @@ export function parsePostmortem(document: string | Buffer, options: ParsePostmor
     warnings.push({ code: 'DRAFT_INCOMPLETE', message: `The draft needs editing before it can be saved: ${problems.map((p) => `${p.field} ${p.reason}`).join('; ')}.` });
   }
 
+  const recognised = sectionReport(sections, format);
+  const verdict = judgePostmortem(bodyText, recognised);
+  if (!verdict.isPostmortem) {
+    warnings.push({ code: 'NOT_A_POSTMORTEM', message: `The document does not read as a postmortem (${verdict.evidence.join('; ')}); check that it is one before importing it.` });
+  }
+  const decisions: ImportDecision[] = [
+    { field: 'title', value: title, confidence: titleFrom.confidence, line: titleFrom.line, basis: titleParts.date ? `${titleFrom.basis}; the date it started with was taken off` : titleFrom.basis },
+    { field: 'language', value: language, confidence: statedLanguage ? 1 : 0.8, line: null, basis: languageBasis },
+    { field: 'postmortem', value: String(verdict.isPostmortem), confidence: verdict.confidence, line: null, basis: verdict.evidence.join('; ') },
+    { field: 'organization', value: organization || null, confidence: organization ? (meta.organization || options.organization ? 1 : 0.6) : 0, line: null, basis: meta.organization ? 'front matter' : options.organization ? 'the options' : organization ? 'the title ("X\'s …")' : 'not stated: left empty' },
+    ...recognised.map((s) => ({ field: 'section', value: s.kind, confidence: s.confidence, line: s.line, basis: s.inheritedFrom ? `"${s.heading}" inside "${s.inheritedFrom}"` : `heading "${s.heading}"` })),
+    ...events.map((e, i) => ({ field: `timeline.${e.key}`, value: e.at, confidence: timeline.decisions[i]?.confidence ?? 0.5, line: timeline.decisions[i]?.line ?? null, basis: `${e.precision}: ${timeline.decisions[i]?.basis ?? ''}; kind ${e.kind} from its words` })),
+    ...actions.actionables.flatMap((a, i) => {
+      const d = actions.decisions[i];
+      const line = d?.line ?? null;
+      return [
+        { field: `actionables.${a.key}.status`, value: a.status, confidence: STATUS_RULE_CONFIDENCE[d?.statusRule ?? 'none stated'], line, basis: d?.statusRule ?? 'none stated' },
+        ...a.references.map((r) => ({ field: `actionables.${a.key}.references`, value: r.url ?? r.ref, confidence: r.url ? 1 : 0.5, line, basis: `${r.kind} "${r.ref}"${r.url ? '' : ' (no tracker URL configured)'}` })),
+      ];
+    }),
+    ...(['started', 'detected', 'mitigated', 'resolved'] as const).map((k) => {
+      const at = draft.keyTimes[k]?.at ?? null;
+      const event = at ? events.find((e) => e.at === at) : undefined;
+      const i = event ? events.indexOf(event) : -1;
+      return { field: `keyTimes.${k}`, value: at, confidence: at ? 0.7 : 0, line: i >= 0 ? timeline.decisions[i]?.line ?? null : null, basis: event ? `from the entry "${event.text.slice(0, 60)}"` : 'no entry says so: left empty' };
+    }),
+    ...suggested.map((p) => ({ field: 'patterns', value: p.key, confidence: 0.5, line: p.line, basis: `suggested from "${p.evidence}"` })),
+  ];
   const zoneSource = timeline.zones.converted > 0 ? 'document' : timeline.zones.assumed > 0 ? 'option' : 'none';
   return {
     draft,
@@ -478,14 +715,16 @@ export function parsePostmortem(document: string | Buffer, options: ParsePostmor
       formatDetected: options.format === undefined,
       contentHash: input.contentHash,
       language,
+      postmortem: verdict,
       timeZone: { zone: zoneSource === 'none' ? null : timeline.zones.zoneLabel, source: zoneSource },
-      sections: sectionReport(sections, format),
+      sections: recognised,
       counts: { lines: all.length, usedLines: all.filter((l) => !isBlank(l) && used.has(l.line)).length, timeline: events.length, actionables: actions.actionables.length, causalFactors: causalFactors.length },
       warnings,
       // Lines outside the first post of a blog page were never read, so they are here too.
       unusedLines: all.filter((l) => !isBlank(l) && !used.has(l.line)).map((l) => ({ line: l.line, text: l.text })),
       suggestedPatterns: suggested,
       problems,
+      decisions,
     },
   };
 }

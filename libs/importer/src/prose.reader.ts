@@ -21,6 +21,8 @@ export interface ProseUnit {
   summary: boolean;
   /** From a "Lessons" section: read for action items only. */
   lessons: boolean;
+  /** The URLs its links pointed to (the text keeps only the link words). */
+  urls?: string[];
 }
 
 /** One sentence or clause of prose. */
@@ -205,6 +207,8 @@ export interface ProseAction {
   rule: 'remediation-label' | 'follow-up-label' | 'done-by-us' | 'gerund' | 'commitment' | 'ongoing' | 'missing-safeguard';
   /** Verbs that name the work, to merge two mentions of the same commitment. */
   verbs: string[];
+  /** URLs cited by the sentence, or by a short sentence right after it that only points to them. */
+  links?: string[];
 }
 
 const FIX_PAST = [

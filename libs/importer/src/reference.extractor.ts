@@ -78,7 +78,13 @@ export function extractReferences(text: string, trackers: TrackerBases = {}): Ex
     }
   };
 
+  // A Markdown link is one reference: "[#418](…/issues/418)" is not also the bare "#418".
+  for (const m of text.matchAll(/\[([^\][]{0,300})\]\((https?:\/\/[^\s()]+(?:\([^\s()]*\)[^\s()]*)*)\)/g)) {
+    const url = trimUrl(m[2]);
+    add(m.index ?? 0, m[0].length, { kind: classifyUrl(url).kind, ref: url, url: canonicalUrl(url) });
+  }
   for (const m of text.matchAll(/https?:\/\/[^\s<>"\]|]+/g)) {
+    if (overlaps(m.index ?? 0, (m.index ?? 0) + m[0].length)) continue;
     const url = trimUrl(m[0]);
     add(m.index ?? 0, m[0].length, { kind: classifyUrl(url).kind, ref: url, url: canonicalUrl(url) });
   }
@@ -99,6 +105,13 @@ export function extractReferences(text: string, trackers: TrackerBases = {}): Ex
     const index = m.index ?? 0;
     if (overlaps(index, index + m[0].length)) continue;
     add(index, m[0].length, { kind: 'github_issue', ref: m[0], url: `https://github.com/${m[1]}/issues/${m[2]}` });
+  }
+  // Gerrit changes: "gerrit:419090", "Gerrit change 419090"; a URL only with a configured base.
+  const gerrit = trackers.gerrit ? trimBase(trackers.gerrit) : null;
+  for (const m of text.matchAll(/(?<![\w/.-])gerrit(?::\s?|\s+change\s+)(\d{3,9})(?![\w-])/gi)) {
+    const index = m.index ?? 0;
+    if (overlaps(index, index + m[0].length)) continue;
+    add(index, m[0].length, { kind: 'url', ref: `gerrit:${m[1]}`, url: gerrit ? `${gerrit}/c/${m[1]}` : null });
   }
   const repository = trackers.github ? trimBase(trackers.github) : null;
   for (const m of text.matchAll(/(?<![\w&/#.-])#(\d{1,7})(?![\w-])/g)) {

@@ -1,7 +1,7 @@
 import type { DocumentBlock, HeadingBlock } from './document-block.types';
 import type { SectionKind } from './importer.types';
 import { classifyHeading, cleanHeading, type SectionClassification } from './section.classifier';
-import { parseLeadingTime } from './time-expression.parser';
+import { findTimeInHeading, parseLeadingTime } from './time-expression.parser';
 
 export interface DocumentSection {
   /** Null for the text before the first heading. */
@@ -17,6 +17,8 @@ export interface DocumentSection {
   inheritedFrom: string | null;
   /** The kind comes from the section this one follows (more action items after "Action items"). */
   continues?: boolean;
+  /** One entry of a timeline told as dated headings ("Update (2025-09-09 11:05 UTC)"): the heading holds the time, the body the text. */
+  datedEntry?: boolean;
   blocks: DocumentBlock[];
 }
 
@@ -73,4 +75,23 @@ export function withDescendants(section: DocumentSection, all: readonly Document
     for (let p: DocumentSection | null = s; p; p = p.parent) if (p === section) return true;
     return false;
   });
+}
+
+/**
+ * Headings that carry a date and a time, two or more under the same parent, with no section kind
+ * of their own, are a timeline told as one heading per entry: the updates of a status notice,
+ * a diary of an outage.
+ */
+export function markDatedEntries(sections: DocumentSection[], dayFirst: boolean): void {
+  const dated = sections.filter((s) => s.heading && s.kind === 'other' && findTimeInHeading(cleanHeading(s.heading.text), { dayFirst }) !== null);
+  const byParent = new Map<DocumentSection | null, DocumentSection[]>();
+  for (const s of dated) byParent.set(s.parent, [...(byParent.get(s.parent) ?? []), s]);
+  for (const group of byParent.values()) {
+    if (group.length < 2) continue;
+    for (const s of group) {
+      s.kind = 'timeline';
+      s.confidence = 0.6;
+      s.datedEntry = true;
+    }
+  }
 }

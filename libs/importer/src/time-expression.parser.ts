@@ -29,6 +29,8 @@ const APPROX_SUFFIX = /\s*\(\s*(?:ca\.?|approx\.?|approximately|approximate|est\
 const WEEKDAY = new RegExp(`(?:${WEEKDAY_ALTERNATION})\\.?,?\\s+`, 'iuy');
 const ISO_DATE = /(\d{4})-(\d{2})-(\d{2})/y;
 const SLASH_YMD = /(\d{4})\/(\d{1,2})\/(\d{1,2})/y;
+// "11-04 09:15": month and day without a year, only when a time follows.
+const DASH_MD = /(\d{1,2})-(\d{1,2})(?=[ T]\d{1,2}[:h]\d)/y;
 const DOT_DMY = /(\d{1,2})\.(\d{1,2})\.(\d{4})?/y;
 const SLASH_DATE = /(\d{1,2})\/(\d{1,2})(?:\/(\d{4}|\d{2}))?/y;
 const NAMED_MDY = new RegExp(`(${MONTH_ALTERNATION})\\.?\\s+(\\d{1,2})(?:st|nd|rd|th)?(?:,?\\s+(\\d{4}))?(?![\\d:])`, 'iuy');
@@ -131,6 +133,8 @@ function readDate(cursor: Cursor, hints: { dayFirst?: boolean }): CalendarDate |
   const afterWeekday = cursor.pos;
   let m = cursor.take(ISO_DATE) ?? cursor.take(SLASH_YMD);
   if (m) return checked({ year: Number(m[1]), month: Number(m[2]), day: Number(m[3]) }, cursor, start);
+  m = cursor.take(DASH_MD);
+  if (m) return checked({ year: null, month: Number(m[1]), day: Number(m[2]) }, cursor, start);
   m = cursor.take(NAMED_MDY);
   if (m) return checked({ year: expandYear(m[3]), month: monthNumber(m[1]) ?? 0, day: Number(m[2]) }, cursor, start);
   cursor.pos = afterWeekday;
@@ -214,4 +218,17 @@ export function parseLeadingTime(input: string, hints: { dayFirst?: boolean } = 
   const asWritten = input.slice(start, end).trim();
   const rest = input.slice(cursor.pos).replace(REST_SEPARATORS, '').trim();
   return { asWritten, rest, date, clock: parsed?.clock ?? null, zone, precision };
+}
+
+/**
+ * The date and time a heading names, at its start or after a word or an opening parenthesis
+ * ("Update (2025-09-09 11:05 UTC)", "Incident report — March 3, 14:05"); null without a date.
+ */
+export function findTimeInHeading(text: string, hints: { dayFirst?: boolean } = {}): LeadingTime | null {
+  const starts = [0, ...[...text.matchAll(/[\s(\[—–-]+(?=\d|\p{L})/gu)].map((m) => m.index + m[0].length)];
+  for (const start of starts) {
+    const lt = parseLeadingTime(text.slice(start), hints);
+    if (lt?.date && lt.clock) return lt;
+  }
+  return null;
 }

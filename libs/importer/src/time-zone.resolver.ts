@@ -17,7 +17,7 @@ export interface LocalDateTime {
 const ABBREVIATIONS: Record<string, number | string> = {
   UTC: 0, GMT: 0, UT: 0, Z: 0, WET: 0, WEST: 60, BST: 60, IST: 330,
   CET: 60, CEST: 120, MEZ: 60, MESZ: 120, EET: 120, EEST: 180, MSK: 180,
-  ICT: 420, WIB: 420, SGT: 480, HKT: 480, AWST: 480, JST: 540, KST: 540,
+  GST: 240, ICT: 420, WIB: 420, SGT: 480, HKT: 480, AWST: 480, JST: 540, KST: 540,
   AEST: 600, AEDT: 660, NZST: 720, NZDT: 780,
   HST: -600, AKST: -540, AKDT: -480, PST: -480, PDT: -420, MST: -420, MDT: -360,
   CST: -360, CDT: -300, EST: -300, EDT: -240, BRT: -180, ART: -180,
@@ -124,6 +124,10 @@ export function findZoneInText(text: string): ZoneSpec | null {
     const zone = resolveZone(token);
     if (zone) return zone;
   }
+  // An IANA name written anywhere ("times below in America/Chicago").
+  for (const match of text.matchAll(/(?<![\w/])([A-Z][A-Za-z_]+\/[A-Z][A-Za-z_]+(?:\/[A-Z][A-Za-z_]+)?)(?![\w/])/g)) {
+    if (isIanaZone(match[1])) return { kind: 'iana', name: match[1], label: match[1] };
+  }
   for (const [pattern, name] of NAMED) {
     const source = pattern.source.replace(/^\^|\$$/g, '');
     const m = new RegExp(source, 'i').exec(text);
@@ -132,11 +136,19 @@ export function findZoneInText(text: string): ZoneSpec | null {
   return null;
 }
 
-const ZONE_NOTE = /\b(all |the )?(times?|timestamps?|hours?)\b.{0,30}\b(in|are|is|shown|given|listed)\b|\b(alle )?(zeiten|uhrzeiten)\b|\b(toutes les )?heures\b|\b(todas las )?horas\b|\b(giờ|thời gian)\b.{0,20}\b(theo|là)\b/i;
+/**
+ * Words that say a line is about the document's times: "All times", "timestamps", "Zeiten",
+ * "heures", "horas", "время", "時刻", "时间", "시간", "giờ". A short line naming such a word and a
+ * zone, and starting with no time of its own, states the zone of the document's times.
+ */
+const ZONE_NOTE = /(?<![\p{L}])(?:times?|timestamps?|hours?|clock|zeiten|uhrzeiten|zeitangaben|heures?|horas?|horários?|orari|время|час(?:ов|ы)?|giờ|thời gian)(?![\p{L}])|時刻|時間|时间|時區|时区|시간|시각/iu;
+const CLOCK_IN_TEXT = /(?<![+\-−\d])\d{1,2}[:h]\d{2}(?!\d)/;
 
-/** A line that only says which zone the times are in ("All times in UTC."), or null. */
+/** A line that only says which zone the times are in ("All times in UTC.", "(times below in America/Chicago)", "時刻はすべてUTCです"), or null. */
 export function parseZoneNote(text: string): ZoneSpec | null {
   const plain = text.replace(/[*_`'"]/g, '').trim();
   if (plain.length > 80 || !ZONE_NOTE.test(plain)) return null;
+  // "14:00 UTC: all hands paged" is an event, not a note.
+  if (CLOCK_IN_TEXT.test(plain.replace(/(?:UTC|GMT)?\s?[+\-−]\d{1,2}:?\d{2}/g, ''))) return null;
   return findZoneInText(plain);
 }

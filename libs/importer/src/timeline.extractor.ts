@@ -8,8 +8,8 @@ import type { DocumentSection } from './section.builder';
 import { cleanHeading } from './section.classifier';
 import { slugify, KeyAllocator } from './slug.util';
 import { capitalise, continuesPrevious, reportsHappening, splitStatements, type ProseUnit, type Statement } from './prose.reader';
-import { parseLeadingTime, type LeadingTime } from './time-expression.parser';
-import { findZoneInText, parseZoneNote, toUtcIso, type ZoneSpec } from './time-zone.resolver';
+import { findTimeInHeading, parseLeadingTime, type LeadingTime } from './time-expression.parser';
+import { findZoneInText, parseZoneNote, toUtcIso, type LocalDateTime, type ZoneSpec } from './time-zone.resolver';
 
 export interface TimelineEnvironment {
   format: DocumentFormat;
@@ -18,6 +18,8 @@ export interface TimelineEnvironment {
   year: number | null;
   /** Day that bare times belong to until the timeline names another. */
   date: CalendarDate | null;
+  /** The incident's date as the document gives it (front matter, title, a dated line): dates without a year take the year nearest it. */
+  referenceDate?: CalendarDate | null;
   /** Set when `date` was guessed from the prose; the report says so if an event relies on it. */
   dateInferredFrom: string | null;
   /** Zone stated for the whole document (front matter, "All times in UTC"). */
@@ -39,6 +41,8 @@ export interface TimelineExtraction {
   zones: { converted: number; assumed: number; local: number; zoneLabel: string | null };
   /** Events read from sentences: untimed list items split up, or prose when there was no timeline. */
   fromProse: number;
+  /** One per event, in the same order. */
+  decisions: EventDecision[];
 }
 
 interface PendingEvent {
@@ -49,6 +53,21 @@ interface PendingEvent {
   /** Wall-clock "HHMM" as written, for the key. */
   clockTag: string | null;
   indent: number;
+  /** Wall clock kept unconverted for want of a zone; converted later if an entry names one. */
+  local?: LocalDateTime;
+  /** Converted from the caller's assumed zone rather than kept as written. */
+  assumed?: boolean;
+  /** The source line the entry starts on, and how its time was settled, for the report. */
+  line?: number;
+  basis?: string;
+  confidence?: number;
+}
+
+/** How one event's time was settled, for the import report. */
+export interface EventDecision {
+  line: number | null;
+  confidence: number;
+  basis: string;
 }
 
 const DATE_CHANGE_WORDS =
@@ -79,6 +98,9 @@ export function extractTimeline(sections: readonly DocumentSection[], env: Timel
   let date: CalendarDate | null = env.date;
   let lastClock: number | null = null;
   let noteZone: ZoneSpec | null = null;
+  // The zone the last entry named: a zone written on some entries applies to the entries without one.
+  let entryZone: ZoneSpec | null = null;
+  let entryZoneSeen: ZoneSpec | null = null;
   let warnedDateUnknown = false;
   let warnedInferred = false;
 
@@ -89,7 +111,19 @@ export function extractTimeline(sections: readonly DocumentSection[], env: Timel
     list.push(block);
     prose.set(section, list);
   };
-  const withYear = (d: CalendarDate): CalendarDate => (d.year === null && env.year !== null ? { ...d, year: env.year } : d);
+  const withYear = (d: CalendarDate): CalendarDate => {
+    if (d.year !== null) return d;
+    const reference = env.referenceDate ?? env.date;
+    if (reference?.year != null) {
+      // A date without a year takes the year that puts it nearest the incident's date ("11-28" in a
+      // January postmortem is the November before it).
+      const at = (year: number) => Date.UTC(year, d.month - 1, d.day);
+      const ref = Date.UTC(reference.year, reference.month - 1, reference.day);
+      const year = [reference.year - 1, reference.year, reference.year + 1].reduce((a, b) => (Math.abs(at(b) - ref) < Math.abs(at(a) - ref) ? b : a));
+      return { ...d, year };
+    }
+    return env.year !== null ? { ...d, year: env.year } : d;
+  };
   const setDate = (d: CalendarDate) => {
     date = withYear(d);
     lastClock = null;
@@ -137,18 +171,41 @@ export function extractTimeline(sections: readonly DocumentSection[], env: Timel
         });
         warnedDateUnknown = true;
       }
-      return { asWritten: lt.asWritten, at: null, precision: 'none', clockTag };
+      return { asWritten: lt.asWritten, at: null, precision: 'none', clockTag, line, basis: day ? 'no year anywhere: kept as written, no instant' : 'no date anywhere: kept as written, no instant', confidence: 0.3 };
     }
-    const effectiveZone = lt.zone ?? zone ?? noteZone ?? env.documentZone ?? env.assumedZone;
-    if (lt.zone || zone || noteZone || env.documentZone) zones.converted++;
+    const dayBasis = lt.date ? (lt.date.year !== null ? 'date on the entry' : 'date on the entry, year from the document') : day === env.date && env.dateInferredFrom ? `day inferred from "${env.dateInferredFrom}"` : 'day from the date above it';
+    const dayConfidence = lt.date ? 1 : day === env.date && env.dateInferredFrom ? 0.6 : 0.9;
+    if (lt.zone) {
+      entryZone = lt.zone;
+      entryZoneSeen ??= lt.zone;
+    }
+    const stated = lt.zone ?? zone ?? noteZone ?? env.documentZone ?? entryZone;
+    const effectiveZone = stated ?? env.assumedZone;
+    if (stated) zones.converted++;
     else if (env.assumedZone) zones.assumed++;
     else if (clock) zones.local++;
     if (effectiveZone && !zones.zoneLabel) zones.zoneLabel = effectiveZone.label;
-    const at = toUtcIso(
-      { year: day.year, month: day.month, day: day.day, hour: clock?.hour ?? 0, minute: clock?.minute ?? 0, second: clock?.second ?? 0 },
-      effectiveZone,
-    );
-    return { asWritten: lt.asWritten, at, precision: lt.precision, clockTag };
+    const local: LocalDateTime = { year: day.year, month: day.month, day: day.day, hour: clock?.hour ?? 0, minute: clock?.minute ?? 0, second: clock?.second ?? 0 };
+    // A day is the day the document names: only a time of day moves with the zone.
+    const at = toUtcIso(local, clock ? effectiveZone : null);
+    const [zoneBasis, zoneConfidence] = !clock
+      ? ['date only', 1]
+      : lt.zone
+        ? [`zone ${lt.zone.label} written on the entry`, 1]
+        : zone
+          ? [`zone ${zone.label} from the heading`, 0.95]
+          : noteZone
+            ? [`zone ${noteZone.label} from a note in the timeline`, 0.9]
+            : env.documentZone
+              ? [`zone ${env.documentZone.label} stated for the document`, 0.9]
+              : entryZone
+                ? [`zone ${entryZone.label} named on an earlier entry`, 0.75]
+                : env.assumedZone
+                  ? [`zone ${env.assumedZone.label} assumed from the options`, 0.6]
+                  : ['no zone stated: wall clock kept as if UTC', 0.4];
+    const decided = { line, basis: `${dayBasis}; ${zoneBasis}`, confidence: Math.min(dayConfidence, zoneConfidence as number) };
+    if (!stated && clock) return { asWritten: lt.asWritten, at, precision: lt.precision, clockTag, local, assumed: effectiveZone !== null, ...decided };
+    return { asWritten: lt.asWritten, at, precision: lt.precision, clockTag, ...decided };
   };
 
   /** An event line without a leading time may still name its day ("... on 22/2 ..."). */
@@ -165,7 +222,7 @@ export function extractTimeline(sections: readonly DocumentSection[], env: Timel
       ({ date, lastClock } = saved);
       return { ...resolved, text, indent };
     }
-    return { asWritten: null, at: null, precision: 'none', text, clockTag: null, indent };
+    return { asWritten: null, at: null, precision: 'none', text, clockTag: null, indent, line, basis: 'no time written: kept in order, untimed', confidence: 0.9 };
   };
 
   const eventFrom = (lt: LeadingTime, indent: number, zone: ZoneSpec | null, line: number): PendingEvent => ({
@@ -221,7 +278,19 @@ export function extractTimeline(sections: readonly DocumentSection[], env: Timel
       use(line);
       return 'context';
     }
-    const lt = parseLeadingTime(text, { dayFirst: env.dayFirst });
+    let lt = parseLeadingTime(text, { dayFirst: env.dayFirst });
+    // "3/14       disk warning logged": a date without a year, then the entry in an aligned column.
+    const aligned = lt ? null : /^\s*(\d{1,2})\/(\d{1,2})(?:\s{2,}|\t)(?=\S)/.exec(text);
+    if (aligned) {
+      const a = Number(aligned[1]);
+      const b = Number(aligned[2]);
+      const dayFirst = a > 12 ? true : b > 12 ? false : env.dayFirst;
+      const month = dayFirst ? b : a;
+      const day = dayFirst ? a : b;
+      if (month >= 1 && month <= 12 && day >= 1 && day <= 31) {
+        lt = { asWritten: `${aligned[1]}/${aligned[2]}`, rest: text.slice(aligned[0].length).trim(), date: { year: null, month, day }, clock: null, zone: null, precision: 'day' };
+      }
+    }
     if (lt && (lt.clock || lt.rest)) {
       pending.push(eventFrom(lt, 0, zone, line));
       use(line);
@@ -241,7 +310,9 @@ export function extractTimeline(sections: readonly DocumentSection[], env: Timel
     let previous: 'event' | 'context' | 'none' = 'none';
     for (const { line, text } of block.lines) {
       const result = readLine(text, line, zone);
-      if (result === 'none' && previous === 'event' && env.format !== 'text' && leftover.length === 0) {
+      // Plain text aligns a long entry's next line under its text: an indented line continues it.
+      const indented = env.format === 'text' && /^\s{2,}\S/.test(text);
+      if (result === 'none' && previous === 'event' && (env.format !== 'text' || indented) && leftover.length === 0) {
         // Markdown and wikitext wrap long lines: the line continues the event above it.
         const last = pending[pending.length - 1];
         last.text = `${last.text} ${text.trim()}`.trim();
@@ -274,7 +345,15 @@ export function extractTimeline(sections: readonly DocumentSection[], env: Timel
     if (lt && !lt.clock && lt.date) {
       setDate(lt.date);
       dateItemIndent = block.indent;
-      if (!lt.rest) return;
+      if (!lt.rest && !continuation) return;
+      if (!lt.rest) {
+        // "- 2024-06-21:" with its text on the indented lines below: an entry of that day.
+        const event = eventFrom(lt, block.indent, zone, block.line);
+        event.text = continuation.trim();
+        pending.push(event);
+        lastItemEvent = { event, indent: block.indent };
+        return;
+      }
     } else if (!lt) {
       const day = dateOnly(block.text);
       if (day) {
@@ -333,7 +412,12 @@ export function extractTimeline(sections: readonly DocumentSection[], env: Timel
         .filter(({ c, i }) => c && i !== timeColumn && i !== dateColumn && i !== eventColumn)
         .map(({ c, i }) => (header[i] ? `${header[i]}: ${c}` : c));
       const fullText = extras.length > 0 ? `${text} (${extras.join('; ')})` : text;
-      const lt = timeColumn >= 0 && cell(timeColumn) ? parseLeadingTime(cell(timeColumn), { dayFirst: env.dayFirst }) : null;
+      let lt = timeColumn >= 0 && cell(timeColumn) ? parseLeadingTime(cell(timeColumn), { dayFirst: env.dayFirst }) : null;
+      // A row with a date and no time is an entry of that day.
+      const rowDay = dateColumn >= 0 && cell(dateColumn) ? (parseLeadingTime(cell(dateColumn), { dayFirst: env.dayFirst })?.date ?? dateOnly(cell(dateColumn))) : null;
+      if (!lt?.clock && rowDay && !(timeColumn >= 0 && cell(timeColumn) && !lt)) {
+        lt = { asWritten: cell(dateColumn).trim(), rest: '', date: rowDay, clock: null, zone: null, precision: 'day' };
+      }
       const event = lt ? { ...eventFrom(lt, 0, tableZone, row.line), text: fullText } : untimed(fullText, 0, tableZone, row.line);
       if (!lt && cell(timeColumn)) event.asWritten = null;
       pending.push(event);
@@ -348,11 +432,14 @@ export function extractTimeline(sections: readonly DocumentSection[], env: Timel
     lastItemEvent = null;
     dateItemIndent = null;
 
-    if (section.heading && section.parent && sections.includes(section.parent)) {
-      const lt = parseLeadingTime(toMarkdownInline(section.heading.text, env.format), { dayFirst: env.dayFirst });
+    if (section.heading && ((section.parent && sections.includes(section.parent)) || section.datedEntry)) {
+      const headingInline = toMarkdownInline(section.heading.text, env.format);
+      const lt = section.datedEntry ? findTimeInHeading(cleanHeading(headingInline), { dayFirst: env.dayFirst }) : parseLeadingTime(headingInline, { dayFirst: env.dayFirst });
       if (lt?.clock) {
         // One heading per event: the heading holds the time, the body the details.
         const event = eventFrom(lt, 0, zone, section.heading.line);
+        // "Update 3" beside the time is a label; the body tells what happened.
+        if (section.datedEntry) event.text = '';
         const body: string[] = [];
         for (const block of section.blocks) {
           if (block.type === 'paragraph') body.push(block.lines.map((l) => l.text.trim()).join(' '));
@@ -406,9 +493,24 @@ export function extractTimeline(sections: readonly DocumentSection[], env: Timel
     }
   }
 
+  // Entries before the first one that names a zone take that zone too.
+  const firstEntryZone = entryZoneSeen as ZoneSpec | null;
+  if (firstEntryZone) {
+    for (const p of pending) {
+      if (!p.local) continue;
+      p.at = toUtcIso(p.local, firstEntryZone);
+      p.basis = `${p.basis?.split(';')[0] ?? 'day from the date above it'}; zone ${firstEntryZone.label} named on a later entry`;
+      p.confidence = 0.7;
+      if (p.assumed) zones.assumed--;
+      else zones.local--;
+      zones.converted++;
+    }
+  }
+
   const keys = new KeyAllocator();
-  const events: TimelineEventDocument[] = pending
-    .filter((p) => p.text.trim() !== '' || p.asWritten !== null)
+  const kept = pending.filter((p) => p.text.trim() !== '' || p.asWritten !== null);
+  const decisions: EventDecision[] = kept.map((p) => ({ line: p.line ?? null, confidence: p.confidence ?? 0.5, basis: p.basis ?? 'read from a sentence' }));
+  const events: TimelineEventDocument[] = kept
     .map((p) => {
       const text = toMarkdownInline(p.text, env.format) || (p.asWritten ?? '');
       const base = slugify(markdownToPlain(text), { maxWords: 5, maxLength: 48 });
@@ -421,5 +523,5 @@ export function extractTimeline(sections: readonly DocumentSection[], env: Timel
         text,
       };
     });
-  return { events, prose, zones, fromProse };
+  return { events, prose, zones, fromProse, decisions };
 }

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { parsePostmortem, type ImportWarningCode, type ParsePostmortemOptions } from '@hindsight/importer';
+import { silentlyLostLines } from '../src/testing/line-accounting';
 
 /** The shape of `fixtures/<name>.expected.json`: what the importer must extract from `<name>.*`. */
 interface ExpectedExtraction {
@@ -118,4 +119,23 @@ describe('fixture documents', () => {
       }
     });
   });
+});
+
+describe('no silent loss', () => {
+  // Every document the tests hold, the general fixtures and the seed sources alike.
+  const documents = (dir: string): string[] =>
+    fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+      entry.isDirectory() ? documents(path.join(dir, entry.name)) : entry.name.endsWith('.json') ? [] : [path.join(dir, entry.name)],
+    );
+
+  it.each(documents(fixturesDir).map((file) => [path.relative(fixturesDir, file), file]))(
+    '%s: every non-blank line is used or listed as unused, and what is used reaches the draft',
+    (_name, file) => {
+      const bytes = fs.readFileSync(file);
+      const result = parsePostmortem(bytes);
+      const nonBlank = bytes.toString('utf8').replace(/\r\n?/g, '\n').split('\n').filter((l) => l.trim() !== '').length;
+      expect(result.report.counts.usedLines + result.report.unusedLines.length).toBe(nonBlank);
+      expect(silentlyLostLines(bytes, result)).toEqual([]);
+    },
+  );
 });

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { PrismaService } from '@hindsight/db';
 import { AppError, type IncidentDocument } from '@hindsight/domain';
-import { parsePostmortem, type DocumentFormat, type ImportReport, type ImportResult, type TrackerBases } from '@hindsight/importer';
+import { parsePostmortem, type DocumentFormat, type ImportReport, type ImportResult, type ParsePostmortemOptions, type TrackerBases } from '@hindsight/importer';
 import { writeIncidentDocument, type IncidentRecord } from '@hindsight/incidents';
 import { appendAuditEvents, type Actor } from '@hindsight/tracking';
 
@@ -149,16 +149,28 @@ export class ImportsService {
     return (await this.prisma.pattern.findMany({ select: { key: true } })).map((p) => p.key);
   }
 
-  /** Throws ImportError for a document that cannot be read at all; the API maps it to BAD_USER_INPUT. */
-  private parse(request: Omit<ImportRequest, 'actor'>, knownPatterns: string[]) {
-    return parsePostmortem(request.document, {
+  /**
+   * The options every import parses with, whichever door the document came in by (GraphQL or
+   * the command line), so the same document gives the same draft.
+   */
+  async parseOptions(request: Pick<ImportRequest, 'format' | 'sourceUrl' | 'organization'> = {}): Promise<ParsePostmortemOptions> {
+    return this.optionsWith(request, await this.knownPatterns());
+  }
+
+  private optionsWith(request: Pick<ImportRequest, 'format' | 'sourceUrl' | 'organization'>, knownPatterns: string[]): ParsePostmortemOptions {
+    return {
       format: request.format ?? undefined,
       sourceUrl: request.sourceUrl ?? null,
       maxBytes: this.options.maxBytes,
       trackers: this.options.trackers,
       knownPatterns,
       organization: request.organization ?? UNKNOWN_ORGANIZATION,
-    });
+    };
+  }
+
+  /** Throws ImportError for a document that cannot be read at all; the API maps it to BAD_USER_INPUT. */
+  private parse(request: Omit<ImportRequest, 'actor'>, knownPatterns: string[]) {
+    return parsePostmortem(request.document, this.optionsWith(request, knownPatterns));
   }
 
   private async freeSlug(tx: Pick<PrismaService, 'incident'>, base: string): Promise<string> {

@@ -22,8 +22,10 @@ export async function main(argv: string[]): Promise<number> {
   const config = loadConfig();
   return withDatabase(async (prisma) => {
     const imports = new ImportsService(prisma, config.imports);
+    // The same options as a GraphQL import, so the same document gives the same draft.
     return importCli(args, {
       ...io,
+      baseOptions: await imports.parseOptions(),
       async saveDraft(result, file) {
         const outcome = await imports.saveDraft(result, { sourceUrl: result.draft.source.url, actor: { name: `cli:${os.userInfo().username}`, tokenId: null } });
         return outcome.created ? 'created draft' : 'updated draft';

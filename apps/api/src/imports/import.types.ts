@@ -33,6 +33,22 @@ export class SuggestedPattern {
   @Field(() => Int) line!: number;
 }
 
+@ObjectType({ description: 'One decision behind the draft, with its confidence and the source line it came from.' })
+export class ImportDecision {
+  @Field({ description: 'title, language, postmortem, section, timeline.<key>, actionables.<key>.status, keyTimes.started, …' }) field!: string;
+  @Field(() => String, { nullable: true }) value!: string | null;
+  @Field(() => Float, { description: '0 to 1.' }) confidence!: number;
+  @Field(() => Int, { nullable: true, description: 'Null when the decision rests on the whole document.' }) line!: number | null;
+  @Field({ description: 'The rule that decided, in words.' }) basis!: string;
+}
+
+@ObjectType({ description: 'Whether the document reads as a postmortem at all.' })
+export class PostmortemVerdict {
+  @Field() isPostmortem!: boolean;
+  @Field(() => Float) confidence!: number;
+  @Field(() => [String]) evidence!: string[];
+}
+
 @ObjectType({ description: 'What the importer recognised, so a person can fix the draft before publishing.' })
 export class ImportReport {
   @Field(() => DocumentFormatEnum) format!: DocumentFormat;
@@ -43,6 +59,8 @@ export class ImportReport {
   @Field(() => [ImportWarning]) warnings!: ImportWarning[];
   @Field(() => [UnusedLine]) unusedLines!: UnusedLine[];
   @Field(() => [SuggestedPattern]) suggestedPatterns!: SuggestedPattern[];
+  @Field(() => PostmortemVerdict, { nullable: true, description: 'Null for reports stored before the verdict existed.' }) postmortem!: PostmortemVerdict | null;
+  @Field(() => [ImportDecision], { nullable: true, description: 'Null for reports stored before decisions were recorded.' }) decisions!: ImportDecision[] | null;
 }
 
 @ObjectType()
