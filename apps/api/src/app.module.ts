@@ -14,9 +14,13 @@ import { APP_CONFIG } from './config/app-config.token';
 import { ExplorerController } from './explorer/explorer.controller';
 import { explorerLandingPage } from './explorer/explorer.plugin';
 import { HealthController } from './health/health.controller';
+import { HealthProbesModule } from './health/health-probes.module';
 import { ImportsModule } from './imports/imports.module';
 import { ModelsModule } from './models/models.module';
 import { IncidentsModule } from './incidents/incidents.module';
+import { graphqlMetricsPlugin } from './metrics/graphql-metrics.plugin';
+import { MetricsModule } from './metrics/metrics.module';
+import { MetricsService } from './metrics/metrics.service';
 import { ModelPanelModule } from './pages/model-panel/model-panel.module';
 import { ModelPanel } from './pages/model-panel/model-panel.provider';
 import { PagesModule } from './pages/pages.module';
@@ -49,13 +53,14 @@ export class AppModule {
         CoreModule.forRoot(config, databaseUrl),
         GraphQLModule.forRootAsync<ApolloDriverConfig>({
           driver: ApolloDriver,
-          inject: [PrismaService],
-          useFactory: (prisma: PrismaService) => ({
+          imports: [MetricsModule],
+          inject: [PrismaService, MetricsService],
+          useFactory: (prisma: PrismaService, metrics: MetricsService) => ({
             autoSchemaFile: true,
             sortSchema: true,
             playground: false,
             introspection: true,
-            plugins: [explorerLandingPage()],
+            plugins: [explorerLandingPage(), graphqlMetricsPlugin(metrics)],
             validationRules: [depthLimit(MAX_QUERY_DEPTH)],
             context: ({ req }: { req: Request }): GqlContext => ({ req, loaders: new IncidentLoaders(prisma) }),
           }),
@@ -68,6 +73,8 @@ export class AppModule {
         TrackingModule,
         ImportsModule,
         ModelsModule,
+        MetricsModule,
+        HealthProbesModule,
       ],
       controllers: [HealthController, ExplorerController],
       providers: [{ provide: APP_FILTER, useClass: AppErrorFilter }],

@@ -6,6 +6,13 @@ import type { ModelRunResult, RunModelInput } from '@hindsight/models';
  */
 export interface ModelExecutor {
   execute(input: RunModelInput): Promise<ModelRunResult>;
+  /** Runs executing and waiting right now, for executors that have a pool (read-only). */
+  stats?(): ExecutorStats;
+}
+
+export interface ExecutorStats {
+  active: number;
+  queued: number;
 }
 
 export const MODEL_EXECUTOR = Symbol('MODEL_EXECUTOR');

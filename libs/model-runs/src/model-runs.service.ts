@@ -15,7 +15,7 @@ import {
   type ModelSpec,
 } from '@hindsight/models';
 import { createHash } from 'node:crypto';
-import { MODEL_EXECUTOR, MODEL_RUN_OPTIONS, type ModelExecutor, type ModelRunOptions } from './model-executor';
+import { MODEL_EXECUTOR, MODEL_RUN_OPTIONS, type ExecutorStats, type ModelExecutor, type ModelRunOptions } from './model-executor';
 import type { ModelRunRecord, ModelSpecRecord, ScenarioRecord, StoredSeries } from './model-runs.types';
 
 type RunRow = Prisma.ModelRunGetPayload<object>;
@@ -34,6 +34,11 @@ export interface IncidentModelView {
   scenarios: ScenarioRecord[];
 }
 
+export interface RunOutcome {
+  status: 'succeeded' | 'failed';
+  durationMs: number;
+}
+
 export interface ScenarioComparison {
   scenario: ScenarioRecord;
   run: ModelRunRecord;
@@ -50,12 +55,33 @@ export class ModelRunsService {
   private readonly logger = new Logger('ModelRuns');
   /** Jobs for the queue worker; set by the queue module when execution is `queue`. */
   enqueue: ((runId: string) => Promise<void>) | null = null;
+  private readonly runListeners: ((outcome: RunOutcome) => void)[] = [];
 
   constructor(
     private readonly prisma: PrismaService,
     @Inject(MODEL_EXECUTOR) private readonly executor: ModelExecutor,
     @Inject(MODEL_RUN_OPTIONS) private readonly options: ModelRunOptions,
   ) {}
+
+  /** Called after every run this process executes (for metrics); a listener cannot affect the run. */
+  onRunFinished(listener: (outcome: RunOutcome) => void): void {
+    this.runListeners.push(listener);
+  }
+
+  /** The executor's pool right now, when it has one. */
+  executorStats(): ExecutorStats | null {
+    return this.executor.stats?.() ?? null;
+  }
+
+  private runFinished(outcome: RunOutcome): void {
+    for (const listener of this.runListeners) {
+      try {
+        listener(outcome);
+      } catch {
+        // Observers must never turn a finished run into a failed request.
+      }
+    }
+  }
 
   // ---- specs and bindings ------------------------------------------------------------------
 
@@ -197,7 +223,9 @@ export class ModelRunsService {
         parameters: row.parameters as Record<string, number>,
         seed: row.seed,
       });
-      return toRunRecord(await this.prisma.modelRun.update({ where: { id: runId }, data: { status: 'succeeded', ...outcomeOf(result), ...timing(started) } }));
+      const done = timing(started);
+      this.runFinished({ status: 'succeeded', durationMs: done.durationMs });
+      return toRunRecord(await this.prisma.modelRun.update({ where: { id: runId }, data: { status: 'succeeded', ...outcomeOf(result), ...done } }));
     } catch (error) {
       if (error instanceof ModelError && error.code === 'QUEUE_FULL') {
         // Nothing ran: forget the row so the same request can be made again later.
@@ -206,7 +234,9 @@ export class ModelRunsService {
       }
       const message = error instanceof Error ? error.message : String(error);
       this.logger.warn(`run ${runId} failed: ${message}`);
-      return toRunRecord(await this.prisma.modelRun.update({ where: { id: runId }, data: { status: 'failed', error: message, ...timing(started) } }));
+      const done = timing(started);
+      this.runFinished({ status: 'failed', durationMs: done.durationMs });
+      return toRunRecord(await this.prisma.modelRun.update({ where: { id: runId }, data: { status: 'failed', error: message, ...done } }));
     }
   }
 

@@ -21,6 +21,7 @@ export function runnerExecutor(options: ExecutorOptions): ClosableExecutor {
   const runner = new ModelRunner({ concurrency: options.workers, maxQueue: options.queueSize, wallTimeMs: options.runTimeoutMs + 1_000 });
   return {
     execute: (input) => runner.run({ ...input, budget: { maxEvents: options.eventBudget, maxWallMs: options.runTimeoutMs, ...input.budget } }),
+    stats: () => ({ active: runner.active, queued: runner.queued }),
     close: () => runner.close(),
   };
 }
