@@ -1,9 +1,7 @@
 import fs from 'node:fs';
-import path from 'node:path';
 import { Controller, Get, NotFoundException, Param, Res } from '@nestjs/common';
 import type { Response } from 'express';
-import { projectRoot } from '@hindsight/db';
-import { EXPLORER_ASSETS } from './explorer.plugin';
+import { EXPLORER_ASSETS, explorerAssetPath } from './explorer.plugin';
 
 @Controller('explorer/assets')
 export class ExplorerController {
@@ -15,8 +13,7 @@ export class ExplorerController {
     if (!asset) throw new NotFoundException();
     let body = this.cache.get(name);
     if (!body) {
-      const pkgDir = path.dirname(require.resolve(`${asset.pkg}/package.json`, { paths: [projectRoot()] }));
-      body = fs.readFileSync(path.join(pkgDir, asset.file));
+      body = fs.readFileSync(explorerAssetPath(name, asset));
       this.cache.set(name, body);
     }
     res.type(asset.type).setHeader('Cache-Control', 'public, max-age=86400').send(body);
