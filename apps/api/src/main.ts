@@ -3,13 +3,12 @@ import type { Server } from 'node:http';
 import { Logger } from '@nestjs/common';
 import { createApp, openDatabase, prepareSchema, runDefaultScenariosInBackground, seedIfEmpty } from './bootstrap';
 import { loadConfig } from './config/app-config';
-import { createPinoLogger, PinoNestLogger } from './logging/app-logger';
+import { useAppLogger } from './logging/app-logger';
 
 async function main(): Promise<void> {
   const config = loadConfig();
   // One logger for the whole process, from the first line on (JSON unless at a terminal).
-  const pino = createPinoLogger(config.log);
-  Logger.overrideLogger(new PinoNestLogger(pino));
+  const pino = useAppLogger(config.log);
   const logger = new Logger('Hindsight');
   const log = (line: string) => logger.log(line);
   const database = await openDatabase(config, log);

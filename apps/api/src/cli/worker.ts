@@ -3,6 +3,7 @@ import { PrismaService } from '@hindsight/db';
 import { ModelRunQueue, ModelRunsService, runnerExecutor } from '@hindsight/model-runs';
 import { prepareSchema } from '../bootstrap';
 import { loadConfig } from '../config/app-config';
+import { useAppLogger } from '../logging/app-logger';
 
 /**
  * `npm run worker`: executes model runs queued by an API started with MODEL_EXECUTION=queue.
@@ -11,6 +12,7 @@ import { loadConfig } from '../config/app-config';
  */
 export async function main(): Promise<number> {
   const config = loadConfig();
+  useAppLogger(config.log);
   const logger = new Logger('worker');
   if (!config.databaseUrl) {
     logger.error('The worker needs DATABASE_URL: it shares the API\'s database (an embedded server belongs to one process).');

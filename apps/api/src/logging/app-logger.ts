@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { Writable } from 'node:stream';
-import type { LoggerService } from '@nestjs/common';
+import { Logger, type LoggerService } from '@nestjs/common';
 import pino, { type DestinationStream, type Logger as PinoLogger } from 'pino';
 import type { AppConfig } from '../config/app-config';
 
@@ -84,6 +84,16 @@ export function createPinoLogger(options: AppLoggerOptions): PinoLogger {
     },
     destination,
   );
+}
+
+/**
+ * Makes pino the logger of this process: every `new Logger(ctx)` writes through it from now on.
+ * Entry points (the server, the queue worker, the CLI tools) call it first.
+ */
+export function useAppLogger(options: AppLoggerOptions): PinoLogger {
+  const logger = createPinoLogger(options);
+  Logger.overrideLogger(new PinoNestLogger(logger));
+  return logger;
 }
 
 /** Nest's logger interface over pino: `new Logger('Ctx').warn(...)` anywhere ends up here. */
