@@ -42,7 +42,9 @@ export function requestLogger(logger: PinoLogger) {
       req: (req: { id: string; method: string; url: string; remoteAddress?: string }) => ({ method: req.method, path: pathOf(req.url), remoteAddress: req.remoteAddress }),
       res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
     },
-    customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info'),
+    // Probes and scrapes arrive every few seconds; they are worth a line only when they fail.
+    customLogLevel: (req, res, error) =>
+      error || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : /^\/(health|metrics)(\/|$)/.test(pathOf(req.url)) ? 'debug' : 'info',
     customSuccessMessage: (req, res) => `${req.method} ${pathOf(req.url)} ${res.statusCode}`,
     customErrorMessage: (req, res) => `${req.method} ${pathOf(req.url)} ${res.statusCode}`,
     // The request's own lines already carry reqId through the mixin; avoid a second copy.
