@@ -9,7 +9,8 @@ describe('the app logger', () => {
     const nest = new PinoNestLogger(createPinoLogger({ level: 'info', format: 'pretty', destination: prettyStream(out) }));
     nest.log('ready on port 3000', 'Hindsight');
     nest.warn('slow query', 'Db');
-    expect(text).toMatch(/^\d\d:\d\d:\d\d INFO  \[Hindsight\] ready on port 3000\n\d\d:\d\d:\d\d WARN  \[Db\] slow query\n$/);
+    nest.pino.info({ req: { method: 'GET', path: '/x' }, res: { statusCode: 200 }, durationMs: 12, reqId: 'r-1' }, 'GET /x 200');
+    expect(text).toMatch(/^\d\d:\d\d:\d\d INFO  \[Hindsight\] ready on port 3000\n\d\d:\d\d:\d\d WARN  \[Db\] slow query\n\d\d:\d\d:\d\d INFO  GET \/x 200 12 ms \(r-1\)\n$/);
     expect(text).not.toContain('\u001b[');
   });
 

@@ -152,13 +152,14 @@ export function prettyStream(out: NodeJS.WritableStream): Writable {
         try {
           const { time, level, context, msg, reqId, err, stack, ...rest } = JSON.parse(line) as Record<string, unknown>;
           delete rest.service;
-          delete rest.pid;
-          delete rest.hostname;
+          // A request line already says method, path and status in its message.
+          const took = typeof rest.durationMs === 'number' ? ` ${rest.durationMs} ms` : '';
+          for (const key of ['req', 'res', 'durationMs']) delete rest[key];
           const clock = typeof time === 'string' ? time.slice(11, 19) : '';
           const extra = Object.keys(rest).length > 0 ? ` ${JSON.stringify(rest)}` : '';
           const trace = (err as { stack?: string } | undefined)?.stack ?? (typeof stack === 'string' ? stack : '');
           out.write(
-            `${clock} ${(LEVEL_NAMES[level as number] ?? String(level)).padEnd(5)} ${context ? `[${String(context)}] ` : ''}${msg ?? ''}${reqId ? ` (${String(reqId)})` : ''}${extra}\n${trace ? `${trace}\n` : ''}`,
+            `${clock} ${(LEVEL_NAMES[level as number] ?? String(level)).padEnd(5)} ${context ? `[${String(context)}] ` : ''}${msg ?? ''}${took}${reqId ? ` (${String(reqId)})` : ''}${extra}\n${trace ? `${trace}\n` : ''}`,
           );
         } catch {
           out.write(`${line}\n`);
