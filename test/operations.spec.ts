@@ -5,7 +5,7 @@ import { Writable } from 'node:stream';
 import { gunzipSync, brotliDecompressSync } from 'node:zlib';
 import { Logger } from '@nestjs/common';
 import request from 'supertest';
-import { migrate, migrationsDir } from '@hindsight/db';
+import { migrate, migrationsDir, PrismaService } from '@hindsight/db';
 import { ApiTokensService } from '@hindsight/tracking';
 import { createApp } from '../apps/api/src/bootstrap';
 import { loadConfig } from '../apps/api/src/config/app-config';
@@ -152,6 +152,15 @@ describe('/metrics', () => {
     expect(m.get('hindsight_model_runner_runs{state="queued"}')).toBe(0);
     expect(m.get('hindsight_model_run_duration_seconds_sum{status="succeeded"}')).toBeGreaterThan(0);
     expect(m.get('hindsight_http_shed_total')).toBe(0);
+    expect(m.get('hindsight_model_runs_unfinished{status="queued"}')).toBe(0);
+
+    // A run waiting in the table (as with MODEL_EXECUTION=queue) is counted by the next scrape.
+    const prisma = t.app.get(PrismaService);
+    const stored = await prisma.modelRun.findFirstOrThrow({ where: { seed: 424242 } });
+    await prisma.modelRun.update({ where: { id: stored.id }, data: { status: 'queued' } });
+    const later = parseMetrics((await request(server).get('/metrics')).text);
+    expect(later.get('hindsight_model_runs_unfinished{status="queued"}')).toBe(1);
+    await prisma.modelRun.update({ where: { id: stored.id }, data: { status: stored.status } });
   });
 
   it('keeps client-chosen operation names bounded', async () => {

@@ -2,17 +2,10 @@ import { Controller, Get } from '@nestjs/common';
 import { HealthCheck, HealthCheckService, HealthIndicatorService } from '@nestjs/terminus';
 import { migrationsDir, migrationStatus, PrismaService, readMigrations, type MigrationFile } from '@hindsight/db';
 import { Public } from '../auth/roles.decorator';
+import { withTimeout } from '../common/with-timeout';
 
 /** A probe must answer quickly even when the database does not. */
 const PROBE_TIMEOUT_MS = 3_000;
-
-function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
-  });
-  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
-}
 
 /**
  * Probes for an orchestrator (Kubernetes, compose, a load balancer):

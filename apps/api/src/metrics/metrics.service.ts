@@ -2,9 +2,13 @@ import { Injectable } from '@nestjs/common';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { PrismaService } from '@hindsight/db';
 import { ModelRunsService } from '@hindsight/model-runs';
+import { withTimeout } from '../common/with-timeout';
 
 const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 const RUN_BUCKETS = [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 15, 30, 60];
+
+/** A scrape waits at most this long for the one query it makes. */
+const SCRAPE_QUERY_TIMEOUT_MS = 2_000;
 
 /** Distinct values a client-chosen label may take before the rest count as `other`. */
 export const MAX_LABEL_VALUES = 50;
@@ -108,6 +112,23 @@ export class MetricsService {
         const stats = models.executorStats();
         this.set({ state: 'running' }, stats?.active ?? 0);
         this.set({ state: 'queued' }, stats?.queued ?? 0);
+      },
+    });
+    new Gauge({
+      name: 'hindsight_model_runs_unfinished',
+      help: 'Model runs stored as queued or running, by any process: with MODEL_EXECUTION=queue, the queue depth of the workers.',
+      labelNames: ['status'] as const,
+      registers: [this.registry],
+      async collect() {
+        try {
+          const { rows } = await withTimeout(
+            pool.query<{ status: string; n: number }>(`SELECT status::text AS status, count(*)::int AS n FROM "ModelRun" WHERE status IN ('queued', 'running') GROUP BY status`),
+            SCRAPE_QUERY_TIMEOUT_MS,
+          );
+          for (const status of ['queued', 'running']) this.set({ status }, rows.find((r) => r.status === status)?.n ?? 0);
+        } catch {
+          // A scrape must not fail because the database does; the series keeps its last value.
+        }
       },
     });
     models.onRunFinished(({ status, durationMs }) => this.modelRunDuration.observe({ status }, durationMs / 1000));
