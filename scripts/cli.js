@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Runs a command-line tool of the app (apps/api/src/cli/<name>.ts) straight from source:
 // `node scripts/cli.js token create --name ci --role editor`. The npm scripts wrap it.
+require('./load-env');
 require('./register-ts');
 const path = require('node:path');
 

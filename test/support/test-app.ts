@@ -1,4 +1,5 @@
 import type { INestApplication } from '@nestjs/common';
+import type { Logger as PinoLogger } from 'pino';
 import request from 'supertest';
 import { createApp } from '../../apps/api/src/bootstrap';
 import { loadConfig } from '../../apps/api/src/config/app-config';
@@ -21,14 +22,14 @@ export interface GqlResponse<T> {
  * connection may take 30 s rather than the production 5 s: the suites share two cores with
  * Postgres and a headless browser, and what they assert is behaviour, never latency.
  */
-export async function startTestApp(options: { seed?: boolean; env?: Record<string, string> } = {}): Promise<TestApp> {
+export async function startTestApp(options: { seed?: boolean; env?: Record<string, string>; log?: PinoLogger } = {}): Promise<TestApp> {
   const db = await createTestDatabase({ seed: options.seed ?? true });
   // An hour's lease: the periodic model-run sweep (every half lease) stays out of suites that count
   // SQL statements; suites about leases set their own.
   const config = loadConfig({ DB_CONNECT_TIMEOUT_MS: '30000', MODEL_RUN_LEASE_MS: '3600000', ...options.env, DATABASE_URL: db.url });
   let app: INestApplication;
   try {
-    app = await createApp(config, db.url, { logger: ['error', 'warn'] });
+    app = await createApp(config, db.url, options.log ? { log: options.log } : { logger: ['error', 'warn'] });
     await app.init();
   } catch (error) {
     await db.drop();

@@ -17,9 +17,13 @@ import { APP_CONFIG } from './config/app-config.token';
 import { ExplorerController } from './explorer/explorer.controller';
 import { explorerLandingPage } from './explorer/explorer.plugin';
 import { HealthController } from './health/health.controller';
+import { HealthProbesModule } from './health/health-probes.module';
 import { ImportsModule } from './imports/imports.module';
 import { ModelsModule } from './models/models.module';
 import { IncidentsModule } from './incidents/incidents.module';
+import { graphqlMetricsPlugin } from './metrics/graphql-metrics.plugin';
+import { MetricsModule } from './metrics/metrics.module';
+import { MetricsService } from './metrics/metrics.service';
 import { ModelPanelModule } from './pages/model-panel/model-panel.module';
 import { ModelPanel } from './pages/model-panel/model-panel.provider';
 import { PagesModule } from './pages/pages.module';
@@ -52,13 +56,14 @@ export class AppModule {
         CoreModule.forRoot(config, databaseUrl),
         GraphQLModule.forRootAsync<ApolloDriverConfig>({
           driver: ApolloDriver,
-          inject: [PrismaService],
-          useFactory: (prisma: PrismaService) => ({
+          imports: [MetricsModule],
+          inject: [PrismaService, MetricsService],
+          useFactory: (prisma: PrismaService, metrics: MetricsService) => ({
             autoSchemaFile: true,
             sortSchema: true,
             playground: false,
             introspection: true,
-            plugins: [explorerLandingPage(), inputGuardPlugin()],
+            plugins: [explorerLandingPage(), inputGuardPlugin(), graphqlMetricsPlugin(metrics)],
             validationRules: [depthLimit(MAX_QUERY_DEPTH)],
             buildSchemaOptions: { scalarsMap: [{ type: Date, scalar: DateTimeScalar }] },
             // Errors are mapped once, in formatError; stacks stay on the server unless HINDSIGHT_DEV_ERRORS.
@@ -76,6 +81,8 @@ export class AppModule {
         TrackingModule,
         ImportsModule,
         ModelsModule,
+        MetricsModule,
+        HealthProbesModule,
       ],
       controllers: [HealthController, ExplorerController],
       providers: [{ provide: APP_FILTER, useClass: AppErrorFilter }],

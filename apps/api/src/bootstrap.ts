@@ -2,12 +2,18 @@ import path from 'node:path';
 import { Logger, type INestApplication, type LogLevel } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
+import compression from 'compression';
 import type { NextFunction, Request, Response } from 'express';
+import type { Logger as PinoLogger } from 'pino';
 import { migrate, migrationsDir, projectRoot, PrismaService, startEmbeddedPostgres } from '@hindsight/db';
 import { readSeedFiles, seedDatabase } from '@hindsight/incidents';
 import { ModelRunsService, runDefaultScenarios, seedModels } from '@hindsight/model-runs';
 import { AppModule } from './app.module';
-import type { AppConfig } from './config/app-config';
+import type { AppConfig, LogLevelName } from './config/app-config';
+import { createPinoLogger, PinoNestLogger } from './logging/app-logger';
+import { requestLogger } from './logging/request-logger';
+import { httpMetrics } from './metrics/http-metrics.middleware';
+import { MetricsService } from './metrics/metrics.service';
 
 export interface Database {
   url: string;
@@ -60,16 +66,27 @@ export function runDefaultScenariosInBackground(app: INestApplication, log: (lin
   );
 }
 
-export async function createApp(
-  config: AppConfig,
-  databaseUrl: string,
-  options: { logger?: false | LogLevel[] } = {},
-): Promise<INestApplication> {
+export interface CreateAppOptions {
+  /** Nest-style levels to keep (`['error', 'warn']`), or false for none; the config's LOG_LEVEL otherwise. */
+  logger?: false | LogLevel[];
+  /** The process's pino logger, when the caller made one already (main does, to log start-up). */
+  log?: PinoLogger;
+}
+
+export async function createApp(config: AppConfig, databaseUrl: string, options: CreateAppOptions = {}): Promise<INestApplication> {
+  const log = options.log ?? createPinoLogger({ level: pinoLevel(options.logger) ?? config.log.level, format: config.log.format });
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, databaseUrl), {
-    logger: options.logger ?? ['error', 'warn', 'log'],
+    logger: new PinoNestLogger(log),
     abortOnError: false,
   });
-  app.use(loadShedder(config.http.maxInFlight));
+  // Nothing tells a client which framework answers.
+  app.disable('x-powered-by');
+  const metrics = app.get(MetricsService);
+  app.use(requestLogger(log));
+  app.use(httpMetrics(metrics));
+  app.use(loadShedder(config.http.maxInFlight, { shed: () => metrics.shed.inc(), inFlight: (n) => metrics.inFlight.set(n) }));
+  // Pages, assets (graphiql.js is 3.5 MB) and GraphQL answers, for clients that ask for it.
+  app.use(compression());
   // Room for an imported document (JSON-escaped) or a long narrative; anything larger is refused
   // with 413 before it is parsed.
   app.useBodyParser('json', { limit: config.imports.maxBytes * 2 + 64 * 1024 });
@@ -77,25 +94,35 @@ export async function createApp(
   return app;
 }
 
+/** The most verbose of Nest's level names, as a pino level. */
+function pinoLevel(levels: false | LogLevel[] | undefined): LogLevelName | undefined {
+  if (levels === undefined) return undefined;
+  if (levels === false || levels.length === 0) return 'silent';
+  const order: [LogLevel, LogLevelName][] = [['verbose', 'trace'], ['debug', 'debug'], ['log', 'info'], ['warn', 'warn'], ['error', 'error'], ['fatal', 'fatal']];
+  return order.find(([nest]) => levels.includes(nest))?.[1] ?? 'silent';
+}
+
 /**
  * Refuses work beyond a fixed number of requests in flight with a fast 503, instead of queueing
  * without bound until every request times out (the failure mode of three of the four seeds).
  */
-function loadShedder(maxInFlight: number) {
+function loadShedder(maxInFlight: number, observe: { shed: () => void; inFlight: (count: number) => void }) {
   let inFlight = 0;
   const logger = new Logger('LoadShedder');
   return (req: Request, res: Response, next: NextFunction) => {
-    if (inFlight >= maxInFlight && req.path !== '/health') {
+    // Probes and metrics are answered even when busy: they are how an operator sees it.
+    if (inFlight >= maxInFlight && !/^\/(health|metrics)(\/|$)/.test(req.path)) {
+      observe.shed();
       logger.warn(`shedding ${req.method} ${req.path}: ${inFlight} requests in flight`);
       res.status(503).setHeader('Retry-After', '1').json({ code: 'SERVICE_UNAVAILABLE', message: 'Server busy; retry shortly.' });
       return;
     }
-    inFlight++;
+    observe.inFlight(++inFlight);
     let done = false;
     const release = () => {
       if (!done) {
         done = true;
-        inFlight--;
+        observe.inFlight(--inFlight);
       }
     };
     res.on('finish', release);

@@ -3,11 +3,14 @@ import type { Server } from 'node:http';
 import { Logger } from '@nestjs/common';
 import { createApp, openDatabase, prepareSchema, runDefaultScenariosInBackground, seedIfEmpty } from './bootstrap';
 import { loadConfig } from './config/app-config';
+import { useAppLogger } from './logging/app-logger';
 
 async function main(): Promise<void> {
+  const config = loadConfig();
+  // One logger for the whole process, from the first line on (JSON unless at a terminal).
+  const pino = useAppLogger(config.log);
   const logger = new Logger('Hindsight');
   const log = (line: string) => logger.log(line);
-  const config = loadConfig();
   const database = await openDatabase(config, log);
   let stopping = false;
   const stop = async (signal: string) => {
@@ -24,7 +27,7 @@ async function main(): Promise<void> {
   let app: Awaited<ReturnType<typeof createApp>> | undefined;
   try {
     await prepareSchema(database.url, log);
-    app = await createApp(config, database.url);
+    app = await createApp(config, database.url, { log: pino });
     if (config.seedOnStart) await seedIfEmpty(app, log);
     const server = app.getHttpServer() as Server;
     // Bounded waits on the client side of every connection (the StackEgg lesson: idle

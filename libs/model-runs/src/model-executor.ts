@@ -9,6 +9,13 @@ export interface ModelExecutor {
   execute(input: RunModelInput): Promise<string>;
   /** Runs it would accept now; absent means it never refuses. */
   room?(): number;
+  /** Runs executing and waiting right now, for executors that have a pool (read-only). */
+  stats?(): ExecutorStats;
+}
+
+export interface ExecutorStats {
+  active: number;
+  queued: number;
 }
 
 export const MODEL_EXECUTOR = Symbol('MODEL_EXECUTOR');

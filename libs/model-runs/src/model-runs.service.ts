@@ -20,6 +20,7 @@ import {
   MODEL_EXECUTOR,
   MODEL_RUN_OPTIONS,
   resolveRunOptions,
+  type ExecutorStats,
   type ModelExecutor,
   type ModelRunOptions,
   type ResolvedModelRunOptions,
@@ -64,6 +65,11 @@ export interface IncidentModelView {
   scenarios: ScenarioRecord[];
 }
 
+export interface RunOutcome {
+  status: 'succeeded' | 'failed';
+  durationMs: number;
+}
+
 export interface ScenarioComparison {
   scenario: ScenarioRecord;
   run: ModelRunRecord;
@@ -93,6 +99,7 @@ export class ModelRunsService {
   private queueFullUntil = 0;
   private closing = false;
   private sweeper: NodeJS.Timeout | null = null;
+  private readonly runListeners: ((outcome: RunOutcome) => void)[] = [];
 
   constructor(
     private readonly prisma: PrismaService,
@@ -100,6 +107,26 @@ export class ModelRunsService {
     @Inject(MODEL_RUN_OPTIONS) options: ModelRunOptions,
   ) {
     this.options = resolveRunOptions(options);
+  }
+
+  /** Called after every run this process executes (for metrics); a listener cannot affect the run. */
+  onRunFinished(listener: (outcome: RunOutcome) => void): void {
+    this.runListeners.push(listener);
+  }
+
+  /** The executor's pool right now, when it has one. */
+  executorStats(): ExecutorStats | null {
+    return this.executor.stats?.() ?? null;
+  }
+
+  private runFinished(outcome: RunOutcome): void {
+    for (const listener of this.runListeners) {
+      try {
+        listener(outcome);
+      } catch {
+        // Observers must never turn a finished run into a failed request.
+      }
+    }
   }
 
   // ---- specs and bindings ------------------------------------------------------------------
@@ -289,6 +316,7 @@ export class ModelRunsService {
         const json = await result;
         clearInterval(heartbeat);
         await this.storeResult(runId, json, started);
+        this.runFinished({ status: 'succeeded', durationMs: timing(started).durationMs });
       } catch (error) {
         clearInterval(heartbeat);
         if (error instanceof ModelError && error.code === 'QUEUE_FULL') {
@@ -300,6 +328,7 @@ export class ModelRunsService {
         const code = error instanceof ModelError ? error.code : 'UNEXPECTED';
         this.logger.warn(`run ${runId} failed (${code}): ${message}`);
         await this.storeFailure(runId, code, message, started);
+        this.runFinished({ status: 'failed', durationMs: timing(started).durationMs });
       }
     })();
     this.inFlight.set(runId, work);

@@ -33,6 +33,7 @@ export function runnerExecutor(options: ExecutorOptions): ClosableExecutor {
   return {
     execute: (input) => runner.runJson({ ...input, budget: { maxEvents: options.eventBudget, maxWallMs: options.runTimeoutMs, ...input.budget } }),
     room: () => runner.room,
+    stats: () => ({ active: runner.active, queued: runner.queued }),
     close: () => runner.close(),
   };
 }

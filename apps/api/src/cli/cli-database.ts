@@ -2,6 +2,7 @@ import { Logger } from '@nestjs/common';
 import { PrismaService } from '@hindsight/db';
 import { openDatabase, prepareSchema } from '../bootstrap';
 import { loadConfig } from '../config/app-config';
+import { useAppLogger } from '../logging/app-logger';
 
 /**
  * Opens the same database `npm start` uses (DATABASE_URL, or the embedded server in the data
@@ -9,6 +10,7 @@ import { loadConfig } from '../config/app-config';
  */
 export async function withDatabase<T>(work: (prisma: PrismaService) => Promise<T>): Promise<T> {
   const config = loadConfig();
+  useAppLogger(config.log);
   const log = (line: string) => new Logger('cli').log(line);
   const database = await openDatabase(config, log);
   try {

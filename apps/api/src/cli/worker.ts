@@ -4,6 +4,7 @@ import { ModelRunQueue, ModelRunsService, runnerExecutor } from '@hindsight/mode
 import { prepareSchema } from '../bootstrap';
 import { loadConfig } from '../config/app-config';
 import { modelRunOptions } from '../models/models.module';
+import { useAppLogger } from '../logging/app-logger';
 
 /**
  * `npm run worker`: executes model runs queued by an API started with MODEL_EXECUTION=queue.
@@ -14,6 +15,7 @@ import { modelRunOptions } from '../models/models.module';
  */
 export async function main(): Promise<number> {
   const config = loadConfig();
+  useAppLogger(config.log);
   const logger = new Logger('worker');
   if (!config.databaseUrl) {
     logger.error('The worker needs DATABASE_URL: it shares the API\'s database (an embedded server belongs to one process).');

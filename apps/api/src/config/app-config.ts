@@ -39,11 +39,18 @@ export interface AppConfig {
   imports: { maxBytes: number; trackers: { phabricator?: string; jira?: string; github?: string } };
   /** Base URLs that turn actionables' tracker references (`T123`, `OPS-1`) into links. */
   trackers: { phabricator: string; jira: string | null; github: string };
+  /** `json`: one JSON object per line; `pretty`: short plain lines for a person at a terminal. */
+  log: { level: LogLevelName; format: 'json' | 'pretty' };
+  /** Bearer token a scraper must send to read /metrics; without one only loopback clients may. */
+  metricsToken: string | null;
 }
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevelName = (typeof LOG_LEVELS)[number];
 
 type Env = Record<string, string | undefined>;
 
-export function loadConfig(env: Env = process.env, root = process.cwd()): AppConfig {
+export function loadConfig(env: Env = process.env, root = process.cwd(), isTty = Boolean(process.stdout.isTTY)): AppConfig {
   const problems: FieldProblem[] = [];
   const int = (name: string, fallback: number, min: number, max: number): number => {
     const raw = env[name];
@@ -132,7 +139,22 @@ export function loadConfig(env: Env = process.env, root = process.cwd()): AppCon
       jira: baseUrl('TRACKER_JIRA_URL', null),
       github: baseUrl('TRACKER_GITHUB_URL', 'https://github.com')!,
     },
+    log: {
+      level: oneOf('LOG_LEVEL', LOG_LEVELS, 'info'),
+      // Plain lines only for a person at a terminal; anything else (a file, a pipe, a container
+      // log driver) gets JSON without colour codes.
+      format: oneOf('LOG_FORMAT', ['json', 'pretty'] as const, isTty ? 'pretty' : 'json'),
+    },
+    metricsToken: metricsToken(env.METRICS_TOKEN, problems),
   };
   if (problems.length > 0) throw AppError.badInput(problems);
   return config;
+}
+
+function metricsToken(raw: string | undefined, problems: FieldProblem[]): string | null {
+  const value = raw?.trim();
+  if (!value) return null;
+  // A short shared secret is guessable; Prometheus sends it on every scrape.
+  if (value.length < 16) problems.push({ field: 'METRICS_TOKEN', reason: `expected at least 16 characters; got ${value.length}` });
+  return value;
 }

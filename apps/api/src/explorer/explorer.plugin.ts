@@ -1,10 +1,29 @@
-/** Files the explorer page loads, all served by this app from installed npm packages (no CDN). */
-export const EXPLORER_ASSETS: Record<string, { pkg: string; file: string; type: string }> = {
+import fs from 'node:fs';
+import path from 'node:path';
+
+export interface ExplorerAsset {
+  pkg: string;
+  file: string;
+  type: string;
+}
+
+/** Files the explorer page loads, all served by this app from npm packages (no CDN). */
+export const EXPLORER_ASSETS: Record<string, ExplorerAsset> = {
   'react.js': { pkg: 'react', file: 'umd/react.production.min.js', type: 'text/javascript' },
   'react-dom.js': { pkg: 'react-dom', file: 'umd/react-dom.production.min.js', type: 'text/javascript' },
   'graphiql.js': { pkg: 'graphiql', file: 'graphiql.min.js', type: 'text/javascript' },
   'graphiql.css': { pkg: 'graphiql', file: 'graphiql.min.css', type: 'text/css' },
 };
+
+/** Where `npm run build` puts copies of the files, so the build serves them without node_modules' browser bundles. */
+export const BUNDLED_EXPLORER_ASSETS_DIR = path.join(__dirname, 'assets');
+
+/** The build's copy when there is one, else the installed package's file (running from sources). */
+export function explorerAssetPath(name: string, asset: ExplorerAsset): string {
+  const bundled = path.join(BUNDLED_EXPLORER_ASSETS_DIR, name);
+  if (fs.existsSync(bundled)) return bundled;
+  return path.join(path.dirname(require.resolve(`${asset.pkg}/package.json`)), asset.file);
+}
 
 const EXAMPLE = `# Hindsight: postmortems as queryable knowledge.
 query Incident {

@@ -2,7 +2,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Controller, Get, NotFoundException, Param, Res, UseFilters } from '@nestjs/common';
 import type { Response } from 'express';
-import { projectRoot } from '@hindsight/db';
 import { Public } from '../auth/roles.decorator';
 import { PageErrorFilter } from './page-error.filter';
 
@@ -12,9 +11,9 @@ const PAGE_ASSETS: Record<string, string> = {
   'pages.js': 'text/javascript; charset=utf-8',
 };
 
-/** Read from the source folder at first use (the files are not TypeScript, so they are not compiled). */
+/** Beside this file, in the sources and in the build alike (`npm run build` copies the folder). */
 function assetPath(name: string): string {
-  return path.join(projectRoot(), 'apps', 'api', 'src', 'pages', 'assets', name);
+  return path.join(__dirname, 'assets', name);
 }
 
 // Open like the explorer's assets: a stylesheet reveals nothing, and a sign-in page would need it.

@@ -142,3 +142,32 @@ async function applyOne(client: Client, migration: MigrationFile): Promise<void>
     throw new MigrationError('APPLY_FAILED', `Migration ${migration.name} failed and was rolled back: ${(error as Error).message}`);
   }
 }
+
+/** Anything that runs a query: a pg Pool, Client or PoolClient. */
+export interface Queryable {
+  query<R extends object>(sql: string): Promise<{ rows: R[] }>;
+}
+
+export interface MigrationStatus {
+  /** In the folder, not (or not successfully) applied to the database. */
+  pending: string[];
+  /** Started but never finished: the database needs a person before the app can trust it. */
+  failed: string[];
+}
+
+/**
+ * Compares the migrations folder with `_prisma_migrations` without changing anything (for
+ * readiness checks). A database that has never been migrated has every migration pending.
+ */
+export async function migrationStatus(db: Queryable, migrations: readonly Pick<MigrationFile, 'name'>[]): Promise<MigrationStatus> {
+  const { rows: exists } = await db.query<{ present: boolean }>(`SELECT to_regclass('"_prisma_migrations"') IS NOT NULL AS present`);
+  if (!exists[0]?.present) return { pending: migrations.map((m) => m.name), failed: [] };
+  const { rows } = await db.query<Pick<AppliedRow, 'migration_name' | 'finished_at'>>(
+    'SELECT migration_name, finished_at FROM "_prisma_migrations" WHERE rolled_back_at IS NULL',
+  );
+  const finished = new Set(rows.filter((r) => r.finished_at !== null).map((r) => r.migration_name));
+  return {
+    pending: migrations.map((m) => m.name).filter((name) => !finished.has(name)),
+    failed: rows.filter((r) => r.finished_at === null).map((r) => r.migration_name),
+  };
+}
