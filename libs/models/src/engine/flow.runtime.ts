@@ -1758,7 +1758,7 @@ export class FlowSimulation {
         if (s.profile) src.profile = s.profile.map((e) => ({ at: compileValue(e.at, 0, store)(), rate: compileValue(e.rate, 0, store) })).sort((a, b) => a.at - b.at);
         if (s.trace) src.trace = [...s.trace].sort((a, b) => a - b);
       } else {
-        src.users = checkedNow(compileValue(s.users, 1, store), Domains.positiveInteger, `sources.${s.key}.users`);
+        src.users = checkedNow(compileValue(s.users, 1, store), Domains.users, `sources.${s.key}.users`);
         src.think = compileDuration(s.thinkTime, store);
       }
       if (s.work !== undefined) src.work = compileValue(s.work, 1, store);

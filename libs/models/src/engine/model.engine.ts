@@ -8,7 +8,8 @@ import { round6 } from '../output/number.format';
 import { hashRunInputs } from '../output/run-input.hash';
 import type { ControllerEventSpec, MeasureSpec, ModelSpec, ScenarioSpec } from '../spec/model-spec.types';
 import { resolveParameters } from '../spec/parameter.resolver';
-import { Domains, SCENARIO_AS_HAPPENED, validateSpec } from '../spec/model-spec.validator';
+import { Domains, fluidStepsIssue, SCENARIO_AS_HAPPENED, validateSpec } from '../spec/model-spec.validator';
+import { DEFAULT_FLUID_STEP } from '../spec/spec.limits';
 import { FlowSimulation } from './flow.runtime';
 import type { MetricNamespace } from './metric.catalog';
 import { MetricReader } from './metric.reader';
@@ -33,7 +34,7 @@ export interface RunModelInput {
   checks?: boolean;
 }
 
-export const DEFAULT_FLUID_STEP = 0.1;
+export { DEFAULT_FLUID_STEP } from '../spec/spec.limits';
 export const DEFAULT_POINTS = 300;
 /** Fine windows per output point, capped so checks read at most this many windows. */
 const MAX_FINE_WINDOWS = 4000;
@@ -131,6 +132,10 @@ function simulate(
   const params = resolveParameters(spec, overrides, scenario.key);
   const store = new ParameterStore(spec.parameters, params);
   const horizon = checkedNow(compileValue(spec.horizon, 1, store), Domains.positive, 'horizon');
+  if (settings.mode === 'fluid') {
+    const issue = fluidStepsIssue(horizon, settings.fluidStep);
+    if (issue) throw new ModelError(ModelErrorCode.InvalidSpec, `fluidStep: ${issue}`);
+  }
   const events = scenarioEvents(spec, scenario);
   const eventTimes = new Map<string, number>();
   for (const e of events) eventTimes.set(e.key, compileValue(e.at, 0, store)());

@@ -2,6 +2,7 @@ import { ModelSpecError, type SpecIssue } from '../errors/model.error';
 import { parseMetricName, type MetricNamespace } from '../engine/metric.catalog';
 import { compileExpression, ExpressionSyntaxError, parseExpression } from './expression.parser';
 import type { ModelSpec, ParameterSpec } from './model-spec.types';
+import { DEFAULT_FLUID_STEP, SpecLimits } from './spec.limits';
 
 /** Numeric domains a field may require; parameter ranges are checked against them too. */
 export interface Domain {
@@ -28,7 +29,26 @@ export const Domains = {
   positiveInteger: domain('a positive integer', 1, false, Infinity, true),
   nonNegativeInteger: domain('a whole number >= 0', 0, false, Infinity, true),
   factor: domain('a number >= 1', 1, false, Infinity),
+  // Sizes that cost memory or time, bounded (see spec.limits.ts).
+  cacheNodes: domain(`a positive integer <= ${SpecLimits.cacheNodes} (engine limit)`, 1, false, SpecLimits.cacheNodes, true),
+  replicas: domain(`a positive integer <= ${SpecLimits.replicas} (engine limit)`, 1, false, SpecLimits.replicas, true),
+  users: domain(`a positive integer <= ${SpecLimits.users} (engine limit)`, 1, false, SpecLimits.users, true),
+  perVisit: domain(`a positive integer <= ${SpecLimits.perVisit} (engine limit)`, 1, false, SpecLimits.perVisit, true),
+  retries: domain(`a whole number <= ${SpecLimits.retries} (engine limit)`, 0, false, SpecLimits.retries, true),
+  maxEvents: domain(`a positive integer <= ${SpecLimits.maxEvents} (engine limit)`, 1, false, SpecLimits.maxEvents, true),
 } as const;
+
+/** "expected at most N <what> (engine limit), got M" on `path` when a list is too long. */
+function tooMany(c: { add(path: string, reason: string): void }, list: unknown[], max: number, path: string, what: string): void {
+  if (list.length > max) c.add(path, `expected at most ${max} ${what} (engine limit), got ${list.length}`);
+}
+
+/** Fluid steps of a run: horizon / step, bounded by SpecLimits.fluidSteps. Null when within. */
+export function fluidStepsIssue(horizon: number, step: number): string | null {
+  const steps = horizon / step;
+  if (!(steps > SpecLimits.fluidSteps)) return null;
+  return `horizon / fluidStep = ${Math.ceil(steps)} steps; expected at most ${SpecLimits.fluidSteps} (engine limit): raise fluidStep or shorten the horizon`;
+}
 
 export function inDomain(x: number, d: Domain): boolean {
   if (!Number.isFinite(x) && !(x === Infinity && d.max === Infinity)) return false;
@@ -275,7 +295,7 @@ function checkPolicy(c: Checker, v: unknown, path: string): void {
   const p = c.obj(v, path, POLICY_FIELDS);
   if (!p) return;
   c.value(p, 'timeout', path, Domains.nonNegative);
-  c.value(p, 'retries', path, Domains.nonNegativeInteger);
+  c.value(p, 'retries', path, Domains.retries);
   c.value(p, 'concurrencyLimit', path, Domains.positiveInteger);
   if (p.backoff !== undefined) {
     const bp = `${path}.backoff`;
@@ -312,7 +332,7 @@ function checkCall(c: Checker, v: unknown, path: string, from: string, stationKe
   if (to && !stationKeys.has(to)) c.add(`${path}.to`, `unknown station "${to}" (known: ${[...stationKeys].join(', ')})`);
   if (to) c.ns.edges.add(`${from}->${to}`);
   c.value(call, 'probability', path, Domains.probability);
-  c.value(call, 'multiplicity', path, Domains.positiveInteger);
+  c.value(call, 'multiplicity', path, Domains.perVisit);
   c.oneOf(call, 'mode', path, ['sequential', 'parallel']);
   if (typeof call.fanOut === 'string') {
     const fan = c.oneOf(call, 'fanOut', path, ['one', 'all']);
@@ -555,6 +575,13 @@ export function validateSpec(input: unknown): ModelSpec {
     c.literal(engine, 'fluidStep', 'engine', Domains.positive);
   }
   c.value(s, 'horizon', '$', Domains.positive, true);
+  if (engine && engine.mode === 'fluid') {
+    const h = s.horizon;
+    const horizon = typeof h === 'number' ? h : typeof h === 'object' && h !== null && 'param' in h ? c.params.get(String((h as Rec).param))?.max : undefined;
+    const step = typeof engine.fluidStep === 'number' && engine.fluidStep > 0 ? engine.fluidStep : DEFAULT_FLUID_STEP;
+    const issue = typeof horizon === 'number' ? fluidStepsIssue(horizon, step) : null;
+    if (issue) c.add('engine.fluidStep', issue);
+  }
   if (s.points !== undefined && (typeof s.points !== 'number' || !Number.isInteger(s.points) || s.points < 10 || s.points > 500)) {
     c.add('points', `expected an integer between 10 and 500, got ${describeValue(s.points)}`);
   }
@@ -579,6 +606,10 @@ export function validateSpec(input: unknown): ModelSpec {
   collect(poolsRaw, 'pools', c.ns.pools);
   collect(cachesRaw, 'caches', c.ns.caches);
   if (stationsRaw.length === 0) c.add('stations', 'expected at least one station');
+  tooMany(c, stationsRaw, SpecLimits.blocks, 'stations', 'stations');
+  tooMany(c, sourcesRaw, SpecLimits.blocks, 'sources', 'sources');
+  tooMany(c, poolsRaw, SpecLimits.blocks, 'pools', 'pools');
+  tooMany(c, cachesRaw, SpecLimits.blocks, 'caches', 'caches');
   if (sourcesRaw.length === 0) c.add('sources', 'expected at least one source');
 
   poolsRaw.forEach((v, i) => {
@@ -595,7 +626,7 @@ export function validateSpec(input: unknown): ModelSpec {
     const p = c.obj(v, path, ['key', 'title', 'nodes', 'keysPerNode', 'initialWarm', 'hitCeiling']);
     if (!p) return;
     c.key(p, 'key', path);
-    c.literal(p, 'nodes', path, Domains.positiveInteger, true);
+    c.literal(p, 'nodes', path, Domains.cacheNodes, true);
     c.value(p, 'keysPerNode', path, Domains.positive, true);
     c.value(p, 'initialWarm', path, Domains.probability);
     c.value(p, 'hitCeiling', path, Domains.probability);
@@ -635,7 +666,7 @@ export function validateSpec(input: unknown): ModelSpec {
     } else if (slots !== undefined && slots !== null) {
       c.value(st, 'slots', path, Domains.positiveInteger);
     }
-    c.literal(st, 'replicas', path, Domains.positiveInteger);
+    c.literal(st, 'replicas', path, Domains.replicas);
     checkQueue(c, st.queue, `${path}.queue`);
     c.duration(st, 'service', path);
     c.value(st, 'serviceWork', path, Domains.nonNegative);
@@ -662,7 +693,7 @@ export function validateSpec(input: unknown): ModelSpec {
       if (la) {
         const cache = c.key(la, 'cache', lp);
         if (cache && !c.ns.caches.has(cache)) c.add(`${lp}.cache`, `unknown cache "${cache}"`);
-        c.value(la, 'keys', lp, Domains.positiveInteger, true);
+        c.value(la, 'keys', lp, Domains.perVisit, true);
         checkCall(c, la.onMiss, `${lp}.onMiss`, key, c.ns.stations);
         if (typeof la.missWork === 'string' || la.missWork === undefined) c.oneOf(la, 'missWork', lp, ['missing', 'all']);
         else c.value(la, 'missWork', lp, Domains.probability);
@@ -696,19 +727,23 @@ export function validateSpec(input: unknown): ModelSpec {
       const given = ['rate', 'profile', 'trace'].filter((k) => so[k] !== undefined);
       if (given.length !== 1) c.add(path, `an open source needs exactly one of rate, profile, trace (got ${given.join(', ') || 'none'})`);
       c.value(so, 'rate', path, Domains.nonNegative);
-      c.arr(so.profile, `${path}.profile`, false).forEach((e, j) => {
+      const profile = c.arr(so.profile, `${path}.profile`, false);
+      tooMany(c, profile, SpecLimits.traceEntries, `${path}.profile`, 'profile entries');
+      const trace = c.arr(so.trace, `${path}.trace`, false);
+      tooMany(c, trace, SpecLimits.traceEntries, `${path}.trace`, 'trace entries');
+      profile.forEach((e, j) => {
         const pp = `${path}.profile[${j}]`;
         const pe = c.obj(e, pp, ['at', 'rate']);
         if (!pe) return;
         c.value(pe, 'at', pp, Domains.nonNegative, true);
         c.value(pe, 'rate', pp, Domains.nonNegative, true);
       });
-      c.arr(so.trace, `${path}.trace`, false).forEach((t, j) => {
+      trace.forEach((t, j) => {
         if (typeof t !== 'number' || !(t >= 0)) c.add(`${path}.trace[${j}]`, `expected a time >= 0, got ${describeValue(t)}`);
       });
       if (so.users !== undefined || so.thinkTime !== undefined) c.add(path, 'users and thinkTime belong to closed sources');
     } else if (kind === 'closed') {
-      c.value(so, 'users', path, Domains.positiveInteger, true);
+      c.value(so, 'users', path, Domains.users, true);
       c.duration(so, 'thinkTime', path, true);
       for (const k of ['rate', 'profile', 'trace', 'arrivals']) if (so[k] !== undefined) c.add(`${path}.${k}`, 'not a field of a closed source');
     }
@@ -720,6 +755,7 @@ export function validateSpec(input: unknown): ModelSpec {
   const eventKeys = c.eventKeys;
   const scenariosRaw = c.arr(s.scenarios, 'scenarios');
   const baseEvents = c.arr(s.events, 'events', false);
+  tooMany(c, baseEvents, SpecLimits.events, 'events', 'events');
   baseEvents.forEach((ev, i) => checkEvent(c, ev, `events[${i}]`, s, eventKeys));
   const baseEventKeys = new Set(eventKeys);
   const scenarioKeys = new Set<string>();
@@ -746,7 +782,9 @@ export function validateSpec(input: unknown): ModelSpec {
         }
       }
     }
-    c.arr(sc.events, `${path}.events`, false).forEach((ev, j) => checkEvent(c, ev, `${path}.events[${j}]`, s, eventKeys));
+    const scEvents = c.arr(sc.events, `${path}.events`, false);
+    tooMany(c, scEvents, SpecLimits.events, `${path}.events`, 'events');
+    scEvents.forEach((ev, j) => checkEvent(c, ev, `${path}.events[${j}]`, s, eventKeys));
     c.arr(sc.omitEvents, `${path}.omitEvents`, false).forEach((k, j) => {
       if (typeof k !== 'string' || !baseEventKeys.has(k)) c.add(`${path}.omitEvents[${j}]`, `expected the key of a base event, got ${describeValue(k)}`);
     });
@@ -758,6 +796,11 @@ export function validateSpec(input: unknown): ModelSpec {
   const probeKeys = new Set<string>();
   const probes = c.arr(s.probes, 'probes');
   if (probes.length === 0) c.add('probes', 'expected at least one probe');
+  // A run may ask for up to 500 points per series whatever the spec says.
+  const maxProbes = Math.floor(SpecLimits.probeCells / 500);
+  if (probes.length > maxProbes) {
+    c.add('probes', `expected at most ${maxProbes} probes (probes × 500 points <= ${SpecLimits.probeCells}, engine limit), got ${probes.length}`);
+  }
   probes.forEach((v, i) => {
     const path = `probes[${i}]`;
     const p = c.obj(v, path, ['key', 'metric', 'label', 'unit']);
@@ -789,7 +832,11 @@ export function validateSpec(input: unknown): ModelSpec {
   });
 
   const checkNames = new Set<string>();
-  c.arr(s.checks, 'checks', false).forEach((v, i) => {
+  const checksRaw = c.arr(s.checks, 'checks', false);
+  if (figures.length + checksRaw.length > SpecLimits.measures) {
+    c.add('checks', `expected at most ${SpecLimits.measures} figures and checks together (engine limit), got ${figures.length + checksRaw.length}`);
+  }
+  checksRaw.forEach((v, i) => {
     const path = `checks[${i}]`;
     const ch = c.obj(v, path, ['name', 'description', 'scenarios', 'measure', 'measures', 'value', 'expect', 'unit', 'ifFails']);
     if (!ch) return;
