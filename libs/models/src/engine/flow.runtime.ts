@@ -18,6 +18,7 @@ import {
   EV_INJECT,
   EV_LINGER_END,
   EV_QUEUE_DEADLINE,
+  EV_RATE_START,
   EV_RETRY,
   EV_RETRY_FLUSH,
   EV_SERVICE_END,
@@ -199,10 +200,26 @@ export class Visit {
   }
 }
 
+/** Fluid rate regime: a cohort waiting for its planned start. */
+class RatePlan {
+  cancelled = false;
+  constructor(
+    readonly visit: Visit,
+    readonly inst: Instance,
+    readonly start: number,
+    readonly hold: number,
+    readonly service: number,
+  ) {}
+}
+
 export class Instance {
   readonly hung: Visit[] = [];
   /** Fluid rate regime: time until which this instance's capacity is committed. */
   vft = 0;
+  /** Fluid rate regime: the service rate (slots / mean hold) the committed times were planned at. */
+  plannedRate = 0;
+  /** Fluid rate regime: cohorts planned to start later, in start order. */
+  planned: RatePlan[] = [];
   constructor(
     readonly index: number,
     readonly gate: Gate,
@@ -608,6 +625,8 @@ export class EdgeRt {
   constructor(
     readonly key: string,
     readonly stats: EdgeStats,
+    /** Fluid mode: replicas the caller's representative cohort stands for (1 for a source). */
+    readonly callerScale: number,
   ) {}
 
   /** Delay before retry number `r` (1-based); fluid mode uses the mean of the jitter. */
@@ -948,18 +967,78 @@ export class Station {
       }
     }
     inst.vft = startBase + work;
+    inst.plannedRate = c / (this.service.mean() + this.linger.mean());
     const s0 = now + wait;
-    st.queue.addInterval(now, s0, m);
-    st.holding.addInterval(s0, s0 + h, m);
-    st.working.addInterval(s0, s0 + serviceD, m);
+    if (s0 > now) {
+      // Waits until its planned start; the plan moves if the capacity changes meanwhile.
+      st.queue.change(now, m);
+      v.state = S_QUEUED;
+      v.enqueuedAt = now;
+      const plan = new RatePlan(v, inst, s0, h, serviceD);
+      inst.planned.push(plan);
+      rt.kernel.schedule(s0, EV_RATE_START, plan);
+      return;
+    }
+    this.rateStart(v, h, serviceD, 0);
+  }
+
+  /** Fluid rate regime: a cohort's service starts now, having waited `wait` seconds. */
+  private rateStart(v: Visit, h: number, serviceD: number, wait: number): void {
+    const rt = this.rt;
+    const now = rt.kernel.now;
+    const st = this.stats;
+    const m = v.mass;
+    st.holding.addInterval(now, now + h, m);
+    st.working.addInterval(now, now + serviceD, m);
     const by = st.holdingBy[v.root.source];
-    if (by) by.addInterval(s0, s0 + h, m);
+    if (by) by.addInterval(now, now + h, m);
     st.admitted.add(now, m);
     st.waitSum.add(now, m * wait);
     st.waitMass.add(now, m);
     v.rate = true;
     v.state = S_SERVICE;
-    rt.scheduleVisit(s0 + serviceD, EV_SERVICE_END, v);
+    rt.scheduleVisit(now + serviceD, EV_SERVICE_END, v);
+  }
+
+  /** EV_RATE_START: a planned cohort leaves the queue and starts. */
+  onRatePlan(plan: RatePlan): void {
+    if (plan.cancelled) return;
+    const inst = plan.inst;
+    const i = inst.planned.indexOf(plan);
+    if (i === 0) inst.planned.shift();
+    else if (i > 0) inst.planned.splice(i, 1);
+    const v = plan.visit;
+    const now = this.rt.kernel.now;
+    this.stats.queue.change(now, -v.mass);
+    this.rateStart(v, plan.hold, plan.service, now - v.enqueuedAt);
+  }
+
+  /**
+   * Fluid rate regime after a capacity or parameter change: the committed backlog is worked
+   * off at the new rate, so every planned start moves (time after now scales by old / new rate).
+   */
+  replanRates(): void {
+    if (!this.rateRegime) return;
+    const rt = this.rt;
+    const now = rt.kernel.now;
+    const h = this.service.mean() + this.linger.mean();
+    for (const inst of this.instances) {
+      const rate = inst.gate.slots() / h;
+      const old = inst.plannedRate;
+      if (!(rate > 0) || !(old > 0) || rate === old || inst.vft <= now) continue;
+      const f = old / rate;
+      inst.vft = now + (inst.vft - now) * f;
+      inst.plannedRate = rate;
+      const plans = inst.planned;
+      inst.planned = [];
+      for (const p of plans) {
+        if (p.cancelled) continue;
+        p.cancelled = true;
+        const moved = new RatePlan(p.visit, inst, p.start > now ? now + (p.start - now) * f : now, p.hold, p.service);
+        inst.planned.push(moved);
+        rt.kernel.schedule(moved.start, EV_RATE_START, moved);
+      }
+    }
   }
 
   startService(v: Visit, startClock: number): void {
@@ -1882,7 +1961,7 @@ export class FlowSimulation {
       stats = new EdgeStats(this.grid, scale);
       this.edges.set(key, stats);
     }
-    const edge = new EdgeRt(key, stats);
+    const edge = new EdgeRt(key, stats, scale);
     edge.rng = new RandomStream(this.seed, stream);
     const policy: ClientPolicySpec = c.policy ?? {};
     const target = this.stationByKey.get(c.to) as Station;
@@ -2041,6 +2120,11 @@ export class FlowSimulation {
       case EV_TICK:
         (target as Gate).tick();
         break;
+      case EV_RATE_START: {
+        const plan = target as RatePlan;
+        plan.visit.station.onRatePlan(plan);
+        break;
+      }
       case EV_SOURCE: {
         const token = target as SourceToken;
         token.source.fire(token);
@@ -2109,6 +2193,7 @@ export class FlowSimulation {
   /** Something a parameter may drive has changed: sources re-pace, gates re-admit. */
   private refresh(): void {
     for (const st of this.stations) st.refreshCollapsible();
+    for (const st of this.stations) st.replanRates();
     this.recordCapacity();
     for (const s of this.sources) s.reschedule();
     for (const st of this.stations) for (const inst of st.instances) this.kick(inst.gate);

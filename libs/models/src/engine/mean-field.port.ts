@@ -182,10 +182,10 @@ export class Port {
     const target = edge.target;
     const k = Math.max(1, Math.round(edge.parallel()));
     const fan = edge.fan();
-    // The representative replica gets its share of the fan-out; a request waits for all
-    // fan × k of its children.
+    // The caller's representative replica stands for all its replicas; the callee's gets
+    // its share of their fan-out. A request waits for all fan × k of its children.
     const exponent = k * fan;
-    const childMass = (mass * k * fan) / target.replicas;
+    const childMass = (mass * edge.callerScale * k * fan) / target.replicas;
     const collapse = r - rep > 1 && target.canCollapseRepeats();
     let w: Wait | null = null;
     const last = this.waits.length > this.head ? this.waits[this.waits.length - 1] : null;
