@@ -1,5 +1,8 @@
 import { EPS, EV_RETRY_FLUSH, EV_WAIT_DEADLINE, OK, Status } from './runtime.constants';
-import { type EdgeRt, type FlowSimulation, type Source, Visit } from './flow.runtime';
+import type { EdgeRt } from './call-edge';
+import type { FlowSimulation } from './flow.runtime';
+import type { Source } from './source';
+import { Visit } from './visit';
 
 // Local bindings for globals read in hot loops (see flow.runtime.ts).
 const Math = globalThis.Math;

@@ -1,0 +1,615 @@
+import { RandomStream } from '../kernel/random.stream';
+import type { Evaluate } from '../spec/expression.parser';
+import { EPS, EV_LINGER_END, EV_RATE_START, EV_SERVICE_END, MAX_SYNC_DEPTH, OK, STEP_LOOKASIDE, S_CALLING, S_DONE, S_HUNG, S_LINGER, S_QUEUED, S_SERVICE, Status } from './runtime.constants';
+import { StationStats } from './run.stats';
+import { firstAttempt, type Port } from './mean-field.port';
+import type { Duration } from './value.compiler';
+import type { CacheRt } from './cache';
+import { type EdgeRt, Call, type Attempt } from './call-edge';
+import type { FlowSimulation } from './flow.runtime';
+import { RatePlan, type Instance, type Gate } from './gate';
+import type { Visit } from './visit';
+
+/** A station: admission, service, look-aside lookup, calls, own errors, response, linger, emits. */
+// Local bindings for globals read in hot loops: test runners that evaluate modules in a vm
+// context make every global lookup an order of magnitude slower than a local one.
+const Math = globalThis.Math;
+const Infinity = globalThis.Infinity;
+
+export interface EmitRt {
+  target: Station;
+  probability: Evaluate;
+  on: 'success' | 'failure' | 'any';
+  delay: Evaluate;
+  maxDepth: Evaluate;
+}
+
+export interface LookasideRt {
+  cache: CacheRt;
+  keys: Evaluate;
+  edge: EdgeRt;
+  /** 1: the miss call re-reads every key; 0: only the missing ones. */
+  missAll: Evaluate;
+}
+
+export interface Slowdown {
+  kind: 'utilisation' | 'concurrency';
+  at: Evaluate;
+  factor: Evaluate;
+}
+
+export class Station {
+  readonly instances: Instance[] = [];
+  readonly stats: StationStats;
+  readonly rng: RandomStream;
+  calls: EdgeRt[] = [];
+  emits: EmitRt[] = [];
+  lookaside: LookasideRt | null = null;
+  registry: Set<Visit> | null = null;
+  stopped = false;
+  blackholed = false;
+  rateRegime = false;
+  admitOverride: number | null = null;
+  errorOverride: number | null = null;
+  readonly replicas: number;
+  /** Fluid mode simulates one representative replica; totals are multiplied by this. */
+  readonly scale: number;
+  service!: Duration;
+  linger!: Duration;
+  serviceWork: Evaluate | null = null;
+  slowdown: Slowdown | null = null;
+  continueAfterTimeout = true;
+  errorRate: Evaluate = () => 0;
+  errorStatus = 500;
+  admit: Evaluate | null = null;
+  pool: Gate | null = null;
+
+  constructor(
+    readonly rt: FlowSimulation,
+    readonly key: string,
+    readonly index: number,
+    replicas: number,
+    seed: number,
+  ) {
+    this.replicas = replicas;
+    this.scale = rt.fluid ? replicas : 1;
+    this.stats = new StationStats(rt.grid, rt.percentiles.has(key));
+    this.rng = new RandomStream(seed, `station:${key}`);
+  }
+
+  /** Cached by refreshCollapsible (parameters can change it). */
+  collapsible = false;
+
+  canCollapseRepeats(): boolean {
+    return this.collapsible;
+  }
+
+  refreshCollapsible(): void {
+    this.collapsible = (
+      this.rt.fluid &&
+      this.calls.length === 0 &&
+      this.lookaside === null &&
+      this.emits.length === 0 &&
+      this.registry === null &&
+      !this.rateRegime &&
+      this.pool === null &&
+      this.slowdown === null &&
+      this.linger.isZero &&
+      this.errorOverride === null &&
+      this.errorRate() === 0 &&
+      this.instances.every((i) => i.gate.slots() === Infinity)
+    );
+  }
+
+  pickInstance(rng: RandomStream): Instance {
+    return this.instances.length === 1 ? this.instances[0] : this.instances[rng.int(this.instances.length)];
+  }
+
+  arrive(v: Visit): void {
+    const rt = this.rt;
+    const now = rt.kernel.now;
+    const st = this.stats;
+    const m = v.mass;
+    st.offered.add(now, m);
+    const ob = st.offeredBy[v.root.source];
+    if (ob) ob.add(now, m);
+    st.arrivals += m;
+    st.insideMass += m;
+    st.insideArrivalSum += m * now;
+    if (this.registry) this.registry.add(v);
+    if (this.stopped) {
+      this.reject(v, Status.stopped);
+      return;
+    }
+    const a = this.admitOverride ?? (this.admit ? this.admit() : 1);
+    if (a < 1) {
+      if (!rt.fluid) {
+        if (this.rng.next() >= a) {
+          this.reject(v, Status.throttled);
+          return;
+        }
+      } else {
+        const rejected = m * (1 - a);
+        if (rejected >= m - EPS) {
+          this.reject(v, Status.throttled);
+          return;
+        }
+        if (rejected > EPS) this.reject(v.splitOff(rejected), Status.throttled);
+      }
+    }
+    if (this.rateRegime) this.rateArrive(v);
+    else v.inst.gate.offer(v);
+  }
+
+  /**
+   * Fluid rate regime, for stations whose hold is short next to the step: the instance is a
+   * FIFO work queue drained at `slots / hold` requests per second. A cohort is taken as
+   * spread over its step, so a station below saturation adds no waiting.
+   */
+  private rateArrive(v: Visit): void {
+    const rt = this.rt;
+    const now = rt.kernel.now;
+    const inst = v.inst;
+    const gate = inst.gate;
+    const c = gate.slots();
+    const st = this.stats;
+    let serviceD = this.service.mean();
+    if (this.serviceWork) serviceD += this.serviceWork() * v.work;
+    const h = serviceD + this.linger.mean();
+    if (!(c > 0) || !(h > 0)) {
+      gate.offer(v);
+      return;
+    }
+    const startBase = Math.max(inst.vft, now - rt.step / 2);
+    const limit = gate.limitFn();
+    if (limit < Infinity) {
+      const backlog = Math.max(0, startBase - now) * (c / h);
+      const room = limit - backlog;
+      if (room <= EPS) {
+        this.reject(v, Status.shed);
+        return;
+      }
+      if (room < v.mass) this.reject(v.splitOff(v.mass - room), Status.shed);
+    }
+    const m = v.mass;
+    const work = (m * h) / c;
+    const meanStart = startBase + work / 2;
+    const wait = meanStart > now ? meanStart - now : 0;
+    if (gate.dropAbandoned) {
+      const dl = v.deadline();
+      if (now + wait > dl) {
+        st.queue.addInterval(now, dl, m);
+        st.dropped.add(now, m);
+        this.depart(v, dl);
+        return;
+      }
+    }
+    inst.vft = startBase + work;
+    inst.plannedRate = c / (this.service.mean() + this.linger.mean());
+    const s0 = now + wait;
+    if (s0 > now) {
+      // Waits until its planned start; the plan moves if the capacity changes meanwhile.
+      st.queue.change(now, m);
+      v.state = S_QUEUED;
+      v.enqueuedAt = now;
+      const plan = new RatePlan(v, inst, s0, h, serviceD);
+      inst.planned.push(plan);
+      rt.kernel.schedule(s0, EV_RATE_START, plan);
+      return;
+    }
+    this.rateStart(v, h, serviceD, 0);
+  }
+
+  /** Fluid rate regime: a cohort's service starts now, having waited `wait` seconds. */
+  private rateStart(v: Visit, h: number, serviceD: number, wait: number): void {
+    const rt = this.rt;
+    const now = rt.kernel.now;
+    const st = this.stats;
+    const m = v.mass;
+    st.holding.addInterval(now, now + h, m);
+    st.working.addInterval(now, now + serviceD, m);
+    const by = st.holdingBy[v.root.source];
+    if (by) by.addInterval(now, now + h, m);
+    st.admitted.add(now, m);
+    st.waitSum.add(now, m * wait);
+    st.waitMass.add(now, m);
+    v.rate = true;
+    v.state = S_SERVICE;
+    rt.scheduleVisit(now + serviceD, EV_SERVICE_END, v);
+  }
+
+  /** EV_RATE_START: a planned cohort leaves the queue and starts. */
+  onRatePlan(plan: RatePlan): void {
+    if (plan.cancelled) return;
+    const inst = plan.inst;
+    const i = inst.planned.indexOf(plan);
+    if (i === 0) inst.planned.shift();
+    else if (i > 0) inst.planned.splice(i, 1);
+    const v = plan.visit;
+    const now = this.rt.kernel.now;
+    this.stats.queue.change(now, -v.mass);
+    this.rateStart(v, plan.hold, plan.service, now - v.enqueuedAt);
+  }
+
+  /**
+   * Fluid rate regime after a capacity or parameter change: the committed backlog is worked
+   * off at the new rate, so every planned start moves (time after now scales by old / new rate).
+   */
+  replanRates(): void {
+    if (!this.rateRegime) return;
+    const rt = this.rt;
+    const now = rt.kernel.now;
+    const h = this.service.mean() + this.linger.mean();
+    for (const inst of this.instances) {
+      const rate = inst.gate.slots() / h;
+      const old = inst.plannedRate;
+      if (!(rate > 0) || !(old > 0) || rate === old || inst.vft <= now) continue;
+      const f = old / rate;
+      inst.vft = now + (inst.vft - now) * f;
+      inst.plannedRate = rate;
+      const plans = inst.planned;
+      inst.planned = [];
+      for (const p of plans) {
+        if (p.cancelled) continue;
+        p.cancelled = true;
+        const moved = new RatePlan(p.visit, inst, p.start > now ? now + (p.start - now) * f : now, p.hold, p.service);
+        inst.planned.push(moved);
+        rt.kernel.schedule(moved.start, EV_RATE_START, moved);
+      }
+    }
+  }
+
+  startService(v: Visit, startClock: number): void {
+    const rt = this.rt;
+    const now = rt.kernel.now;
+    let d = rt.fluid || this.service.isDeterministic ? this.service.mean() : this.service.sample(this.rng);
+    if (this.serviceWork) d += this.serviceWork() * v.work;
+    if (v.repeat > 1) {
+      // Each repeat counts as an arrival, a slot-time and a completion.
+      const extra = v.mass * (v.repeat - 1);
+      this.stats.offered.add(now, extra);
+      this.stats.arrivals += extra;
+      this.stats.admitted.add(now, extra);
+      this.stats.waitMass.add(now, extra);
+      d *= v.repeat;
+    }
+    if (this.slowdown) d *= this.slowdownFactor(v.inst.gate);
+    let end = now + d;
+    if (rt.fluid && startClock < now) end = Math.max(now, startClock + d);
+    v.state = S_SERVICE;
+    this.stats.working.change(now, v.mass);
+    if (end <= now && rt.syncDepth < MAX_SYNC_DEPTH) {
+      // No work to wait for: continue now, without an event (bounded, so that a cycle of
+      // zero-time stations cannot recurse without end).
+      rt.syncDepth++;
+      this.onServiceEnd(v);
+      rt.syncDepth--;
+      return;
+    }
+    rt.scheduleVisit(end, EV_SERVICE_END, v);
+  }
+
+  private slowdownFactor(gate: Gate): number {
+    const s = this.slowdown as Slowdown;
+    if (s.kind === 'utilisation') {
+      const slots = gate.slots();
+      if (!(slots < Infinity) || slots <= 0) return 1;
+      const u = gate.holding / slots;
+      const thr = s.at();
+      return u <= thr || thr >= 1 ? 1 : 1 + (s.factor() * (u - thr)) / (1 - thr);
+    }
+    const knee = s.at();
+    return gate.holding <= knee ? 1 : 1 + (s.factor() * (gate.holding - knee)) / knee;
+  }
+
+  onServiceEnd(v: Visit): void {
+    if (v.dead) return;
+    if (!v.rate) this.stats.working.change(this.rt.kernel.now, -v.mass);
+    if (this.blackholed) {
+      v.state = S_HUNG;
+      v.inst.hung.push(v);
+      return;
+    }
+    if (this.lookaside) this.lookup(v);
+    else this.continueAt(v, 0);
+  }
+
+  private lookup(v: Visit): void {
+    const rt = this.rt;
+    const now = rt.kernel.now;
+    const la = this.lookaside as LookasideRt;
+    const cache = la.cache;
+    const K = Math.max(1, Math.round(la.keys()));
+    const scale = this.scale;
+    if (!rt.fluid) {
+      let missing = 0;
+      let nodes: number[] | null = null;
+      for (let k = 0; k < K; k++) {
+        const node = cache.rng.int(cache.nodes);
+        if (cache.rng.next() < cache.hitProb(node)) continue;
+        missing++;
+        (nodes ??= []).push(node);
+      }
+      cache.stats.lookups.add(now, K);
+      cache.stats.hits.add(now, K - missing);
+      if (missing === 0) {
+        this.continueAt(v, 0);
+        return;
+      }
+      v.missing = missing;
+      v.missNodes = nodes;
+      this.callLookaside(v, la.missAll() >= 0.5 ? K : missing);
+      return;
+    }
+    const h = cache.meanHitProb();
+    const pNone = Math.pow(h, K);
+    const m = v.mass;
+    cache.stats.lookups.add(now, m * K * scale);
+    cache.stats.hits.add(now, m * K * h * scale);
+    const missMass = m * (1 - pNone);
+    if (missMass <= EPS) {
+      this.continueAt(v, 0);
+      return;
+    }
+    const missing = (K * (1 - h)) / (1 - pNone);
+    const work = la.missAll() >= 0.5 ? K : missing;
+    if (m - missMass > EPS) {
+      const hit = v.splitOff(m - missMass);
+      v.missing = missing;
+      this.callLookaside(v, work);
+      this.continueAt(hit, 0);
+      return;
+    }
+    v.missing = missing;
+    this.callLookaside(v, work);
+  }
+
+  private callLookaside(v: Visit, work: number): void {
+    const la = this.lookaside as LookasideRt;
+    v.step = STEP_LOOKASIDE;
+    v.state = S_CALLING;
+    if (la.edge.port) la.edge.port.send(v, firstAttempt(v.mass), 0, 0, this.rt.kernel.now, work);
+    else new Call(this.rt, la.edge, v, null, v.root, work).startAttempt(v.mass, 0, 1);
+  }
+
+  /** Runs the calls from index `i` on; each call either happens or is skipped (probability). */
+  continueAt(v: Visit, i: number): void {
+    const rt = this.rt;
+    const calls = this.calls;
+    while (i < calls.length) {
+      if (!this.continueAfterTimeout && v.parent !== null) {
+        if (!rt.fluid) {
+          if (v.isAbandoned()) {
+            this.respond(v);
+            return;
+          }
+        } else {
+          // The share nobody awaits stops here instead of making its calls.
+          const gone = (v.parent as Port).claimOrphaned(v.mass);
+          if (gone >= v.mass - EPS) {
+            this.respond(v, true);
+            return;
+          }
+          if (gone > EPS) this.respond(v.splitOff(gone), true);
+        }
+      }
+      const edge = calls[i];
+      const p = edge.probability();
+      if (p < 1) {
+        if (!rt.fluid) {
+          if (p <= 0 || this.rng.next() >= p) {
+            i++;
+            continue;
+          }
+        } else {
+          if (p <= 0) {
+            i++;
+            continue;
+          }
+          const skip = v.splitOff(v.mass * (1 - p));
+          this.startCall(v, edge, i);
+          this.continueAt(skip, i + 1);
+          return;
+        }
+      }
+      this.startCall(v, edge, i);
+      return;
+    }
+    this.finish(v);
+  }
+
+  private startCall(v: Visit, edge: EdgeRt, i: number): void {
+    v.step = i;
+    v.state = S_CALLING;
+    const work = edge.work ? edge.work() : v.work;
+    if (edge.port) edge.port.send(v, firstAttempt(v.mass), 0, 0, this.rt.kernel.now, work);
+    else new Call(this.rt, edge, v, null, v.root, work).startAttempt(v.mass, 0, 1);
+  }
+
+  /** After the calls: the station's own failure share, then the response. */
+  finish(v: Visit): void {
+    if (v.status === OK) {
+      const e = this.errorOverride ?? this.errorRate();
+      if (e > 0) {
+        if (!this.rt.fluid) {
+          if (e >= 1 || this.rng.next() < e) v.status = this.errorStatus;
+        } else if (e >= 1) {
+          v.status = this.errorStatus;
+        } else {
+          const failed = v.splitOff(v.mass * e);
+          failed.status = this.errorStatus;
+          this.respond(failed);
+        }
+      }
+    }
+    this.respond(v);
+  }
+
+  /** `orphaned`: fluid mode, nobody awaits this mass any more (already claimed from the port). */
+  respond(v: Visit, orphaned = false): void {
+    const rt = this.rt;
+    const now = rt.kernel.now;
+    const st = this.stats;
+    const m = v.mass;
+    const reps = v.repeat;
+    st.throughput.add(now, m * reps);
+    const tb = st.throughputBy[v.root.source];
+    if (tb) tb.add(now, m * reps);
+    st.latency.add(now, (now - v.arrivedAt) / reps, m * reps);
+    let abandoned = 0;
+    if (orphaned) abandoned = m;
+    else if (v.parent !== null) abandoned = rt.fluid ? (v.parent as Port).claimOrphaned(m) : v.isAbandoned() ? m : 0;
+    if (v.status === OK) {
+      if (m - abandoned > EPS) {
+        st.goodput.add(now, (m - abandoned) * reps);
+        const gb = st.goodputBy[v.root.source];
+        if (gb) gb.add(now, (m - abandoned) * reps);
+      }
+    } else {
+      st.errors.add(now, m * reps);
+    }
+    if (abandoned > 0) st.abandonedDone.add(now, abandoned * reps);
+    if (this.emits.length > 0) this.emit(v);
+    if (v.parent !== null) {
+      if (!rt.fluid) (v.parent as Attempt).childResult(m, v.status);
+      else if (m - abandoned > EPS) (v.parent as Port).childResult(m - abandoned, v.status, v);
+    }
+    if (v.rate) {
+      const l = this.linger.mean();
+      if (l > 0) {
+        v.state = S_LINGER;
+        rt.scheduleVisit(now + l, EV_LINGER_END, v);
+      } else {
+        this.depart(v, now);
+      }
+      return;
+    }
+    const l = this.linger.isZero ? 0 : rt.fluid || this.linger.isDeterministic ? this.linger.mean() : this.linger.sample(this.rng);
+    if (l > 0) {
+      v.state = S_LINGER;
+      rt.scheduleVisit(now + l, EV_LINGER_END, v);
+    } else {
+      this.release(v);
+    }
+  }
+
+  private emit(v: Visit): void {
+    const rt = this.rt;
+    const now = rt.kernel.now;
+    for (const e of this.emits) {
+      if (e.on === 'success' && v.status !== OK) continue;
+      if (e.on === 'failure' && v.status === OK) continue;
+      const p = e.probability();
+      let mass: number;
+      if (rt.fluid) {
+        mass = v.mass * p * this.scale;
+      } else {
+        if (p <= 0 || (p < 1 && this.rng.next() >= p)) continue;
+        mass = 1;
+      }
+      if (mass <= EPS) continue;
+      const depth = v.root.depth + 1;
+      if (depth > e.maxDepth()) continue;
+      this.stats.emitted.add(now, mass / this.scale);
+      rt.injector.emit(e.target, mass, now + e.delay(), depth, v.root.source);
+    }
+  }
+
+  release(v: Visit): void {
+    if (v.dead) return;
+    if (!v.rate) v.inst.gate.release(v);
+    this.depart(v, this.rt.kernel.now);
+  }
+
+  depart(v: Visit, at: number): void {
+    v.state = S_DONE;
+    const st = this.stats;
+    const m = v.mass;
+    if (v.repeat > 1) {
+      // Repeats ran back to back: m × repeat departures sharing the visit's time inside.
+      st.departed += m * v.repeat;
+      st.sojournSum += m * (at - v.arrivedAt);
+      st.insideMass -= m;
+      st.insideArrivalSum -= m * v.arrivedAt;
+      return;
+    }
+    st.departed += m;
+    st.sojournSum += m * (at - v.arrivedAt);
+    st.insideMass -= m;
+    st.insideArrivalSum -= m * v.arrivedAt;
+    if (this.registry) this.registry.delete(v);
+  }
+
+  /** Turned away before getting a slot: answers the caller at once. */
+  reject(v: Visit, status: number): void {
+    const now = this.rt.kernel.now;
+    this.stats.rejected.add(now, v.mass);
+    this.depart(v, now);
+    this.answer(v, v.mass, status);
+  }
+
+  /** Taken out of the queue without service; `orphaned`: nobody awaits it (fluid). */
+  drop(v: Visit, status: number, orphaned = false): void {
+    const now = this.rt.kernel.now;
+    this.stats.dropped.add(now, v.mass);
+    this.depart(v, now);
+    if (!orphaned) this.answer(v, v.mass, status);
+  }
+
+  private answer(v: Visit, m: number, status: number): void {
+    if (v.parent === null) return;
+    if (this.rt.fluid) {
+      const port = v.parent as Port;
+      const live = m - port.claimOrphaned(m);
+      if (live > EPS) port.childResult(live, status, v);
+    } else {
+      (v.parent as Attempt).childResult(m, status);
+    }
+  }
+
+  /** Process stop: everything inside fails at once and new arrivals are refused. */
+  stop(): void {
+    this.stopped = true;
+    const registry = this.registry;
+    if (!registry) return;
+    const now = this.rt.kernel.now;
+    for (const v of [...registry]) {
+      if (v.state === S_DONE || v.dead) continue;
+      const state = v.state;
+      v.dead = true;
+      const gate = v.inst.gate;
+      if (state === S_QUEUED) gate.unqueue(v);
+      if (state === S_SERVICE) this.stats.working.change(now, -v.mass);
+      if (state === S_SERVICE || state === S_CALLING || state === S_LINGER || state === S_HUNG) {
+        gate.holding -= v.mass;
+        if (gate.holding < EPS) gate.holding = 0;
+        this.stats.holding.change(now, -v.mass);
+        const by = this.stats.holdingBy[v.root.source];
+        if (by) by.change(now, -v.mass);
+        if (gate.poolStats) gate.poolStats.holding.change(now, -v.mass);
+      }
+      this.depart(v, now);
+      if (state !== S_LINGER) this.answer(v, v.mass, Status.stopped);
+    }
+    for (const inst of this.instances) inst.hung.length = 0;
+    // Fluid: callers of this station no longer wait; what they sent becomes orphaned.
+    for (const edge of this.calls) edge.port?.abandonAll();
+    this.lookaside?.edge.port?.abandonAll();
+  }
+
+  start(): void {
+    this.stopped = false;
+  }
+
+  restore(): void {
+    this.blackholed = false;
+    for (const inst of this.instances) {
+      const hung = inst.hung.splice(0);
+      for (const v of hung) {
+        if (v.dead) continue;
+        v.status = Status.shed;
+        this.respond(v);
+      }
+    }
+  }
+}
