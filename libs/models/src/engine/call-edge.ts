@@ -73,6 +73,9 @@ export class EdgeRt {
   rng!: RandomStream;
   /** Fluid mode only. */
   port: Port | null = null;
+  /** Position in the caller's `calls`, and the call step that follows this one. */
+  index = 0;
+  nextStep = 1;
 
   constructor(
     readonly key: string,
@@ -206,7 +209,6 @@ export class Attempt {
   abandoned = false;
   pending = 0;
   worst = OK;
-  readonly start: number;
 
   constructor(
     readonly call: Call,
@@ -216,7 +218,6 @@ export class Attempt {
     readonly repetitions: number,
   ) {
     this.remaining = mass;
-    this.start = call.rt.kernel.now;
   }
 
   childResult(x: number, status: number): void {
@@ -235,8 +236,10 @@ export class Attempt {
   onTimeout(): void {
     if (this.abandoned || this.remaining <= EPS) return;
     this.abandoned = true;
-    this.call.edge.stats.timeouts.add(this.start, this.remaining);
-    if (this.call.source) this.call.source.stats.timeouts.add(this.start, this.remaining);
+    // Booked when the timeout fires, like every other outcome.
+    const now = this.call.rt.kernel.now;
+    this.call.edge.stats.timeouts.add(now, this.remaining);
+    if (this.call.source) this.call.source.stats.timeouts.add(now, this.remaining);
     this.resolve(this.remaining, Status.timeout);
   }
 }

@@ -58,7 +58,7 @@ export interface FlowSimulationOptions {
   blackholable: Set<string>;
   /** `station@source` pairs whose per-source metrics are read. */
   bySource: Set<string>;
-  /** Station and source keys whose latency percentiles are read. */
+  /** `<block>.latency` and `<station>.wait` metrics whose percentiles are read. */
   percentiles: Set<string>;
 }
 
@@ -209,7 +209,17 @@ export class FlowSimulation {
   private wireStation(s: StationSpec): void {
     const st = this.stationByKey.get(s.key) as Station;
     const store = this.o.params;
-    st.calls = (s.calls ?? []).map((c, i) => this.compileEdge(`${s.key}->${c.to}`, c, st.scale, `edge:${s.key}:${i}`));
+    const step = (edge: EdgeRt, i: number): EdgeRt => {
+      edge.index = st.calls.length;
+      edge.nextStep = i + 1;
+      st.calls.push(edge);
+      return edge;
+    };
+    st.steps = (s.calls ?? []).map((c, i) =>
+      'oneOf' in c
+        ? c.oneOf.map((b, k) => step(this.compileEdge(`${s.key}->${b.to}`, b, st.scale, `edge:${s.key}:${i}:${k}`), i))
+        : step(this.compileEdge(`${s.key}->${c.to}`, c, st.scale, `edge:${s.key}:${i}`), i),
+    );
     st.emits = (s.emits ?? []).map((e) => ({
       target: this.stationByKey.get(e.to) as Station,
       probability: compileValue(e.probability, 1, store),
@@ -301,6 +311,7 @@ export class FlowSimulation {
       proxy.instances.push(new Instance(0, new Gate(this, compileValue(policy.concurrencyLimit, Infinity, store), () => Infinity, null, true, null)));
       const inner = this.compileEdge(`${key}#inner`, { ...c, policy: undefined, errorMap: undefined, onError: undefined }, 1, `${stream}:inner`);
       proxy.calls = [inner];
+      proxy.steps = [inner];
       this.stations.push(proxy);
       edge.target = proxy;
       edge.fan = () => 1;

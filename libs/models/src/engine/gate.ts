@@ -193,8 +193,7 @@ export class Gate {
       }
     }
     st.stats.admitted.add(now, m);
-    st.stats.waitSum.add(now, m * (Math.min(now, startClock) - v.enqueuedAt));
-    st.stats.waitMass.add(now, m);
+    st.stats.recordWait(now, Math.min(now, startClock) - v.enqueuedAt, m);
     st.startService(v, startClock);
   }
 

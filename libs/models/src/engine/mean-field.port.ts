@@ -562,9 +562,9 @@ export class Port {
       this.orphan += out;
       w.done = w.childMass;
     }
-    // Booked with the attempts that timed out, so the ratio to attempts stays a share.
-    this.edge.stats.timeouts.add(w.sentAt, w.remaining);
-    if (this.source !== null) this.source.stats.timeouts.add(w.sentAt, w.remaining);
+    // Booked when the timeout fires, like every other outcome.
+    this.edge.stats.timeouts.add(now, w.remaining);
+    if (this.source !== null) this.source.stats.timeouts.add(now, w.remaining);
     this.resolve(w, w.remaining, Status.timeout);
     if (out > EPS) {
       const target = this.edge.target;

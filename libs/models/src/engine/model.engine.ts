@@ -23,12 +23,16 @@ export interface RunModelInput {
   /** Overrides applied on top of the scenario's own parameter values. */
   parameters?: Record<string, number>;
   seed?: number;
-  /** Overrides the spec's engine mode. */
+  /** Overrides the engine mode of the spec and of every scenario. */
   mode?: 'des' | 'fluid';
+  /** Overrides the fluid step of the spec and of every scenario. */
   fluidStep?: number;
   /** Points per output series (10..500). */
   points?: number;
-  /** Event budget per scenario run; the wall budget covers this call as a whole. */
+  /**
+   * Event budget per scenario run (a ceiling: a scenario's own `engine.maxEvents` may only
+   * lower it); the wall budget covers this call as a whole.
+   */
   budget?: Partial<RunBudget>;
   /** Evaluate the spec's checks (may run the other scenarios they compare with). Default true. */
   checks?: boolean;
@@ -57,7 +61,10 @@ export function specNamespace(spec: ModelSpec): MetricNamespace {
     edges: new Set(),
   };
   for (const s of spec.stations) {
-    for (const c of s.calls ?? []) ns.edges.add(`${s.key}->${c.to}`);
+    for (const c of s.calls ?? []) {
+      if ('oneOf' in c) for (const b of c.oneOf) ns.edges.add(`${s.key}->${b.to}`);
+      else ns.edges.add(`${s.key}->${c.to}`);
+    }
     if (s.lookaside) ns.edges.add(`${s.key}->${s.lookaside.onMiss.to}`);
   }
   for (const s of spec.sources) ns.edges.add(`${s.key}->${s.target}`);
@@ -152,7 +159,8 @@ function simulate(
   }
   const percentiles = new Set<string>();
   for (const [name, stat] of metricUses(spec)) {
-    if (/\.latency\.p\d+$/.test(name) || (/\.latency$/.test(name) && /^p\d+$/.test(stat))) percentiles.add(name.slice(0, name.indexOf('.')));
+    const m = /^([^.@]+)\.(latency|wait)(\.p\d+)?(@.*)?$/.exec(name);
+    if (m && (m[3] !== undefined || /^p\d+$/.test(stat))) percentiles.add(`${m[1]}.${m[2]}`);
   }
   const fine = Math.max(1, Math.min(8, Math.floor(MAX_FINE_WINDOWS / settings.points)));
   const sim = new FlowSimulation({
@@ -225,16 +233,33 @@ function resolveRun(input: RunModelInput): { spec: ModelSpec; scenario: Scenario
   if (input.mode !== undefined && input.mode !== 'des' && input.mode !== 'fluid') {
     throw new ModelError(ModelErrorCode.InvalidSpec, `mode: expected "des" or "fluid", got ${String(input.mode)}`);
   }
-  const fluidStep = input.fluidStep ?? spec.engine.fluidStep ?? DEFAULT_FLUID_STEP;
-  if (!(fluidStep > 0)) throw new ModelError(ModelErrorCode.InvalidSpec, `fluidStep: expected a positive number of seconds, got ${String(fluidStep)}`);
-  const settings: Settings = {
-    seed: (input.seed ?? 1) >>> 0,
-    mode: input.mode ?? spec.engine.mode,
-    fluidStep,
-    points: Math.max(10, Math.min(500, Math.round(input.points ?? spec.points ?? DEFAULT_POINTS))),
-  };
+  if (input.fluidStep !== undefined && !(input.fluidStep > 0)) {
+    throw new ModelError(ModelErrorCode.InvalidSpec, `fluidStep: expected a positive number of seconds, got ${String(input.fluidStep)}`);
+  }
+  const maxEvents = input.budget?.maxEvents;
+  if (maxEvents !== undefined && !(maxEvents >= 1)) throw new ModelError(ModelErrorCode.InvalidSpec, `budget.maxEvents: expected a positive number of events, got ${String(maxEvents)}`);
+  const settings = settingsFor(spec, scenario, input);
   const params = resolveParameters(spec, input.parameters ?? {}, scenario.key);
   return { spec, scenario, settings, params };
+}
+
+/** Mode, step and resolution of one scenario's run: the run's own settings, then the scenario's, then the spec's. */
+function settingsFor(spec: ModelSpec, scenario: ScenarioSpec, input: RunModelInput): Settings {
+  const own = scenario.engine ?? {};
+  return {
+    seed: (input.seed ?? 1) >>> 0,
+    mode: input.mode ?? own.mode ?? spec.engine.mode,
+    fluidStep: input.fluidStep ?? own.fluidStep ?? spec.engine.fluidStep ?? DEFAULT_FLUID_STEP,
+    points: Math.max(10, Math.min(500, Math.round(input.points ?? spec.points ?? DEFAULT_POINTS))),
+  };
+}
+
+/** Event budget of one scenario's run: the scenario's or spec's own, capped by the caller's. */
+function maxEventsFor(spec: ModelSpec, scenario: ScenarioSpec, input: RunModelInput): number {
+  const own = scenario.engine?.maxEvents ?? spec.engine.maxEvents;
+  const caller = input.budget?.maxEvents;
+  if (own === undefined) return caller ?? DEFAULT_RUN_BUDGET.maxEvents;
+  return caller === undefined ? own : Math.min(own, caller);
 }
 
 /**
@@ -263,7 +288,10 @@ export function runModel(input: RunModelInput): ModelRunResult {
     const hit = runs.get(key);
     if (hit) return hit;
     const remaining = Math.max(1, deadline - performance.now());
-    const run = simulate(spec, findScenario(spec, key), overrides, settings, { maxEvents: budget.maxEvents, maxWallMs: remaining }, ns, figuresOf);
+    const sc = findScenario(spec, key);
+    // Another scenario read by a check runs in its own mode unless this run forces one.
+    const own = key === scenarioKey ? settings : settingsFor(spec, sc, input);
+    const run = simulate(spec, sc, overrides, own, { maxEvents: maxEventsFor(spec, sc, input), maxWallMs: remaining }, ns, figuresOf);
     runs.set(key, run);
     return run;
   };

@@ -45,7 +45,7 @@ export class Source {
     readonly edge: EdgeRt,
     seed: number,
   ) {
-    this.stats = new SourceStats(rt.grid, rt.percentiles.has(key));
+    this.stats = new SourceStats(rt.grid, rt.percentiles.has(`${key}.latency`));
     this.rng = new RandomStream(seed, `source:${key}`);
     this.root = new Root(index, 0);
     this.token = new SourceToken(this, 0);

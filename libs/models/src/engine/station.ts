@@ -14,6 +14,7 @@ import type { Visit } from './visit';
 // Local bindings for globals read in hot loops: test runners that evaluate modules in a vm
 // context make every global lookup an order of magnitude slower than a local one.
 const Math = globalThis.Math;
+const Array = globalThis.Array;
 const Infinity = globalThis.Infinity;
 
 export interface EmitRt {
@@ -42,7 +43,10 @@ export class Station {
   readonly instances: Instance[] = [];
   readonly stats: StationStats;
   readonly rng: RandomStream;
+  /** Every call edge of the station, in order (`Visit.step` indexes it while a call is out). */
   calls: EdgeRt[] = [];
+  /** The call steps in order: one edge, or the branches of an exclusive choice. */
+  steps: Array<EdgeRt | EdgeRt[]> = [];
   emits: EmitRt[] = [];
   lookaside: LookasideRt | null = null;
   registry: Set<Visit> | null = null;
@@ -73,7 +77,7 @@ export class Station {
   ) {
     this.replicas = replicas;
     this.scale = rt.fluid ? replicas : 1;
-    this.stats = new StationStats(rt.grid, rt.percentiles.has(key));
+    this.stats = new StationStats(rt.grid, rt.percentiles.has(`${key}.latency`), rt.percentiles.has(`${key}.wait`));
     this.rng = new RandomStream(seed, `station:${key}`);
   }
 
@@ -211,8 +215,7 @@ export class Station {
     const by = st.holdingBy[v.root.source];
     if (by) by.addInterval(now, now + h, m);
     st.admitted.add(now, m);
-    st.waitSum.add(now, m * wait);
-    st.waitMass.add(now, m);
+    st.recordWait(now, wait, m);
     v.rate = true;
     v.state = S_SERVICE;
     rt.scheduleVisit(now + serviceD, EV_SERVICE_END, v);
@@ -270,7 +273,7 @@ export class Station {
       this.stats.offered.add(now, extra);
       this.stats.arrivals += extra;
       this.stats.admitted.add(now, extra);
-      this.stats.waitMass.add(now, extra);
+      this.stats.recordWait(now, 0, extra);
       d *= v.repeat;
     }
     if (this.slowdown) d *= this.slowdownFactor(v.inst.gate);
@@ -372,11 +375,11 @@ export class Station {
     else new Call(this.rt, la.edge, v, null, v.root, work).startAttempt(v.mass, 0, 1);
   }
 
-  /** Runs the calls from index `i` on; each call either happens or is skipped (probability). */
+  /** Runs the call steps from index `i` on; each call either happens or is skipped (probability). */
   continueAt(v: Visit, i: number): void {
     const rt = this.rt;
-    const calls = this.calls;
-    while (i < calls.length) {
+    const steps = this.steps;
+    while (i < steps.length) {
       if (!this.continueAfterTimeout && v.parent !== null) {
         if (!rt.fluid) {
           if (v.isAbandoned()) {
@@ -393,7 +396,12 @@ export class Station {
           if (gone > EPS) this.respond(v.splitOff(gone), true);
         }
       }
-      const edge = calls[i];
+      const step = steps[i];
+      if (Array.isArray(step)) {
+        this.choose(v, step, i);
+        return;
+      }
+      const edge = step;
       const p = edge.probability();
       if (p < 1) {
         if (!rt.fluid) {
@@ -407,19 +415,50 @@ export class Station {
             continue;
           }
           const skip = v.splitOff(v.mass * (1 - p));
-          this.startCall(v, edge, i);
+          this.startCall(v, edge);
           this.continueAt(skip, i + 1);
           return;
         }
       }
-      this.startCall(v, edge, i);
+      this.startCall(v, edge);
       return;
     }
     this.finish(v);
   }
 
-  private startCall(v: Visit, edge: EdgeRt, i: number): void {
-    v.step = i;
+  /** An exclusive branch at step `i`: one of the calls, each with its probability, or none. */
+  private choose(v: Visit, branches: EdgeRt[], i: number): void {
+    if (!this.rt.fluid) {
+      const u = this.rng.next();
+      let acc = 0;
+      for (const edge of branches) {
+        acc += edge.probability();
+        if (u < acc) {
+          this.startCall(v, edge);
+          return;
+        }
+      }
+      this.continueAt(v, i + 1);
+      return;
+    }
+    const m = v.mass;
+    let rest: Visit | null = v;
+    for (const edge of branches) {
+      const p = edge.probability();
+      if (!(p > 0)) continue;
+      const x = m * p;
+      if (x >= rest.mass - EPS * Math.max(1, m)) {
+        this.startCall(rest, edge);
+        rest = null;
+        break;
+      }
+      this.startCall(rest.splitOff(x), edge);
+    }
+    if (rest !== null) this.continueAt(rest, i + 1);
+  }
+
+  private startCall(v: Visit, edge: EdgeRt): void {
+    v.step = edge.index;
     v.state = S_CALLING;
     const work = edge.work ? edge.work() : v.work;
     if (edge.port) edge.port.send(v, firstAttempt(v.mass), 0, 0, this.rt.kernel.now, work);

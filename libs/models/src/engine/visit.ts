@@ -143,6 +143,6 @@ export class Visit {
       station.finish(v);
       return;
     }
-    station.continueAt(v, v.step + 1);
+    station.continueAt(v, edge.nextStep);
   }
 }

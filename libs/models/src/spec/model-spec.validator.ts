@@ -280,6 +280,23 @@ class Checker {
     this.valueAt(v, path, Domains.nonNegative);
   }
 
+  /** A NumberValue at the default parameters (NaN when it does not evaluate). */
+  atDefaults(v: unknown): number {
+    if (typeof v === 'number') return v;
+    if (typeof v !== 'object' || v === null) return NaN;
+    const r = v as Rec;
+    if (typeof r.param === 'string') return this.params.get(r.param)?.default ?? NaN;
+    if (typeof r.expr !== 'string') return NaN;
+    try {
+      return compileExpression(r.expr, (name) => {
+        const dv = this.params.get(name)?.default ?? NaN;
+        return () => dv;
+      })();
+    } catch {
+      return NaN;
+    }
+  }
+
   unique(keys: Set<string>, value: string | null, path: string, what: string): void {
     if (value === null) return;
     if (keys.has(value)) this.add(path, `duplicate ${what} "${value}"`);
@@ -323,6 +340,29 @@ function checkPolicy(c: Checker, v: unknown, path: string): void {
       c.value(r, 'burst', rp, Domains.positive);
     }
   }
+}
+
+/** A `calls[]` entry: a call, or an exclusive branch `{ oneOf: [calls with probability] }`. */
+function checkCallStep(c: Checker, v: unknown, path: string, from: string, stationKeys: Set<string>): void {
+  if (typeof v !== 'object' || v === null || !('oneOf' in v)) {
+    checkCall(c, v, path, from, stationKeys);
+    return;
+  }
+  const step = c.obj(v, path, ['oneOf']);
+  if (!step) return;
+  const branches = c.arr(step.oneOf, `${path}.oneOf`);
+  if (Array.isArray(step.oneOf) && branches.length === 0) c.add(`${path}.oneOf`, 'expected at least one call');
+  tooMany(c, branches, SpecLimits.perVisit, `${path}.oneOf`, 'branches');
+  let total = 0;
+  branches.forEach((b, k) => {
+    const bp = `${path}.oneOf[${k}]`;
+    checkCall(c, b, bp, from, stationKeys);
+    if (typeof b !== 'object' || b === null) return;
+    const p = (b as Rec).probability;
+    if (p === undefined) c.add(`${bp}.probability`, 'expected the share of visits taking this branch, got nothing');
+    else total += c.atDefaults(p);
+  });
+  if (total > 1 + 1e-9) c.add(`${path}.oneOf`, `expected branch probabilities adding up to at most 1, got ${Math.round(total * 1e6) / 1e6} with the default parameters`);
 }
 
 function checkCall(c: Checker, v: unknown, path: string, from: string, stationKeys: Set<string>): void {
@@ -384,7 +424,7 @@ function checkMeasure(c: Checker, v: unknown, path: string, scenarioKeys: Set<st
     if (sc && !scenarioKeys.has(sc)) c.add(`${path}.scenario`, `unknown scenario "${sc}"`);
     return;
   }
-  const m = c.obj(v, path, ['metric', 'stat', 'from', 'to', 'threshold', 'sustain', 'scenario']);
+  const m = c.obj(v, path, ['metric', 'stat', 'from', 'to', 'threshold', 'sustain', 'window', 'scenario']);
   if (!m) return;
   const metric = c.str(m, 'metric', path);
   let kind: string | null = null;
@@ -406,6 +446,8 @@ function checkMeasure(c: Checker, v: unknown, path: string, scenarioKeys: Set<st
   if (m.from !== undefined) c.time(m.from, `${path}.from`);
   if (m.to !== undefined) c.time(m.to, `${path}.to`);
   c.literal(m, 'sustain', path, Domains.nonNegative);
+  c.literal(m, 'window', path, Domains.positive);
+  if (m.window !== undefined && !(typeof stat === 'string' && stat.startsWith('firstTime'))) c.add(`${path}.window`, 'only firstTimeAbove and firstTimeBelow take a window');
   const sc = c.str(m, 'scenario', path, false);
   if (sc && !scenarioKeys.has(sc)) c.add(`${path}.scenario`, `unknown scenario "${sc}"`);
 }
@@ -569,19 +611,25 @@ export function validateSpec(input: unknown): ModelSpec {
     }
   });
 
-  const engine = c.obj(s.engine, 'engine', ['mode', 'fluidStep']);
+  const engine = c.obj(s.engine, 'engine', ['mode', 'fluidStep', 'maxEvents']);
   if (engine) {
     c.oneOf(engine, 'mode', 'engine', ['des', 'fluid'], true);
     c.literal(engine, 'fluidStep', 'engine', Domains.positive);
+    c.literal(engine, 'maxEvents', 'engine', Domains.maxEvents);
   }
   c.value(s, 'horizon', '$', Domains.positive, true);
-  if (engine && engine.mode === 'fluid') {
-    const h = s.horizon;
-    const horizon = typeof h === 'number' ? h : typeof h === 'object' && h !== null && 'param' in h ? c.params.get(String((h as Rec).param))?.max : undefined;
-    const step = typeof engine.fluidStep === 'number' && engine.fluidStep > 0 ? engine.fluidStep : DEFAULT_FLUID_STEP;
-    const issue = typeof horizon === 'number' ? fluidStepsIssue(horizon, step) : null;
-    if (issue) c.add('engine.fluidStep', issue);
-  }
+  // The longest horizon the parameters allow, for the fluid-steps bound.
+  const h = s.horizon;
+  const maxHorizon = typeof h === 'number' ? h : typeof h === 'object' && h !== null && 'param' in h ? c.params.get(String((h as Rec).param))?.max : undefined;
+  const checkSteps = (e: Rec | null, path: string, inherited: Rec | null): void => {
+    const mode = e?.mode ?? inherited?.mode;
+    if (mode !== 'fluid' || typeof maxHorizon !== 'number') return;
+    const own = e?.fluidStep ?? inherited?.fluidStep;
+    const step = typeof own === 'number' && own > 0 ? own : DEFAULT_FLUID_STEP;
+    const issue = fluidStepsIssue(maxHorizon, step);
+    if (issue) c.add(path, issue);
+  };
+  checkSteps(engine, 'engine.fluidStep', null);
   if (s.points !== undefined && (typeof s.points !== 'number' || !Number.isInteger(s.points) || s.points < 10 || s.points > 500)) {
     c.add('points', `expected an integer between 10 and 500, got ${describeValue(s.points)}`);
   }
@@ -699,7 +747,7 @@ export function validateSpec(input: unknown): ModelSpec {
         else c.value(la, 'missWork', lp, Domains.probability);
       }
     }
-    c.arr(st.calls, `${path}.calls`, false).forEach((call, j) => checkCall(c, call, `${path}.calls[${j}]`, key, c.ns.stations));
+    c.arr(st.calls, `${path}.calls`, false).forEach((call, j) => checkCallStep(c, call, `${path}.calls[${j}]`, key, c.ns.stations));
     c.arr(st.emits, `${path}.emits`, false).forEach((em, j) => {
       const ep = `${path}.emits[${j}]`;
       const e = c.obj(em, ep, ['to', 'probability', 'on', 'delay', 'maxDepth']);
@@ -761,8 +809,18 @@ export function validateSpec(input: unknown): ModelSpec {
   const scenarioKeys = new Set<string>();
   scenariosRaw.forEach((v, i) => {
     const path = `scenarios[${i}]`;
-    const sc = c.obj(v, path, ['key', 'title', 'description', 'actionableKey', 'parameters', 'events', 'omitEvents']);
+    const sc = c.obj(v, path, ['key', 'title', 'description', 'actionableKey', 'parameters', 'events', 'omitEvents', 'engine']);
     if (!sc) return;
+    if (sc.engine !== undefined) {
+      const ep = `${path}.engine`;
+      const se = c.obj(sc.engine, ep, ['mode', 'fluidStep', 'maxEvents']);
+      if (se) {
+        c.oneOf(se, 'mode', ep, ['des', 'fluid']);
+        c.literal(se, 'fluidStep', ep, Domains.positive);
+        c.literal(se, 'maxEvents', ep, Domains.maxEvents);
+        checkSteps(se, `${ep}.fluidStep`, engine);
+      }
+    }
     c.unique(scenarioKeys, c.key(sc, 'key', path), `${path}.key`, 'scenario key');
     c.str(sc, 'title', path);
     c.str(sc, 'description', path);
