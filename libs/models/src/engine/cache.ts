@@ -2,7 +2,6 @@ import { RandomStream } from '../kernel/random.stream';
 import type { Evaluate } from '../spec/expression.parser';
 import { CacheStats } from './run.stats';
 import type { FlowSimulation } from './flow.runtime';
-import type { Visit } from './visit';
 
 /** A look-aside cache partitioned over nodes, warmed by successful miss reads. */
 // Local bindings for globals read in hot loops: test runners that evaluate modules in a vm
@@ -40,31 +39,33 @@ export class CacheRt {
     return (s / this.nodes) * this.ceiling();
   }
 
-  /** A successful miss read fills its keys; only cold keys raise a node's warm fraction. */
-  fill(v: Visit, scale: number): void {
+  /** DES: a successful miss read fills its keys; only cold keys raise a node's warm fraction. */
+  fillNodes(nodes: number[]): void {
     const now = this.rt.kernel.now;
     const keys = this.keysPerNode();
     const c = this.ceiling();
-    if (!this.rt.fluid) {
-      const nodes = v.missNodes;
-      if (!nodes) return;
-      for (const node of nodes) {
-        const w = this.warm[node];
-        if (w >= 1) continue;
-        this.warm[node] = Math.min(1, w + (1 - w) / (1 - c * w) / keys);
-      }
-      this.stats.fills.add(now, nodes.length);
-    } else {
-      const fills = v.mass * v.missing * scale;
-      let denom = 0;
-      for (let i = 0; i < this.nodes; i++) denom += 1 - c * this.warm[i];
-      if (denom <= 0) return;
-      for (let i = 0; i < this.nodes; i++) {
-        const w = this.warm[i];
-        this.warm[i] = Math.min(1, w + (fills * (1 - w)) / denom / keys);
-      }
-      this.stats.fills.add(now, fills);
+    for (const node of nodes) {
+      const w = this.warm[node];
+      if (w >= 1) continue;
+      this.warm[node] = Math.min(1, w + (1 - w) / (1 - c * w) / keys);
     }
+    this.stats.fills.add(now, nodes.length);
+    this.recordWarm();
+  }
+
+  /** Fluid: `fills` keys filled, spread over the nodes by how cold they are. */
+  fillMass(fills: number): void {
+    const now = this.rt.kernel.now;
+    const keys = this.keysPerNode();
+    const c = this.ceiling();
+    let denom = 0;
+    for (let i = 0; i < this.nodes; i++) denom += 1 - c * this.warm[i];
+    if (denom <= 0) return;
+    for (let i = 0; i < this.nodes; i++) {
+      const w = this.warm[i];
+      this.warm[i] = Math.min(1, w + (fills * (1 - w)) / denom / keys);
+    }
+    this.stats.fills.add(now, fills);
     this.recordWarm();
   }
 

@@ -37,10 +37,18 @@ export class RetryBudget {
     this.tokens = Math.min(this.burst(), this.tokens + this.ratio() * mass);
   }
 
-  /** Mass of retries allowed now (DES: all or nothing). */
-  take(now: number, mass: number, fluid: boolean): number {
+  /** DES: the retry of `mass` is allowed whole if a token is left, else not at all. */
+  take(now: number, mass: number): number {
     this.refill(now);
-    const allowed = fluid ? Math.min(mass, this.tokens) : this.tokens >= 1 ? mass : 0;
+    const allowed = this.tokens >= 1 ? mass : 0;
+    this.tokens -= allowed;
+    return allowed;
+  }
+
+  /** Fluid: the share of `mass` the tokens allow. */
+  takeShare(now: number, mass: number): number {
+    this.refill(now);
+    const allowed = Math.min(mass, this.tokens);
     this.tokens -= allowed;
     return allowed;
   }
@@ -84,16 +92,26 @@ export class EdgeRt {
     readonly callerScale: number,
   ) {}
 
-  /** Delay before retry number `r` (1-based); fluid mode uses the mean of the jitter. */
-  delay(r: number, fluid: boolean, quantile = -1): number {
+  /** DES: delay before retry number `r` (1-based), its jitter drawn. */
+  drawDelay(r: number): number {
+    return this.delay(r, -1);
+  }
+
+  /** Fluid: delay before retry `r` at jitter quantile `quantile` (-1: the mean, 0.5). */
+  delayAt(r: number, quantile: number): number {
+    return this.delay(r, quantile < 0 ? 0.5 : quantile);
+  }
+
+  /** `u` < 0: draw the jitter from the edge's stream. */
+  private delay(r: number, u: number): number {
     const b = this.backoff;
     if (!b || b.kind === 'none') return 0;
     let d = b.kind === 'constant' ? b.base() : b.base() * Math.pow(b.multiplier(), r - 1);
     const max = b.max();
     if (max > 0 && d > max) d = max;
     if (b.jitter === 'none') return d;
-    const u = quantile >= 0 ? quantile : fluid ? 0.5 : this.rng.next();
-    return b.jitter === 'full' ? d * u : d / 2 + (d / 2) * u;
+    const x = u >= 0 ? u : this.rng.next();
+    return b.jitter === 'full' ? d * x : d / 2 + (d / 2) * x;
   }
 }
 
@@ -155,7 +173,7 @@ export class Call {
     }
     const edge = this.edge;
     if (att.attemptNo <= edge.retries() && edge.retryOn(status)) {
-      const allowed = edge.budget ? edge.budget.take(rt.kernel.now, x, rt.fluid) : x;
+      const allowed = edge.budget ? edge.budget.take(rt.kernel.now, x) : x;
       if (allowed > EPS) this.scheduleRetry(allowed, att.rep, att.attemptNo + 1, att.repetitions);
       if (x - allowed > EPS) this.finish(x - allowed, status);
       return;
@@ -170,7 +188,7 @@ export class Call {
       this.source.retry(this, mass, attemptNo);
       return;
     }
-    const delay = this.edge.delay(attemptNo - 1, rt.fluid);
+    const delay = this.edge.drawDelay(attemptNo - 1);
     rt.kernel.schedule(now + delay, EV_RETRY, new RetryPacket(this, mass, rep, attemptNo, repetitions));
   }
 

@@ -1,18 +1,26 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
-/** Value imports (not `import type`) between the engine's modules, by file. */
+/** Value imports (not `import type`) between the engine's modules, by file relative to this folder. */
 function valueImports(dir: string): Map<string, string[]> {
   const graph = new Map<string, string[]>();
-  for (const file of fs.readdirSync(dir).filter((f) => f.endsWith('.ts') && !f.endsWith('.spec.ts'))) {
-    const text = fs.readFileSync(path.join(dir, file), 'utf8');
-    const deps: string[] = [];
-    for (const m of text.matchAll(/^import\s+(type\s+)?\{([^}]*)\}\s+from\s+'\.\/([^']+)';/gm)) {
-      const allTypes = m[1] !== undefined || m[2].split(',').every((s) => s.trim().startsWith('type ') || s.trim() === '');
-      if (!allTypes) deps.push(`${m[3]}.ts`);
+  const walk = (sub: string): void => {
+    for (const entry of fs.readdirSync(path.join(dir, sub), { withFileTypes: true })) {
+      const rel = path.join(sub, entry.name);
+      if (entry.isDirectory()) walk(rel);
+      else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.spec.ts')) {
+        const text = fs.readFileSync(path.join(dir, rel), 'utf8');
+        const deps: string[] = [];
+        for (const m of text.matchAll(/^import\s+(type\s+)?\{([^}]*)\}\s+from\s+'(\.{1,2}\/[^']+)';/gm)) {
+          const allTypes = m[1] !== undefined || m[2].split(',').every((s) => s.trim().startsWith('type ') || s.trim() === '');
+          const target = path.normalize(path.join(sub, `${m[3]}.ts`));
+          if (!allTypes && !target.startsWith('..')) deps.push(target);
+        }
+        graph.set(path.normalize(rel), deps);
+      }
     }
-    graph.set(file, deps);
-  }
+  };
+  walk('.');
   return graph;
 }
 
@@ -34,5 +42,19 @@ describe('engine modules', () => {
     for (const f of graph.keys()) visit(f, []);
     expect(cycles).toEqual([]);
     expect(graph.get('mean-field.port.ts')).not.toContain('flow.runtime.ts');
+    // The blocks reach the modes only through the FlowMode interface.
+    for (const block of ['station.ts', 'gate.ts', 'source.ts', 'visit.ts', 'call-edge.ts', 'cache.ts', 'injector.ts']) {
+      expect([block, (graph.get(block) ?? []).filter((d) => d.startsWith('modes'))]).toEqual([block, []]);
+    }
+  });
+
+  it('no block asks which mode it runs in: the differences live in the two FlowMode classes', () => {
+    for (const file of fs.readdirSync(__dirname).filter((f) => f.endsWith('.ts') && !f.endsWith('.spec.ts'))) {
+      const code = fs
+        .readFileSync(path.join(__dirname, file), 'utf8')
+        .split('\n')
+        .filter((l) => !/^\s*(\/\/|\*|\/\*)/.test(l));
+      expect([file, code.filter((l) => /\.fluid\b|mode\.kind/.test(l)).length]).toEqual([file, 0]);
+    }
   });
 });

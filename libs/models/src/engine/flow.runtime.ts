@@ -10,7 +10,10 @@ import { checkedNow, compileDuration, compileValue, type ParameterStore } from '
 import { CacheRt } from './cache';
 import { RetryBudget, EdgeRt, type Call, type RetryPacket, type Attempt, retryPredicate } from './call-edge';
 import { type FiredEvent, type ControlStep, ScenarioController } from './controller';
-import { type RatePlan, Instance, Gate } from './gate';
+import type { DesGate, FluidGate, Gate, RatePlan } from './gate';
+import { Instance } from './gate';
+import { createFlowMode, type FlowMode } from './modes/flow-mode';
+import type { VisitBucket } from './modes/fluid.flow-mode';
 import { type Packet, type Bucket, Injector } from './injector';
 import { type SourceToken, Source } from './source';
 import { Station } from './station';
@@ -29,25 +32,16 @@ const Number = globalThis.Number;
  * instead of drawing (a 30 % error rate sends 30 % of the mass down the error path).
  * Service times use their means, and a station whose queue is not empty admits waiting
  * mass once per step, which bounds how finely cohorts get cut. The block semantics are
- * the same code in both modes, which is what makes the two comparable.
+ * the same code in both modes, which is what makes the two comparable; where the modes part,
+ * the blocks ask the run's FlowMode (modes/des.flow-mode.ts, modes/fluid.flow-mode.ts).
  */
-
-class VisitBucket {
-  constructor(
-    readonly window: number,
-    readonly kind: number,
-    readonly visit: Visit,
-    public tSum: number,
-  ) {}
-}
-
 
 export interface FlowSimulationOptions {
   spec: ModelSpec;
   params: ParameterStore;
   events: ControllerEventSpec[];
   seed: number;
-  fluid: boolean;
+  mode: 'des' | 'fluid';
   step: number;
   horizon: number;
   points: number;
@@ -65,7 +59,8 @@ export interface FlowSimulationOptions {
 /** The assembled model of one run: blocks, their wiring, the controller timeline. */
 export class FlowSimulation {
   readonly kernel = new SimulationKernel(4096);
-  readonly fluid: boolean;
+  /** What differs between DES and fluid mode (see modes/flow-mode.ts). */
+  readonly mode: FlowMode;
   readonly step: number;
   readonly grid: TimeGrid;
   readonly stations: Station[] = [];
@@ -87,7 +82,7 @@ export class FlowSimulation {
 
   constructor(private readonly o: FlowSimulationOptions) {
     this.percentiles = o.percentiles;
-    this.fluid = o.fluid;
+    this.mode = createFlowMode(o.mode);
     this.step = o.step;
     this.seed = o.seed;
     this.params = o.params;
@@ -99,7 +94,7 @@ export class FlowSimulation {
     for (const p of spec.pools ?? []) {
       const stats = new PoolStats(this.grid);
       const q = p.queue ?? {};
-      const gate = new Gate(
+      const gate = this.mode.createGate(
         this,
         p.slots === null ? () => Infinity : compileValue(p.slots, Infinity, store),
         compileValue(q.limit, Infinity, store),
@@ -123,7 +118,7 @@ export class FlowSimulation {
       const edge = this.compileEdge(`${s.key}->${s.target}`, { to: s.target, policy: s.policy }, 1, `source:${s.key}`);
       void target;
       const src = new Source(this, s.key, i, s.kind, edge, o.seed);
-      if (this.fluid) edge.port = new Port(this, edge, src);
+      edge.port = this.mode.createPort(this, edge, src);
       if (s.kind === 'open') {
         src.poisson = (s.arrivals ?? 'poisson') === 'poisson';
         if (s.rate !== undefined) src.rate = compileValue(s.rate, 0, store);
@@ -189,9 +184,9 @@ export class FlowSimulation {
     } else {
       const slotsFn = slots === undefined || slots === null ? () => Infinity : compileValue(slots, Infinity, store);
       const q = s.queue ?? {};
-      const count = this.fluid ? 1 : replicas;
+      const count = this.mode.instancesFor(replicas);
       for (let r = 0; r < count; r++) {
-        const gate = new Gate(
+        const gate = this.mode.createGate(
           this,
           slotsFn,
           compileValue(q.limit, Infinity, store),
@@ -243,7 +238,7 @@ export class FlowSimulation {
     const hold = st.service.mean() + st.linger.mean();
     const finite = st.instances.every((i) => Number.isFinite(i.gate.slots()));
     st.rateRegime =
-      this.fluid &&
+      this.mode.allowsRateRegime &&
       !st.pool &&
       finite &&
       st.calls.length === 0 &&
@@ -299,7 +294,7 @@ export class FlowSimulation {
     edge.onErrorIgnore = c.onError === 'ignore';
     if (c.work !== undefined) edge.work = compileValue(c.work, 1, store);
     edge.target = target;
-    if (this.fluid && !stream.startsWith('source:')) edge.port = new Port(this, edge, null);
+    if (!stream.startsWith('source:')) edge.port = this.mode.createPort(this, edge, null);
     if (policy.concurrencyLimit !== undefined) {
       // A client-side limit is a gate in front of the callee: a hidden station whose slots
       // are permits, held for the whole attempt. The caller keeps timeouts and retries.
@@ -308,7 +303,7 @@ export class FlowSimulation {
       proxy.service = compileDuration(undefined, store);
       proxy.linger = compileDuration(undefined, store);
       proxy.continueAfterTimeout = false;
-      proxy.instances.push(new Instance(0, new Gate(this, compileValue(policy.concurrencyLimit, Infinity, store), () => Infinity, null, true, null)));
+      proxy.instances.push(new Instance(0, this.mode.createGate(this, compileValue(policy.concurrencyLimit, Infinity, store), () => Infinity, null, true, null)));
       const inner = this.compileEdge(`${key}#inner`, { ...c, policy: undefined, errorMap: undefined, onError: undefined }, 1, `${stream}:inner`);
       proxy.calls = [inner];
       proxy.steps = [inner];
@@ -320,9 +315,6 @@ export class FlowSimulation {
     return edge;
   }
 
-  private readonly roots = new Map<string, Root>();
-  /** Fluid merge buckets: window → kind and class → bucket. */
-  private readonly visitBuckets = new Map<number, Map<number, VisitBucket>>();
   private readonly prefixes = new Map<string, number>();
 
   /** Number for the fixed part of a visit's class (station, instance, caller port, lineage). */
@@ -337,61 +329,20 @@ export class FlowSimulation {
     return n;
   }
 
-  /** Lineage objects are shared so that cohorts of the same lineage can merge. */
+  /** The lineage of an injected request. */
   rootFor(source: number, depth: number): Root {
-    if (!this.fluid) return new Root(source, depth);
-    const key = `${source}:${depth}`;
-    let r = this.roots.get(key);
-    if (!r) {
-      r = new Root(source, depth);
-      this.roots.set(key, r);
-    }
-    return r;
+    return this.mode.rootFor(this, source, depth);
   }
 
-  /**
-   * Schedules a visit's next step. Fluid mode merges visits of the same class due in the
-   * same step into one cohort, fired at their mass-weighted mean time.
-   */
+  /** Schedules a visit's next step (fluid mode merges those of a class due in one step). */
   scheduleVisit(time: number, kind: number, v: Visit): void {
-    if (!this.fluid) {
-      this.kernel.schedule(time, kind, v);
-      return;
-    }
-    const w = Math.floor(time / this.step);
-    // Due within the step already under way: merging would mean waiting, so fire as is.
-    if (w * this.step <= this.kernel.now) {
-      this.kernel.schedule(time, kind, v);
-      return;
-    }
-    const key = v.classKey() * 4 + (kind === EV_SERVICE_END ? 0 : 1);
-    let m = this.visitBuckets.get(w);
-    if (m === undefined) {
-      m = new Map();
-      this.visitBuckets.set(w, m);
-    }
-    const b = m.get(key);
-    if (b !== undefined) {
-      b.tSum += v.mass * time;
-      b.visit.absorb(v);
-      return;
-    }
-    const nb = new VisitBucket(w, kind, v, v.mass * time);
-    m.set(key, nb);
-    this.kernel.schedule(w * this.step, EV_VISIT_FLUSH, nb);
-  }
-
-  private flushVisit(b: VisitBucket): void {
-    this.visitBuckets.delete(b.window);
-    const v = b.visit;
-    if (v.dead || v.mass <= 0) return;
-    this.kernel.schedule(Math.max(this.kernel.now, b.tSum / v.mass), b.kind, v);
+    this.mode.scheduleVisit(this, time, kind, v);
   }
 
   dispatch = (kind: number, target: unknown): void => {
     switch (kind) {
       case EV_VISIT_FLUSH:
-        this.flushVisit(target as VisitBucket);
+        (target as VisitBucket).fire();
         break;
       case EV_WAIT_DEADLINE:
         (target as Port).sweep();
@@ -422,7 +373,7 @@ export class FlowSimulation {
         (target as RetryPacket).fire();
         break;
       case EV_TICK:
-        (target as Gate).tick();
+        (target as FluidGate).tick();
         break;
       case EV_RATE_START: {
         const plan = target as RatePlan;
@@ -445,7 +396,7 @@ export class FlowSimulation {
         break;
       case EV_QUEUE_DEADLINE: {
         const v = target as Visit;
-        v.inst.gate.onQueueDeadline(v);
+        (v.inst.gate as DesGate).onQueueDeadline(v);
         break;
       }
       case EV_CONTROL: {
@@ -501,14 +452,10 @@ export class FlowSimulation {
     for (const st of this.stations) st.replanRates();
     this.recordCapacity();
     for (const s of this.sources) s.reschedule();
-    for (const st of this.stations) for (const inst of st.instances) this.kick(inst.gate);
-    for (const p of this.pools.values()) this.kick(p.gate);
+    for (const st of this.stations) for (const inst of st.instances) inst.gate.kick();
+    for (const p of this.pools.values()) p.gate.kick();
   }
 
-  private kick(gate: Gate): void {
-    if (this.fluid) gate.ensureTick();
-    else gate.drain();
-  }
 }
 
 export { Status } from './runtime.constants';

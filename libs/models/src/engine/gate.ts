@@ -37,18 +37,20 @@ export class Instance {
   ) {}
 }
 
-/** Slots and the queue in front of them; one per station instance, or shared (a pool). */
-export class Gate {
+/**
+ * Slots and the queue in front of them; one per station instance, or shared (a pool). The
+ * accounting is common to both engine modes; when waiting work is admitted differs, so each
+ * mode has its own subclass (DesGate: at once, one request per free slot; FluidGate: on the
+ * step grid, cohorts in proportion).
+ */
+export abstract class Gate {
   holding = 0;
   /** FIFO; entries that left early stay as tombstones (state no longer queued) until the head. */
   queue: Visit[] = [];
   qHead = 0;
   queueMass = 0;
-  private live = 0;
+  protected live = 0;
   override: number | null = null;
-  tickScheduled = false;
-  releasedMass = 0;
-  releasedTimeSum = 0;
 
   constructor(
     readonly rt: FlowSimulation,
@@ -68,65 +70,43 @@ export class Gate {
     return this.live;
   }
 
-  offer(v: Visit): void {
-    const rt = this.rt;
-    if (this.queueLength === 0) {
-      const free = this.slots() - this.holding;
-      if (free >= v.mass - EPS) {
-        this.admit(v, rt.kernel.now);
-        return;
-      }
-      if (rt.fluid && free > EPS) this.admit(v.splitOff(free), rt.kernel.now);
-    }
-    this.enqueue(v);
-  }
+  /** A visit asks for a slot: admitted now, queued, or (queue full) shed. */
+  abstract offer(v: Visit): void;
 
-  private enqueue(v: Visit): void {
-    const rt = this.rt;
-    const now = rt.kernel.now;
-    // Fluid mode enforces the limit at the next tick (trimTail), sharing the rejections
-    // among the cohorts of a step instead of favouring whichever arrived first.
-    if (!rt.fluid && this.queueMass + v.mass > this.limitFn() + EPS) {
-      v.station.reject(v, Status.shed);
-      return;
-    }
+  /** Admits from the head of the queue while slots are free. */
+  abstract drain(): void;
+
+  /** Slots or parameters changed: re-admit (now, or at the next step). */
+  abstract kick(): void;
+
+  /** `m` slots were released at `now` while visits wait. */
+  protected abstract onReleased(m: number, now: number): void;
+
+  /** Books a visit as waiting; the caller puts it in the queue (or merges it). */
+  protected markQueued(v: Visit, now: number): void {
     v.state = S_QUEUED;
     v.enqueuedAt = now;
     v.station.stats.queue.change(now, v.mass);
     if (this.poolStats) this.poolStats.queue.change(now, v.mass);
     this.queueMass += v.mass;
-    if (rt.fluid && this.live > 0) {
-      // Same class queued in the same step: one cohort.
-      const tail = this.queue[this.queue.length - 1];
-      if (tail.state === S_QUEUED && !tail.dead && Math.floor(tail.enqueuedAt / rt.step) === Math.floor(now / rt.step) && tail.classKey() === v.classKey()) {
-        tail.absorb(v);
-        return;
-      }
-    }
-    this.queue.push(v);
-    this.live++;
-    if (!rt.fluid && this.dropAbandoned) {
-      // The caller gives up at its deadline; the request leaves the queue then, not when it
-      // would have reached the head, so the queue shows who is really still waiting.
-      const deadline = v.deadline();
-      if (deadline < Infinity) rt.kernel.schedule(deadline, EV_QUEUE_DEADLINE, v);
-    }
-    if (rt.fluid) this.ensureTick();
   }
+
 
   /** Accounts for a queued visit leaving the queue; its array slot is cleared lazily. */
   unqueue(v: Visit): void {
     this.unqueuePart(v, v.mass);
     this.live--;
     if (this.live === 0) {
-      this.queue = [];
+      // Reused rather than replaced: a queue that empties often keeps its capacity.
+      this.queue.length = 0;
       this.qHead = 0;
       this.queueMass = 0;
     }
   }
 
+
   /** Part of a queued cohort leaves (fluid partial admission); the rest keeps its place. */
-  private unqueuePart(v: Visit, mass: number): void {
+  protected unqueuePart(v: Visit, mass: number): void {
     const now = this.rt.kernel.now;
     this.queueMass -= mass;
     if (this.queueMass < EPS) this.queueMass = 0;
@@ -134,8 +114,9 @@ export class Gate {
     if (this.poolStats) this.poolStats.queue.change(now, -mass);
   }
 
+
   /** Moves the head past `count` entries (already accounted for). */
-  private shiftHead(count = 1): void {
+  protected shiftHead(count = 1): void {
     const end = Math.min(this.queue.length, this.qHead + count);
     for (let j = this.qHead; j < end; j++) this.queue[j] = undefined as unknown as Visit;
     this.qHead = end;
@@ -145,31 +126,6 @@ export class Gate {
     }
   }
 
-  /** Fluid: a port timed out; its oldest queued children here are dropped at once. */
-  cancelFrom(port: Port): void {
-    for (let i = this.qHead; i < this.queue.length && port.orphan > EPS; i++) {
-      const q = this.queue[i];
-      if (q.state !== S_QUEUED || q.dead || q.parent !== port) continue;
-      const gone = port.claimOrphaned(q.mass);
-      if (gone >= q.mass - EPS) {
-        this.unqueue(q);
-        q.station.drop(q, Status.timeout, true);
-        if (this.live === 0) return;
-      } else if (gone > EPS) {
-        const piece = q.splitOff(gone);
-        this.unqueuePart(q, gone);
-        piece.state = S_NEW;
-        q.station.drop(piece, Status.timeout, true);
-      }
-    }
-  }
-
-  /** The caller of a queued visit gave up: drop it now (gates that drop abandoned work). */
-  onQueueDeadline(v: Visit): void {
-    if (v.state !== S_QUEUED || v.dead || !v.isAbandoned()) return;
-    this.unqueue(v);
-    v.station.drop(v, Status.timeout);
-  }
 
   admit(v: Visit, startClock: number): void {
     const now = this.rt.kernel.now;
@@ -197,9 +153,9 @@ export class Gate {
     st.startService(v, startClock);
   }
 
+
   release(v: Visit): void {
-    const rt = this.rt;
-    const now = rt.kernel.now;
+    const now = this.rt.kernel.now;
     const m = v.mass;
     this.holding -= m;
     if (this.holding < EPS) this.holding = 0;
@@ -209,14 +165,147 @@ export class Gate {
     if (by) by.change(now, -m);
     if (this.poolStats) this.poolStats.holding.change(now, -m);
     if (this.queueLength === 0) return;
-    if (rt.fluid) {
-      this.releasedMass += m;
-      this.releasedTimeSum += m * now;
-      this.ensureTick();
-    } else {
-      this.drain();
+    this.onReleased(m, now);
+  }
+}
+
+/** DES: a free slot takes the head of the queue at once; a full queue sheds on arrival. */
+export class DesGate extends Gate {
+
+  offer(v: Visit): void {
+    const rt = this.rt;
+    if (this.queueLength === 0) {
+      const free = this.slots() - this.holding;
+      if (free >= v.mass - EPS) {
+        this.admit(v, rt.kernel.now);
+        return;
+      }
+    }
+    this.enqueue(v);
+  }
+
+  private enqueue(v: Visit): void {
+    const rt = this.rt;
+    const now = rt.kernel.now;
+    if (this.queueMass + v.mass > this.limitFn() + EPS) {
+      v.station.reject(v, Status.shed);
+      return;
+    }
+    this.markQueued(v, now);
+    this.queue.push(v);
+    this.live++;
+    if (this.dropAbandoned) {
+      // The caller gives up at its deadline; the request leaves the queue then, not when it
+      // would have reached the head, so the queue shows who is really still waiting.
+      const deadline = v.deadline();
+      if (deadline < Infinity) rt.kernel.schedule(deadline, EV_QUEUE_DEADLINE, v);
     }
   }
+
+
+  /** The caller of a queued visit gave up: drop it now (gates that drop abandoned work). */
+  onQueueDeadline(v: Visit): void {
+    if (v.state !== S_QUEUED || v.dead || !v.isAbandoned()) return;
+    this.unqueue(v);
+    v.station.drop(v, Status.timeout);
+  }
+
+  protected onReleased(): void {
+    this.drain();
+  }
+
+  kick(): void {
+    this.drain();
+  }
+
+  /** Drops the head visit if its caller is gone or it waited too long; true when dropped. */
+  private dropStale(v: Visit, now: number, maxWait: number): boolean {
+    if (this.dropAbandoned && v.isAbandoned()) {
+      this.unqueue(v);
+      v.station.drop(v, Status.timeout);
+      return true;
+    }
+    if (now - v.enqueuedAt > maxWait) {
+      this.unqueue(v);
+      v.station.drop(v, Status.shed);
+      return true;
+    }
+    return false;
+  }
+
+  drain(): void {
+    const now = this.rt.kernel.now;
+    const slots = this.slots();
+    const maxWait = this.maxWaitFn ? this.maxWaitFn() : Infinity;
+    while (this.queueLength > 0) {
+      const free = slots - this.holding;
+      if (free < 1 - 1e-9) break;
+      const head = this.queue[this.qHead];
+      if (head.state !== S_QUEUED || head.dead) {
+        this.shiftHead();
+        continue;
+      }
+      if (this.dropStale(head, now, maxWait)) continue;
+      this.shiftHead();
+      this.unqueue(head);
+      this.admit(head, now);
+    }
+  }
+}
+
+/**
+ * Fluid: waiting cohorts are admitted once per step (work started between two ticks is
+ * back-dated to the mean release time); cohorts queued in the same step share free slots in
+ * proportion, and the queue limit trims the newest step's cohorts in proportion.
+ */
+export class FluidGate extends Gate {
+  tickScheduled = false;
+  releasedMass = 0;
+  releasedTimeSum = 0;
+
+
+  offer(v: Visit): void {
+    const rt = this.rt;
+    if (this.queueLength === 0) {
+      const free = this.slots() - this.holding;
+      if (free >= v.mass - EPS) {
+        this.admit(v, rt.kernel.now);
+        return;
+      }
+      if (free > EPS) this.admit(v.splitOff(free), rt.kernel.now);
+    }
+    this.enqueue(v);
+  }
+
+  private enqueue(v: Visit): void {
+    const rt = this.rt;
+    const now = rt.kernel.now;
+    // The limit is enforced at the next tick (trimTail), sharing the rejections among the
+    // cohorts of a step instead of favouring whichever arrived first.
+    this.markQueued(v, now);
+    if (this.live > 0) {
+      // Same class queued in the same step: one cohort.
+      const tail = this.queue[this.queue.length - 1];
+      if (tail.state === S_QUEUED && !tail.dead && Math.floor(tail.enqueuedAt / rt.step) === Math.floor(now / rt.step) && tail.classKey() === v.classKey()) {
+        tail.absorb(v);
+        return;
+      }
+    }
+    this.queue.push(v);
+    this.live++;
+    this.ensureTick();
+  }
+
+  protected onReleased(m: number, now: number): void {
+    this.releasedMass += m;
+    this.releasedTimeSum += m * now;
+    this.ensureTick();
+  }
+
+  kick(): void {
+    this.ensureTick();
+  }
+
 
   /** Fluid mode: admissions from a non-empty queue happen on the step grid. */
   ensureTick(): void {
@@ -227,14 +316,35 @@ export class Gate {
     this.rt.kernel.schedule(Math.ceil(now / step + 1e-9) * step, EV_TICK, this);
   }
 
+
   tick(): void {
     this.tickScheduled = false;
     this.drain();
   }
 
+
+  /** Fluid: a port timed out; its oldest queued children here are dropped at once. */
+  cancelFrom(port: Port): void {
+    for (let i = this.qHead; i < this.queue.length && port.orphan > EPS; i++) {
+      const q = this.queue[i];
+      if (q.state !== S_QUEUED || q.dead || q.parent !== port) continue;
+      const gone = port.claimOrphaned(q.mass);
+      if (gone >= q.mass - EPS) {
+        this.unqueue(q);
+        q.station.drop(q, Status.timeout, true);
+        if (this.live === 0) return;
+      } else if (gone > EPS) {
+        const piece = q.splitOff(gone);
+        this.unqueuePart(q, gone);
+        piece.state = S_NEW;
+        q.station.drop(piece, Status.timeout, true);
+      }
+    }
+  }
+
   /** Drops the head visit if its caller is gone or it waited too long; true when dropped. */
   private dropStale(v: Visit, now: number, maxWait: number): boolean {
-    if (this.dropAbandoned && this.rt.fluid && v.parent !== null) {
+    if (this.dropAbandoned && v.parent !== null) {
       // Mean-field: the caller's port knows how much of its in-flight mass nobody awaits.
       const gone = (v.parent as Port).claimOrphaned(v.mass);
       if (gone >= v.mass - EPS) {
@@ -248,10 +358,6 @@ export class Gate {
         piece.state = S_NEW;
         v.station.drop(piece, Status.timeout, true);
       }
-    } else if (this.dropAbandoned && !this.rt.fluid && v.isAbandoned()) {
-      this.unqueue(v);
-      v.station.drop(v, Status.timeout);
-      return true;
     }
     if (now - v.enqueuedAt > maxWait) {
       this.unqueue(v);
@@ -261,15 +367,14 @@ export class Gate {
     return false;
   }
 
-  /** Admits from the head of the queue while slots are free. */
+
   drain(): void {
     const rt = this.rt;
     const now = rt.kernel.now;
-    const fluid = rt.fluid;
     // Slots freed between two ticks were idle until now; starting the admitted work at the
     // mean release time keeps the station's throughput what it would be without the grid.
     let startClock = now;
-    if (fluid && this.releasedMass > 0) {
+    if (this.releasedMass > 0) {
       startClock = this.releasedTimeSum / this.releasedMass;
       this.releasedMass = 0;
       this.releasedTimeSum = 0;
@@ -279,19 +384,13 @@ export class Gate {
     const step = rt.step;
     while (this.queueLength > 0) {
       const free = slots - this.holding;
-      if (fluid ? free <= EPS : free < 1 - 1e-9) break;
+      if (free <= EPS) break;
       const head = this.queue[this.qHead];
       if (head.state !== S_QUEUED || head.dead) {
         this.shiftHead();
         continue;
       }
       if (this.dropStale(head, now, maxWait)) continue;
-      if (!fluid) {
-        this.shiftHead();
-        this.unqueue(head);
-        this.admit(head, now);
-        continue;
-      }
       // Cohorts queued in the same step arrived interleaved: serve them in proportion, not
       // one after the other, or the first source in the spec would always get in first.
       const w = Math.floor(head.enqueuedAt / step + 1e-9);
@@ -325,11 +424,12 @@ export class Gate {
       }
       break;
     }
-    if (fluid && this.live > 0) {
+    if (this.live > 0) {
       const excess = this.queueMass - this.limitFn();
       if (excess > EPS) this.trimTail(excess);
     }
   }
+
 
   /** Fluid queue limit: sheds `excess` from the newest step's cohorts, in proportion. */
   private trimTail(excess: number): void {
@@ -370,5 +470,4 @@ export class Gate {
       break;
     }
   }
-
 }

@@ -1,4 +1,4 @@
-import { EPS, EV_FLUSH, EV_INJECT } from './runtime.constants';
+import { EPS, EV_INJECT } from './runtime.constants';
 import { Call } from './call-edge';
 import type { FlowSimulation } from './flow.runtime';
 import type { Source } from './source';
@@ -50,7 +50,8 @@ export class Bucket {
  * mass-weighted mean time, which bounds the number of cohorts without shifting load in time.
  */
 export class Injector {
-  private readonly buckets = new Map<string, Bucket>();
+  /** Fluid: contributions due in the same step, by class. */
+  readonly buckets = new Map<string, Bucket>();
   depthCap = 0;
 
   constructor(private readonly rt: FlowSimulation) {}
@@ -82,23 +83,7 @@ export class Injector {
     t0: number,
     t: number,
   ): void {
-    const rt = this.rt;
-    if (!rt.fluid) {
-      rt.kernel.schedule(t, EV_INJECT, new Packet(kind, source, station, mass, attemptNo, depth, sourceIndex, t0));
-      return;
-    }
-    const d = depth < this.depthCap ? depth : this.depthCap;
-    const w = Math.floor(t / rt.step);
-    const key = `${kind}|${source ? source.index : -1}|${station ? station.index : -1}|${attemptNo}|${d}|${sourceIndex}|${w}`;
-    let b = this.buckets.get(key);
-    if (!b) {
-      b = new Bucket(key, kind, source, station, attemptNo, d, sourceIndex);
-      this.buckets.set(key, b);
-      rt.kernel.schedule(Math.max(rt.kernel.now, w * rt.step), EV_FLUSH, b);
-    }
-    b.mass += mass;
-    b.tSum += mass * t;
-    b.t0Sum += mass * t0;
+    this.rt.mode.inject(this.rt, kind, source, station, mass, attemptNo, depth, sourceIndex, t0, t);
   }
 
   flush(b: Bucket): void {
@@ -116,9 +101,7 @@ export class Injector {
     const now = rt.kernel.now;
     if (p.kind === P_EMIT) {
       const st = p.station as Station;
-      const mass = rt.fluid ? p.mass / st.replicas : p.mass;
-      const inst = rt.fluid ? st.instances[0] : st.pickInstance(st.rng);
-      st.arrive(new Visit(mass, st, inst, null, rt.rootFor(p.sourceIndex, p.depth), 1, now));
+      st.arrive(new Visit(rt.mode.emitVisitMass(st, p.mass), st, rt.mode.emitInstance(st), null, rt.rootFor(p.sourceIndex, p.depth), 1, now));
       return;
     }
     const source = p.source as Source;

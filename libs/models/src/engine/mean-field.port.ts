@@ -1,5 +1,6 @@
 import { EPS, EV_RETRY_FLUSH, EV_WAIT_DEADLINE, OK, Status } from './runtime.constants';
 import type { EdgeRt } from './call-edge';
+import type { FluidGate } from './gate';
 import type { FlowSimulation } from './flow.runtime';
 import type { Source } from './source';
 import { Visit } from './visit';
@@ -378,7 +379,7 @@ export class Port {
       }
     }
     if (retry > EPS && edge.budget) {
-      const allowed = edge.budget.take(this.rt.kernel.now, retry, true);
+      const allowed = edge.budget.takeShare(this.rt.kernel.now, retry);
       if (allowed < retry) {
         const f = allowed / retry;
         for (let i = 0; i < next.length; i++) next[i] *= f;
@@ -430,7 +431,7 @@ export class Port {
       if (next[i] <= EPS) continue;
       const x = next[i] / q;
       for (let j = 0; j < q; j++) {
-        const due = now + edge.delay(i - 1, true, jitter ? (j + 0.5) / q : -1);
+        const due = now + edge.delayAt(i - 1, jitter ? (j + 0.5) / q : -1);
         const win = Math.floor(due / rt.step);
         let g = groups.get(win);
         if (g === undefined) {
@@ -568,7 +569,7 @@ export class Port {
     this.resolve(w, w.remaining, Status.timeout);
     if (out > EPS) {
       const target = this.edge.target;
-      for (const inst of target.instances) if (inst.gate.dropAbandoned) inst.gate.cancelFrom(this);
+      for (const inst of target.instances) if (inst.gate.dropAbandoned) (inst.gate as FluidGate).cancelFrom(this);
     }
   }
 

@@ -46,6 +46,14 @@ export class MetricReader {
     return parsed;
   }
 
+  /**
+   * Before the run: switches on the recording of everything `name` reads (accumulators
+   * record lazily). Builds the metric once and throws the result away.
+   */
+  demand(name: string): void {
+    this.build(this.info(name));
+  }
+
   private arrays(name: string): MetricArrays {
     const hit = this.cache.get(name);
     if (hit) return hit;

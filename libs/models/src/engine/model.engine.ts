@@ -168,7 +168,7 @@ function simulate(
     params: store,
     events,
     seed: settings.seed,
-    fluid: settings.mode === 'fluid',
+    mode: settings.mode,
     step: settings.fluidStep,
     horizon,
     points: settings.points,
@@ -178,8 +178,11 @@ function simulate(
     bySource,
     percentiles,
   });
-  sim.run(budget);
   const reader = new MetricReader(sim, ns);
+  // Only what some probe, figure or check reads is recorded (any scenario's checks may read
+  // this run, so every use in the spec counts).
+  for (const [name] of metricUses(spec)) reader.demand(name);
+  sim.run(budget);
   let figures: Map<string, number> | null = null;
   const run: ScenarioRun = {
     sim,

@@ -1,8 +1,8 @@
 import { RandomStream } from '../kernel/random.stream';
 import type { Evaluate } from '../spec/expression.parser';
-import { EPS, EV_SOURCE, EV_SOURCE_RATE, OK } from './runtime.constants';
+import { EV_SOURCE, EV_SOURCE_RATE, OK } from './runtime.constants';
 import { SourceStats } from './run.stats';
-import { firstAttempt, type Port } from './mean-field.port';
+import { firstAttempt } from './mean-field.port';
 import type { Duration } from './value.compiler';
 import { type EdgeRt, Call } from './call-edge';
 import type { FlowSimulation } from './flow.runtime';
@@ -26,9 +26,10 @@ export class Source {
   readonly rng: RandomStream;
   /** Shared by every request this source starts: depth 0, this source. */
   readonly root: Root;
-  private token: SourceToken;
+  /** The pending arrival's token; replacing it makes that arrival stale (DES rate change). */
+  token: SourceToken;
   scale = 1;
-  private gen = 0;
+  gen = 0;
   rate: Evaluate = () => 0;
   profile: Array<{ at: number; rate: Evaluate }> | null = null;
   trace: number[] | null = null;
@@ -70,9 +71,7 @@ export class Source {
   start(): void {
     const rt = this.rt;
     if (this.kind === 'closed') {
-      const think = this.think as Duration;
-      if (rt.fluid) rt.injector.user(this, this.users, think.mean());
-      else for (let u = 0; u < this.users; u++) rt.injector.user(this, 1, think.isDeterministic ? think.mean() : think.sample(this.rng));
+      rt.mode.startClosedSource(this);
       return;
     }
     if (this.trace) {
@@ -80,11 +79,11 @@ export class Source {
       return;
     }
     if (this.profile) for (const seg of this.profile) if (seg.at > 0) rt.kernel.schedule(seg.at, EV_SOURCE_RATE, this);
-    if (rt.fluid) rt.kernel.schedule(rt.step / 2, EV_SOURCE, this.token);
-    else this.scheduleNext(0);
+    rt.mode.startOpenSource(this);
   }
 
-  private scheduleNext(from: number): void {
+  /** DES: the next arrival after `from`. */
+  scheduleNext(from: number): void {
     const r = this.currentRate();
     if (r <= 0) return;
     const gap = this.poisson ? this.rng.exponential(1 / r) : 1 / r;
@@ -93,35 +92,13 @@ export class Source {
 
   /** A rate change: memoryless for Poisson arrivals, a fresh spacing for constant ones. */
   reschedule(): void {
-    if (this.kind === 'closed' || this.trace || this.rt.fluid) return;
-    this.gen++;
-    // A new token makes the arrival already in the queue stale.
-    this.token = new SourceToken(this, this.gen);
-    this.scheduleNext(this.rt.kernel.now);
+    if (this.kind === 'closed' || this.trace) return;
+    this.rt.mode.rescheduleSource(this);
   }
 
   fire(token: SourceToken): void {
     if (token.gen !== this.gen) return;
-    const rt = this.rt;
-    const now = rt.kernel.now;
-    if (rt.fluid) {
-      const mass = this.currentRate() * rt.step;
-      const port = this.edge.port as Port;
-      const due = port.takeDueRetries(Math.floor(now / rt.step));
-      if (due === null) {
-        if (mass > EPS) this.newRequest(mass);
-      } else {
-        // New requests and retries due now leave together, as one cohort.
-        this.stats.offered.add(now, mass);
-        due.attempts[1] = (due.attempts[1] ?? 0) + mass;
-        const total = due.mass + mass;
-        port.send(null, due.attempts, 0, 0, (due.t0Sum + mass * now) / total, this.work());
-      }
-      rt.kernel.schedule(now + rt.step, EV_SOURCE, token);
-      return;
-    }
-    this.newRequest(1);
-    this.scheduleNext(now);
+    this.rt.mode.fireSource(this, token);
   }
 
   newRequest(mass: number): void {
@@ -139,7 +116,7 @@ export class Source {
   /** DES: a client retry, injected after its backoff. */
   retry(call: Call, mass: number, attemptNo: number): void {
     const rt = this.rt;
-    rt.injector.retry(this, mass, attemptNo, call.t0, rt.kernel.now + this.edge.delay(attemptNo - 1, false));
+    rt.injector.retry(this, mass, attemptNo, call.t0, rt.kernel.now + this.edge.drawDelay(attemptNo - 1));
   }
 
   /** A request finished for good (after its retries); `t0` is when it was first sent. */
@@ -154,7 +131,7 @@ export class Source {
     }
     if (this.kind === 'closed') {
       const think = this.think as Duration;
-      rt.injector.user(this, x, now + (rt.fluid || think.isDeterministic ? think.mean() : think.sample(this.rng)));
+      rt.injector.user(this, x, now + rt.mode.duration(think, this.rng));
     }
   }
 }

@@ -2,10 +2,9 @@ import { RandomStream } from '../kernel/random.stream';
 import type { Evaluate } from '../spec/expression.parser';
 import { EPS, EV_LINGER_END, EV_RATE_START, EV_SERVICE_END, MAX_SYNC_DEPTH, OK, STEP_LOOKASIDE, S_CALLING, S_DONE, S_HUNG, S_LINGER, S_QUEUED, S_SERVICE, Status } from './runtime.constants';
 import { StationStats } from './run.stats';
-import { firstAttempt, type Port } from './mean-field.port';
 import type { Duration } from './value.compiler';
 import type { CacheRt } from './cache';
-import { type EdgeRt, Call, type Attempt } from './call-edge';
+import type { EdgeRt } from './call-edge';
 import type { FlowSimulation } from './flow.runtime';
 import { RatePlan, type Instance, type Gate } from './gate';
 import type { Visit } from './visit';
@@ -76,7 +75,7 @@ export class Station {
     seed: number,
   ) {
     this.replicas = replicas;
-    this.scale = rt.fluid ? replicas : 1;
+    this.scale = rt.mode.replicaScale(replicas);
     this.stats = new StationStats(rt.grid, rt.percentiles.has(`${key}.latency`), rt.percentiles.has(`${key}.wait`));
     this.rng = new RandomStream(seed, `station:${key}`);
   }
@@ -90,7 +89,7 @@ export class Station {
 
   refreshCollapsible(): void {
     this.collapsible = (
-      this.rt.fluid &&
+      this.rt.mode.collapsesRepeats &&
       this.calls.length === 0 &&
       this.lookaside === null &&
       this.emits.length === 0 &&
@@ -126,21 +125,7 @@ export class Station {
       return;
     }
     const a = this.admitOverride ?? (this.admit ? this.admit() : 1);
-    if (a < 1) {
-      if (!rt.fluid) {
-        if (this.rng.next() >= a) {
-          this.reject(v, Status.throttled);
-          return;
-        }
-      } else {
-        const rejected = m * (1 - a);
-        if (rejected >= m - EPS) {
-          this.reject(v, Status.throttled);
-          return;
-        }
-        if (rejected > EPS) this.reject(v.splitOff(rejected), Status.throttled);
-      }
-    }
+    if (a < 1 && !rt.mode.throttle(this, v, a)) return;
     if (this.rateRegime) this.rateArrive(v);
     else v.inst.gate.offer(v);
   }
@@ -179,15 +164,6 @@ export class Station {
     const work = (m * h) / c;
     const meanStart = startBase + work / 2;
     const wait = meanStart > now ? meanStart - now : 0;
-    if (gate.dropAbandoned) {
-      const dl = v.deadline();
-      if (now + wait > dl) {
-        st.queue.addInterval(now, dl, m);
-        st.dropped.add(now, m);
-        this.depart(v, dl);
-        return;
-      }
-    }
     inst.vft = startBase + work;
     inst.plannedRate = c / (this.service.mean() + this.linger.mean());
     const s0 = now + wait;
@@ -265,7 +241,7 @@ export class Station {
   startService(v: Visit, startClock: number): void {
     const rt = this.rt;
     const now = rt.kernel.now;
-    let d = rt.fluid || this.service.isDeterministic ? this.service.mean() : this.service.sample(this.rng);
+    let d = rt.mode.duration(this.service, this.rng);
     if (this.serviceWork) d += this.serviceWork() * v.work;
     if (v.repeat > 1) {
       // Each repeat counts as an arrival, a slot-time and a completion.
@@ -278,7 +254,8 @@ export class Station {
     }
     if (this.slowdown) d *= this.slowdownFactor(v.inst.gate);
     let end = now + d;
-    if (rt.fluid && startClock < now) end = Math.max(now, startClock + d);
+    // Fluid admissions on the step grid are back-dated to when the slot was freed.
+    if (startClock < now) end = Math.max(now, startClock + d);
     v.state = S_SERVICE;
     this.stats.working.change(now, v.mass);
     if (end <= now && rt.syncDepth < MAX_SYNC_DEPTH) {
@@ -318,61 +295,16 @@ export class Station {
   }
 
   private lookup(v: Visit): void {
-    const rt = this.rt;
-    const now = rt.kernel.now;
     const la = this.lookaside as LookasideRt;
-    const cache = la.cache;
-    const K = Math.max(1, Math.round(la.keys()));
-    const scale = this.scale;
-    if (!rt.fluid) {
-      let missing = 0;
-      let nodes: number[] | null = null;
-      for (let k = 0; k < K; k++) {
-        const node = cache.rng.int(cache.nodes);
-        if (cache.rng.next() < cache.hitProb(node)) continue;
-        missing++;
-        (nodes ??= []).push(node);
-      }
-      cache.stats.lookups.add(now, K);
-      cache.stats.hits.add(now, K - missing);
-      if (missing === 0) {
-        this.continueAt(v, 0);
-        return;
-      }
-      v.missing = missing;
-      v.missNodes = nodes;
-      this.callLookaside(v, la.missAll() >= 0.5 ? K : missing);
-      return;
-    }
-    const h = cache.meanHitProb();
-    const pNone = Math.pow(h, K);
-    const m = v.mass;
-    cache.stats.lookups.add(now, m * K * scale);
-    cache.stats.hits.add(now, m * K * h * scale);
-    const missMass = m * (1 - pNone);
-    if (missMass <= EPS) {
-      this.continueAt(v, 0);
-      return;
-    }
-    const missing = (K * (1 - h)) / (1 - pNone);
-    const work = la.missAll() >= 0.5 ? K : missing;
-    if (m - missMass > EPS) {
-      const hit = v.splitOff(m - missMass);
-      v.missing = missing;
-      this.callLookaside(v, work);
-      this.continueAt(hit, 0);
-      return;
-    }
-    v.missing = missing;
-    this.callLookaside(v, work);
+    this.rt.mode.lookup(this, v, la, Math.max(1, Math.round(la.keys())));
   }
 
-  private callLookaside(v: Visit, work: number): void {
+  /** Some keys missed: the miss call, carrying `work`. */
+  callLookaside(v: Visit, work: number): void {
     const la = this.lookaside as LookasideRt;
     v.step = STEP_LOOKASIDE;
     v.state = S_CALLING;
-    if (la.edge.port) la.edge.port.send(v, firstAttempt(v.mass), 0, 0, this.rt.kernel.now, work);
-    else new Call(this.rt, la.edge, v, null, v.root, work).startAttempt(v.mass, 0, 1);
+    this.rt.mode.startCall(this.rt, v, la.edge, work);
   }
 
   /** Runs the call steps from index `i` on; each call either happens or is skipped (probability). */
@@ -381,44 +313,21 @@ export class Station {
     const steps = this.steps;
     while (i < steps.length) {
       if (!this.continueAfterTimeout && v.parent !== null) {
-        if (!rt.fluid) {
-          if (v.isAbandoned()) {
-            this.respond(v);
-            return;
-          }
-        } else {
-          // The share nobody awaits stops here instead of making its calls.
-          const gone = (v.parent as Port).claimOrphaned(v.mass);
-          if (gone >= v.mass - EPS) {
-            this.respond(v, true);
-            return;
-          }
-          if (gone > EPS) this.respond(v.splitOff(gone), true);
-        }
+        const awaited = rt.mode.stopAbandoned(this, v);
+        if (awaited === null) return;
+        v = awaited;
       }
       const step = steps[i];
       if (Array.isArray(step)) {
-        this.choose(v, step, i);
+        rt.mode.choose(this, v, step, i);
         return;
       }
       const edge = step;
       const p = edge.probability();
       if (p < 1) {
-        if (!rt.fluid) {
-          if (p <= 0 || this.rng.next() >= p) {
-            i++;
-            continue;
-          }
-        } else {
-          if (p <= 0) {
-            i++;
-            continue;
-          }
-          const skip = v.splitOff(v.mass * (1 - p));
-          this.startCall(v, edge);
-          this.continueAt(skip, i + 1);
-          return;
-        }
+        if (rt.mode.partialCall(this, v, edge, p, i)) return;
+        i++;
+        continue;
       }
       this.startCall(v, edge);
       return;
@@ -426,60 +335,18 @@ export class Station {
     this.finish(v);
   }
 
-  /** An exclusive branch at step `i`: one of the calls, each with its probability, or none. */
-  private choose(v: Visit, branches: EdgeRt[], i: number): void {
-    if (!this.rt.fluid) {
-      const u = this.rng.next();
-      let acc = 0;
-      for (const edge of branches) {
-        acc += edge.probability();
-        if (u < acc) {
-          this.startCall(v, edge);
-          return;
-        }
-      }
-      this.continueAt(v, i + 1);
-      return;
-    }
-    const m = v.mass;
-    let rest: Visit | null = v;
-    for (const edge of branches) {
-      const p = edge.probability();
-      if (!(p > 0)) continue;
-      const x = m * p;
-      if (x >= rest.mass - EPS * Math.max(1, m)) {
-        this.startCall(rest, edge);
-        rest = null;
-        break;
-      }
-      this.startCall(rest.splitOff(x), edge);
-    }
-    if (rest !== null) this.continueAt(rest, i + 1);
-  }
-
-  private startCall(v: Visit, edge: EdgeRt): void {
+  /** Sends the visit's call on `edge` (one step of its calls). */
+  startCall(v: Visit, edge: EdgeRt): void {
     v.step = edge.index;
     v.state = S_CALLING;
-    const work = edge.work ? edge.work() : v.work;
-    if (edge.port) edge.port.send(v, firstAttempt(v.mass), 0, 0, this.rt.kernel.now, work);
-    else new Call(this.rt, edge, v, null, v.root, work).startAttempt(v.mass, 0, 1);
+    this.rt.mode.startCall(this.rt, v, edge, edge.work ? edge.work() : v.work);
   }
 
   /** After the calls: the station's own failure share, then the response. */
   finish(v: Visit): void {
     if (v.status === OK) {
       const e = this.errorOverride ?? this.errorRate();
-      if (e > 0) {
-        if (!this.rt.fluid) {
-          if (e >= 1 || this.rng.next() < e) v.status = this.errorStatus;
-        } else if (e >= 1) {
-          v.status = this.errorStatus;
-        } else {
-          const failed = v.splitOff(v.mass * e);
-          failed.status = this.errorStatus;
-          this.respond(failed);
-        }
-      }
+      if (e > 0) this.rt.mode.failShare(this, v, e);
     }
     this.respond(v);
   }
@@ -497,7 +364,7 @@ export class Station {
     st.latency.add(now, (now - v.arrivedAt) / reps, m * reps);
     let abandoned = 0;
     if (orphaned) abandoned = m;
-    else if (v.parent !== null) abandoned = rt.fluid ? (v.parent as Port).claimOrphaned(m) : v.isAbandoned() ? m : 0;
+    else if (v.parent !== null) abandoned = rt.mode.abandonedMass(v, m);
     if (v.status === OK) {
       if (m - abandoned > EPS) {
         st.goodput.add(now, (m - abandoned) * reps);
@@ -509,10 +376,7 @@ export class Station {
     }
     if (abandoned > 0) st.abandonedDone.add(now, abandoned * reps);
     if (this.emits.length > 0) this.emit(v);
-    if (v.parent !== null) {
-      if (!rt.fluid) (v.parent as Attempt).childResult(m, v.status);
-      else if (m - abandoned > EPS) (v.parent as Port).childResult(m - abandoned, v.status, v);
-    }
+    if (v.parent !== null) rt.mode.answerCaller(v, m, abandoned);
     if (v.rate) {
       const l = this.linger.mean();
       if (l > 0) {
@@ -523,7 +387,7 @@ export class Station {
       }
       return;
     }
-    const l = this.linger.isZero ? 0 : rt.fluid || this.linger.isDeterministic ? this.linger.mean() : this.linger.sample(this.rng);
+    const l = this.linger.isZero ? 0 : rt.mode.duration(this.linger, this.rng);
     if (l > 0) {
       v.state = S_LINGER;
       rt.scheduleVisit(now + l, EV_LINGER_END, v);
@@ -538,14 +402,7 @@ export class Station {
     for (const e of this.emits) {
       if (e.on === 'success' && v.status !== OK) continue;
       if (e.on === 'failure' && v.status === OK) continue;
-      const p = e.probability();
-      let mass: number;
-      if (rt.fluid) {
-        mass = v.mass * p * this.scale;
-      } else {
-        if (p <= 0 || (p < 1 && this.rng.next() >= p)) continue;
-        mass = 1;
-      }
+      const mass = rt.mode.emitMass(this, v, e.probability());
       if (mass <= EPS) continue;
       const depth = v.root.depth + 1;
       if (depth > e.maxDepth()) continue;
@@ -597,13 +454,7 @@ export class Station {
 
   private answer(v: Visit, m: number, status: number): void {
     if (v.parent === null) return;
-    if (this.rt.fluid) {
-      const port = v.parent as Port;
-      const live = m - port.claimOrphaned(m);
-      if (live > EPS) port.childResult(live, status, v);
-    } else {
-      (v.parent as Attempt).childResult(m, status);
-    }
+    this.rt.mode.answer(v, m, status);
   }
 
   /** Process stop: everything inside fails at once and new arrivals are refused. */

@@ -108,7 +108,6 @@ export class Visit {
 
   /** Earliest deadline of any attempt up the call chain. */
   deadline(): number {
-    if (this.station.rt.fluid) return Infinity;
     let d = Infinity;
     let a = this.parent as Attempt | null;
     while (a !== null) {
@@ -127,7 +126,7 @@ export class Visit {
     if (v.step === STEP_LOOKASIDE) {
       const la = station.lookaside as LookasideRt;
       if (status === OK) {
-        la.cache.fill(v, station.scale);
+        station.rt.mode.fillCache(la.cache, v, station.scale);
         station.continueAt(v, 0);
       } else if (la.edge.onErrorIgnore) {
         station.continueAt(v, 0);
