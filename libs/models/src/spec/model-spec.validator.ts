@@ -2,6 +2,34 @@ import { ModelSpecError, type SpecIssue } from '../errors/model.error';
 import { parseMetricName, type MetricNamespace } from '../engine/metric.catalog';
 import { compileExpression, ExpressionSyntaxError, parseExpression } from './expression.parser';
 import type { ModelSpec, ParameterSpec } from './model-spec.types';
+import {
+  BACKOFF_FIELDS,
+  CACHE_FIELDS,
+  CALL_FIELDS,
+  DISTRIBUTION_FIELDS,
+  EMIT_FIELDS,
+  ENGINE_FIELDS,
+  EVENT_COMMON_FIELDS,
+  EVENT_FIELDS,
+  EVENT_TIME_MEASURE_FIELDS,
+  EXCLUSIVE_CALL_FIELDS,
+  EXPECT_FIELDS,
+  FIGURE_FIELDS,
+  FIGURE_MEASURE_FIELDS,
+  LOOKASIDE_FIELDS,
+  METRIC_MEASURE_FIELDS,
+  POLICY_FIELDS,
+  POOL_FIELDS,
+  PROBE_FIELDS,
+  PROFILE_ENTRY_FIELDS,
+  QUEUE_FIELDS,
+  RETRY_BUDGET_FIELDS,
+  SCENARIO_FIELDS,
+  SLOWDOWN_FIELDS,
+  SOURCE_FIELDS,
+  STATION_FIELDS,
+  TOP_FIELDS,
+} from './spec.fields';
 import { DEFAULT_FLUID_STEP, SpecLimits } from './spec.limits';
 
 /** Numeric domains a field may require; parameter ranges are checked against them too. */
@@ -76,19 +104,6 @@ const STATS = new Set([
   'p95',
   'p99',
 ]);
-const EVENT_FIELDS: Record<string, string[]> = {
-  setParameter: ['parameter', 'value', 'ramp'],
-  scaleSource: ['source', 'factor', 'ramp'],
-  setSlots: ['station', 'slots', 'ramp'],
-  setErrorRate: ['station', 'value'],
-  blackhole: ['station'],
-  restore: ['station'],
-  cacheFlush: ['cache', 'fraction', 'over'],
-  throttle: ['station', 'admit', 'ramp'],
-  stop: ['station'],
-  start: ['station'],
-  cancelEvents: ['keys'],
-};
 
 type Rec = Record<string, unknown>;
 
@@ -119,7 +134,7 @@ class Checker {
     this.issues.push({ path, reason });
   }
 
-  obj(x: unknown, path: string, allowed: string[]): Rec | null {
+  obj(x: unknown, path: string, allowed: readonly string[]): Rec | null {
     if (typeof x !== 'object' || x === null || Array.isArray(x)) {
       this.add(path, `expected an object, got ${describeValue(x)}`);
       return null;
@@ -252,7 +267,7 @@ class Checker {
     }
     const p = `${path}.${k}`;
     if (typeof v === 'object' && v !== null && !Array.isArray(v) && 'dist' in v) {
-      const dist = this.obj(v, p, ['dist', 'mean', 'cv', 'min', 'max', 'k']);
+      const dist = this.obj(v, p, DISTRIBUTION_FIELDS);
       if (!dist) return;
       const kind = this.oneOf(dist, 'dist', p, ['deterministic', 'exponential', 'lognormal', 'uniform', 'erlang'], true);
       if (kind === 'uniform') {
@@ -304,8 +319,6 @@ class Checker {
   }
 }
 
-const POLICY_FIELDS = ['timeout', 'retries', 'backoff', 'retryOn', 'retryBudget', 'concurrencyLimit'];
-const CALL_FIELDS = ['to', 'probability', 'multiplicity', 'mode', 'fanOut', 'policy', 'errorMap', 'onError', 'work'];
 
 function checkPolicy(c: Checker, v: unknown, path: string): void {
   if (v === undefined) return;
@@ -316,7 +329,7 @@ function checkPolicy(c: Checker, v: unknown, path: string): void {
   c.value(p, 'concurrencyLimit', path, Domains.positiveInteger);
   if (p.backoff !== undefined) {
     const bp = `${path}.backoff`;
-    const b = c.obj(p.backoff, bp, ['kind', 'base', 'multiplier', 'max', 'jitter']);
+    const b = c.obj(p.backoff, bp, BACKOFF_FIELDS);
     if (b) {
       c.oneOf(b, 'kind', bp, ['none', 'constant', 'exponential'], true);
       c.value(b, 'base', bp, Domains.nonNegative);
@@ -333,7 +346,7 @@ function checkPolicy(c: Checker, v: unknown, path: string): void {
   }
   if (p.retryBudget !== undefined) {
     const rp = `${path}.retryBudget`;
-    const r = c.obj(p.retryBudget, rp, ['ratio', 'minPerSecond', 'burst']);
+    const r = c.obj(p.retryBudget, rp, RETRY_BUDGET_FIELDS);
     if (r) {
       c.value(r, 'ratio', rp, Domains.nonNegative, true);
       c.value(r, 'minPerSecond', rp, Domains.nonNegative);
@@ -348,7 +361,7 @@ function checkCallStep(c: Checker, v: unknown, path: string, from: string, stati
     checkCall(c, v, path, from, stationKeys);
     return;
   }
-  const step = c.obj(v, path, ['oneOf']);
+  const step = c.obj(v, path, EXCLUSIVE_CALL_FIELDS);
   if (!step) return;
   const branches = c.arr(step.oneOf, `${path}.oneOf`);
   if (Array.isArray(step.oneOf) && branches.length === 0) c.add(`${path}.oneOf`, 'expected at least one call');
@@ -398,7 +411,7 @@ function checkCall(c: Checker, v: unknown, path: string, from: string, stationKe
 
 function checkQueue(c: Checker, v: unknown, path: string): void {
   if (v === undefined) return;
-  const q = c.obj(v, path, ['limit', 'dropAbandoned', 'maxWait']);
+  const q = c.obj(v, path, QUEUE_FIELDS);
   if (!q) return;
   c.value(q, 'limit', path, Domains.nonNegativeInteger);
   c.bool(q, 'dropAbandoned', path);
@@ -407,7 +420,7 @@ function checkQueue(c: Checker, v: unknown, path: string): void {
 
 function checkMeasure(c: Checker, v: unknown, path: string, scenarioKeys: Set<string>, figureNames: Set<string>): void {
   if (typeof v === 'object' && v !== null && 'eventTime' in v) {
-    const m = c.obj(v, path, ['eventTime', 'scenario']);
+    const m = c.obj(v, path, EVENT_TIME_MEASURE_FIELDS);
     if (!m) return;
     const key = c.str(m, 'eventTime', path);
     if (key && !c.eventKeys.has(key)) c.add(`${path}.eventTime`, `unknown event "${key}"`);
@@ -416,7 +429,7 @@ function checkMeasure(c: Checker, v: unknown, path: string, scenarioKeys: Set<st
     return;
   }
   if (typeof v === 'object' && v !== null && 'figure' in v) {
-    const m = c.obj(v, path, ['figure', 'scenario']);
+    const m = c.obj(v, path, FIGURE_MEASURE_FIELDS);
     if (!m) return;
     const name = c.str(m, 'figure', path);
     if (name && !figureNames.has(name)) c.add(`${path}.figure`, `unknown figure "${name}"`);
@@ -424,7 +437,7 @@ function checkMeasure(c: Checker, v: unknown, path: string, scenarioKeys: Set<st
     if (sc && !scenarioKeys.has(sc)) c.add(`${path}.scenario`, `unknown scenario "${sc}"`);
     return;
   }
-  const m = c.obj(v, path, ['metric', 'stat', 'from', 'to', 'threshold', 'sustain', 'window', 'scenario']);
+  const m = c.obj(v, path, METRIC_MEASURE_FIELDS);
   if (!m) return;
   const metric = c.str(m, 'metric', path);
   let kind: string | null = null;
@@ -490,14 +503,14 @@ function checkFormula(c: Checker, o: Rec, path: string, scenarioKeys: Set<string
 }
 
 function checkEvent(c: Checker, v: unknown, path: string, spec: Rec, keys: Set<string>): void {
-  const e = c.obj(v, path, ['key', 'at', 'label', 'kind', ...new Set(Object.values(EVENT_FIELDS).flat())]);
+  const e = c.obj(v, path, [...EVENT_COMMON_FIELDS, ...new Set(Object.values(EVENT_FIELDS).flat())]);
   if (!e) return;
   c.unique(keys, c.key(e, 'key', path), `${path}.key`, 'event key');
   c.value(e, 'at', path, Domains.nonNegative, true);
   c.str(e, 'label', path);
   const kind = c.oneOf(e, 'kind', path, Object.keys(EVENT_FIELDS), true);
   if (!kind) return;
-  const allowed = new Set(['key', 'at', 'label', 'kind', ...EVENT_FIELDS[kind]]);
+  const allowed = new Set([...EVENT_COMMON_FIELDS, ...EVENT_FIELDS[kind as keyof typeof EVENT_FIELDS]]);
   for (const k of Object.keys(e)) if (!allowed.has(k)) c.add(`${path}.${k}`, `not a field of a "${kind}" event (allowed: ${[...allowed].join(', ')})`);
   const ref = (field: string, set: Set<string>, what: string): void => {
     const k = c.key(e, field, path);
@@ -549,27 +562,6 @@ function checkEvent(c: Checker, v: unknown, path: string, spec: Rec, keys: Set<s
   void spec;
 }
 
-const TOP_FIELDS = [
-  'schemaVersion',
-  'slug',
-  'version',
-  'title',
-  'description',
-  'timeOrigin',
-  'engine',
-  'horizon',
-  'points',
-  'parameters',
-  'pools',
-  'caches',
-  'stations',
-  'sources',
-  'events',
-  'probes',
-  'figures',
-  'checks',
-  'scenarios',
-];
 
 /**
  * Checks a parsed JSON value against the spec format and returns it typed.
@@ -611,7 +603,7 @@ export function validateSpec(input: unknown): ModelSpec {
     }
   });
 
-  const engine = c.obj(s.engine, 'engine', ['mode', 'fluidStep', 'maxEvents']);
+  const engine = c.obj(s.engine, 'engine', ENGINE_FIELDS);
   if (engine) {
     c.oneOf(engine, 'mode', 'engine', ['des', 'fluid'], true);
     c.literal(engine, 'fluidStep', 'engine', Domains.positive);
@@ -662,7 +654,7 @@ export function validateSpec(input: unknown): ModelSpec {
 
   poolsRaw.forEach((v, i) => {
     const path = `pools[${i}]`;
-    const p = c.obj(v, path, ['key', 'title', 'slots', 'queue']);
+    const p = c.obj(v, path, POOL_FIELDS);
     if (!p) return;
     c.key(p, 'key', path);
     if (p.slots !== null) c.value(p, 'slots', path, Domains.positiveInteger, true);
@@ -671,7 +663,7 @@ export function validateSpec(input: unknown): ModelSpec {
 
   cachesRaw.forEach((v, i) => {
     const path = `caches[${i}]`;
-    const p = c.obj(v, path, ['key', 'title', 'nodes', 'keysPerNode', 'initialWarm', 'hitCeiling']);
+    const p = c.obj(v, path, CACHE_FIELDS);
     if (!p) return;
     c.key(p, 'key', path);
     c.literal(p, 'nodes', path, Domains.cacheNodes, true);
@@ -682,25 +674,7 @@ export function validateSpec(input: unknown): ModelSpec {
 
   stationsRaw.forEach((v, i) => {
     const path = `stations[${i}]`;
-    const st = c.obj(v, path, [
-      'key',
-      'title',
-      'description',
-      'slots',
-      'replicas',
-      'queue',
-      'service',
-      'serviceWork',
-      'slowdown',
-      'linger',
-      'continueAfterTimeout',
-      'errorRate',
-      'errorStatus',
-      'admit',
-      'lookaside',
-      'calls',
-      'emits',
-    ]);
+    const st = c.obj(v, path, STATION_FIELDS);
     if (!st) return;
     const key = c.key(st, 'key', path) ?? '?';
     c.str(st, 'title', path, false);
@@ -720,7 +694,7 @@ export function validateSpec(input: unknown): ModelSpec {
     c.value(st, 'serviceWork', path, Domains.nonNegative);
     if (st.slowdown !== undefined) {
       const sp = `${path}.slowdown`;
-      const sd = c.obj(st.slowdown, sp, ['kind', 'threshold', 'knee', 'factor']);
+      const sd = c.obj(st.slowdown, sp, SLOWDOWN_FIELDS);
       if (sd) {
         const kind = c.oneOf(sd, 'kind', sp, ['utilisation', 'concurrency'], true);
         if (kind === 'utilisation') c.value(sd, 'threshold', sp, Domains.probability, true);
@@ -737,7 +711,7 @@ export function validateSpec(input: unknown): ModelSpec {
     c.value(st, 'admit', path, Domains.probability);
     if (st.lookaside !== undefined) {
       const lp = `${path}.lookaside`;
-      const la = c.obj(st.lookaside, lp, ['cache', 'keys', 'onMiss', 'missWork']);
+      const la = c.obj(st.lookaside, lp, LOOKASIDE_FIELDS);
       if (la) {
         const cache = c.key(la, 'cache', lp);
         if (cache && !c.ns.caches.has(cache)) c.add(`${lp}.cache`, `unknown cache "${cache}"`);
@@ -750,7 +724,7 @@ export function validateSpec(input: unknown): ModelSpec {
     c.arr(st.calls, `${path}.calls`, false).forEach((call, j) => checkCallStep(c, call, `${path}.calls[${j}]`, key, c.ns.stations));
     c.arr(st.emits, `${path}.emits`, false).forEach((em, j) => {
       const ep = `${path}.emits[${j}]`;
-      const e = c.obj(em, ep, ['to', 'probability', 'on', 'delay', 'maxDepth']);
+      const e = c.obj(em, ep, EMIT_FIELDS);
       if (!e) return;
       const to = c.key(e, 'to', ep);
       if (to && !c.ns.stations.has(to)) c.add(`${ep}.to`, `unknown station "${to}"`);
@@ -763,7 +737,7 @@ export function validateSpec(input: unknown): ModelSpec {
 
   sourcesRaw.forEach((v, i) => {
     const path = `sources[${i}]`;
-    const so = c.obj(v, path, ['key', 'title', 'kind', 'target', 'arrivals', 'rate', 'profile', 'trace', 'users', 'thinkTime', 'policy', 'work']);
+    const so = c.obj(v, path, SOURCE_FIELDS);
     if (!so) return;
     const key = c.key(so, 'key', path) ?? '?';
     const target = c.key(so, 'target', path);
@@ -781,7 +755,7 @@ export function validateSpec(input: unknown): ModelSpec {
       tooMany(c, trace, SpecLimits.traceEntries, `${path}.trace`, 'trace entries');
       profile.forEach((e, j) => {
         const pp = `${path}.profile[${j}]`;
-        const pe = c.obj(e, pp, ['at', 'rate']);
+        const pe = c.obj(e, pp, PROFILE_ENTRY_FIELDS);
         if (!pe) return;
         c.value(pe, 'at', pp, Domains.nonNegative, true);
         c.value(pe, 'rate', pp, Domains.nonNegative, true);
@@ -809,11 +783,11 @@ export function validateSpec(input: unknown): ModelSpec {
   const scenarioKeys = new Set<string>();
   scenariosRaw.forEach((v, i) => {
     const path = `scenarios[${i}]`;
-    const sc = c.obj(v, path, ['key', 'title', 'description', 'actionableKey', 'parameters', 'events', 'omitEvents', 'engine']);
+    const sc = c.obj(v, path, SCENARIO_FIELDS);
     if (!sc) return;
     if (sc.engine !== undefined) {
       const ep = `${path}.engine`;
-      const se = c.obj(sc.engine, ep, ['mode', 'fluidStep', 'maxEvents']);
+      const se = c.obj(sc.engine, ep, ENGINE_FIELDS);
       if (se) {
         c.oneOf(se, 'mode', ep, ['des', 'fluid']);
         c.literal(se, 'fluidStep', ep, Domains.positive);
@@ -861,7 +835,7 @@ export function validateSpec(input: unknown): ModelSpec {
   }
   probes.forEach((v, i) => {
     const path = `probes[${i}]`;
-    const p = c.obj(v, path, ['key', 'metric', 'label', 'unit']);
+    const p = c.obj(v, path, PROBE_FIELDS);
     if (!p) return;
     c.unique(probeKeys, c.key(p, 'key', path), `${path}.key`, 'probe key');
     c.str(p, 'label', path);
@@ -881,7 +855,7 @@ export function validateSpec(input: unknown): ModelSpec {
   const seenFigures = new Set<string>();
   figures.forEach((v, i) => {
     const path = `figures[${i}]`;
-    const f = c.obj(v, path, ['name', 'label', 'unit', 'measure', 'measures', 'value']);
+    const f = c.obj(v, path, FIGURE_FIELDS);
     if (!f) return;
     c.unique(seenFigures, c.key(f, 'name', path), `${path}.name`, 'figure name');
     c.str(f, 'label', path);
@@ -911,7 +885,7 @@ export function validateSpec(input: unknown): ModelSpec {
     }
     const names = checkFormula(c, ch, path, scenarioKeys, figureNames);
     const ep = `${path}.expect`;
-    const ex = c.obj(ch.expect, ep, ['op', 'value', 'min', 'max', 'tolerance', 'absolute']);
+    const ex = c.obj(ch.expect, ep, EXPECT_FIELDS);
     if (!ex) return;
     const op = c.oneOf(ex, 'op', ep, ['approx', '>=', '<=', '>', '<', 'between'], true);
     const bound = (k: string, required: boolean): void => {
