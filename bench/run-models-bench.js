@@ -14,6 +14,13 @@
  *    hand-written binary-heap loop in plain JavaScript (bench/mm1-baseline.js).
  * 2. The full engine on the same queue written as a model spec (DES mode).
  * 3. The as-happened run of each seed incident model.
+ *
+ * With `--baseline <dir>` (a checkout or `git archive` of another commit holding
+ * libs/models), parts 2 and 3 also run that engine, interleaved with this one in the same
+ * process, so the A/B comparison shares the machine's conditions:
+ *
+ *   git archive main libs/models | tar -x -C /tmp/engine-main
+ *   node bench/run-models-bench.js --baseline /tmp/engine-main
  */
 require('../scripts/register-ts');
 const os = require('node:os');
@@ -27,6 +34,9 @@ const { loadModelSpec } = require('../libs/models/src/cli/model-cli.ts');
 const { runBaseline } = require('./mm1-baseline');
 
 const quick = process.argv.includes('--quick');
+const baselineAt = process.argv.indexOf('--baseline');
+const baselineDir = baselineAt > 0 ? path.resolve(process.argv[baselineAt + 1]) : null;
+const baselineEngine = baselineDir ? require(path.join(baselineDir, 'libs/models/src/engine/model.engine.ts')) : null;
 const CUSTOMERS = quick ? 200_000 : 2_000_000;
 const SIMPY_CUSTOMERS = quick ? 20_000 : 200_000;
 const REPEATS = quick ? 2 : 5;
@@ -129,33 +139,56 @@ const mm1Spec = {
   probes: [{ key: 'queue', metric: 'server.queue', label: 'Queue' }],
   scenarios: [{ key: 'as-happened', title: 'Base', description: 'Base.', actionableKey: null }],
 };
-const engine = best(() => runModel({ spec: mm1Spec, seed: 1, budget: { maxWallMs: 120_000 } }), Math.min(3, REPEATS));
+const engine = best(() => runModel({ spec: mm1Spec, seed: 1, budget: { maxWallMs: 120_000 } }), REPEATS);
 const engineRate = engine.out.stats.events / (engine.ms / 1000);
-console.log(`Full engine, same queue as a spec (DES): ${fmt(engine.out.stats.events)} events in ${fmt(engine.ms, 1)} ms = ${fmt(engineRate / 1e6, 2)} M events/s${sp.error ? '' : ` (${fmt(engineRate / sp.eventsPerSecond, 1)}× SimPy)`}\n`);
+console.log(`Full engine, same queue as a spec (DES): ${fmt(engine.out.stats.events)} events in ${fmt(engine.ms, 1)} ms = ${fmt(engineRate / 1e6, 2)} M events/s${sp.error ? '' : ` (${fmt(engineRate / sp.eventsPerSecond, 1)}× SimPy)`}, ${fmt(engineRate / kernelRate, 2)}× the kernel`);
+let baseEngineRate = null;
+if (baselineEngine) {
+  const base = best(() => baselineEngine.runModel({ spec: mm1Spec, seed: 1, budget: { maxWallMs: 120_000 } }), REPEATS);
+  baseEngineRate = base.out.stats.events / (base.ms / 1000);
+  console.log(`  baseline engine (${baselineDir}): ${fmt(base.out.stats.events)} events in ${fmt(base.ms, 1)} ms = ${fmt(baseEngineRate / 1e6, 2)} M events/s${sp.error ? '' : ` (${fmt(baseEngineRate / sp.eventsPerSecond, 1)}× SimPy)`}`);
+}
+console.log('');
 
 // 3. Seed models, as-happened scenario.
 const slugs = ['changeprop-feedback-loop-2016', 'slack-cache-metastability-2022', 'apache-outbound-calls-without-timeouts-2011', 'stackegg-haproxy-session-cap-2015'];
 const rows = [];
 console.log('Seed models, as-happened scenario (median and best of runs after warm-up):');
+/** Median and best of SEED_RUNS timed runs of `run`, interleaved with `other` when given. */
+function timeSeed(run, other) {
+  run();
+  if (other) other();
+  const a = [];
+  const b = [];
+  let events = 0;
+  let baseEvents = 0;
+  for (let i = 0; i < SEED_RUNS; i++) {
+    let t0 = performance.now();
+    events = run().stats.events;
+    a.push(performance.now() - t0);
+    if (other) {
+      t0 = performance.now();
+      baseEvents = other().stats.events;
+      b.push(performance.now() - t0);
+    }
+  }
+  return { events, medianMs: median(a), bestMs: Math.min(...a), base: other ? { events: baseEvents, medianMs: median(b), bestMs: Math.min(...b) } : null };
+}
 for (const slug of slugs) {
   const spec = loadModelSpec(slug);
-  runModel({ spec, checks: false });
-  const times = [];
-  let events = 0;
-  for (let i = 0; i < SEED_RUNS; i++) {
-    const t0 = performance.now();
-    const r = runModel({ spec, checks: false, budget: { maxWallMs: 10_000 } });
-    times.push(performance.now() - t0);
-    events = r.stats.events;
-  }
+  const t = timeSeed(
+    () => runModel({ spec, checks: false, budget: { maxWallMs: 10_000 } }),
+    baselineEngine ? () => baselineEngine.runModel({ spec, checks: false, budget: { maxWallMs: 10_000 } }) : null,
+  );
   const t0 = performance.now();
   const withChecks = runModel({ spec, budget: { maxWallMs: 20_000 } });
   const checksMs = performance.now() - t0;
-  const row = { slug, mode: spec.engine.mode, events, medianMs: median(times), bestMs: Math.min(...times), withChecksMs: checksMs, runs: withChecks.stats.runs };
+  const row = { slug, mode: spec.engine.mode, events: t.events, medianMs: t.medianMs, bestMs: t.bestMs, withChecksMs: checksMs, runs: withChecks.stats.runs, baseline: t.base };
   rows.push(row);
   console.log(
-    `  ${slug.padEnd(46)} ${row.mode.padEnd(5)} ${fmt(events).padStart(7)} events  median ${fmt(row.medianMs, 1).padStart(6)} ms  best ${fmt(row.bestMs, 1).padStart(6)} ms  with checks ${fmt(checksMs, 1)} ms (${row.runs} run${row.runs > 1 ? 's' : ''})`,
+    `  ${slug.padEnd(46)} ${row.mode.padEnd(5)} ${fmt(row.events).padStart(7)} events  median ${fmt(row.medianMs, 1).padStart(6)} ms  best ${fmt(row.bestMs, 1).padStart(6)} ms  with checks ${fmt(checksMs, 1)} ms (${row.runs} run${row.runs > 1 ? 's' : ''})`,
   );
+  if (t.base) console.log(`  ${'  baseline'.padEnd(46)} ${''.padEnd(5)} ${fmt(t.base.events).padStart(7)} events  median ${fmt(t.base.medianMs, 1).padStart(6)} ms  best ${fmt(t.base.bestMs, 1).padStart(6)} ms`);
 }
 
 console.log(
@@ -166,7 +199,8 @@ console.log(
     baseline: { events: baseline.out.events, ms: baseline.ms, eventsPerSecond: baselineRate },
     simpy: sp,
     ratios: { kernelOverSimpy: vsSimpy, baselineOverKernel: vsBaseline },
-    engine: { events: engine.out.stats.events, ms: engine.ms, eventsPerSecond: engineRate },
+    engine: { events: engine.out.stats.events, ms: engine.ms, eventsPerSecond: engineRate, overKernel: engineRate / kernelRate, overSimpy: sp.error ? null : engineRate / sp.eventsPerSecond },
+    baselineEngine: baseEngineRate === null ? null : { eventsPerSecond: baseEngineRate },
     seeds: rows,
   })}`,
 );

@@ -154,7 +154,7 @@ describe('executable models over GraphQL', () => {
       'restbase-generic-event-loop-prevention': 'PREVENTED',
       'changeprop-bound-processing-concurrency': 'PREVENTED',
       'mcs-stop-repeated-redirect-following': 'PREVENTED',
-      'changeprop-safer-retry-policy': 'NOT_PREVENTED',
+      'changeprop-safer-retry-policy': 'REDUCED',
       'reopen-boot-throttle-in-small-steps': 'REDUCED',
       'change-consul-rollout-procedure': 'PREVENTED',
       'fetch-only-missing-gdm-entries': 'PREVENTED',

@@ -82,3 +82,15 @@ describe('model CLI', () => {
     expect((await run(['stackegg-haproxy-session-cap-2015', '--set', 'x'])).code).toBe(2);
   });
 });
+
+describe('model CLI: mode and budget', () => {
+  it('--budget ends a run that needs more events with exit status 3, --mode and --fluid-step pick the engine', async () => {
+    const small = await run(['apache-outbound-calls-without-timeouts-2011', '--budget', '1000']);
+    expect(small.code).toBe(3);
+    expect(small.err).toContain('the run needed more than 1000 events');
+    const fluid = await run(['stackegg-haproxy-session-cap-2015', '--mode', 'fluid', '--fluid-step', '0.2']);
+    expect(fluid.out).toContain('fluid mode (step 0.2 s)');
+    expect((await run(['stackegg-haproxy-session-cap-2015', '--budget', '-4'])).code).toBe(2);
+    expect((await run(['stackegg-haproxy-session-cap-2015', '--fluid-step', '0'])).code).toBe(2);
+  });
+});

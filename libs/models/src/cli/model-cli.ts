@@ -7,6 +7,7 @@ import type { ModelRunResult } from '../output/model-run.types';
 import { formatDuration, formatNumber, formatQuantity } from '../output/number.format';
 import type { ModelSpec } from '../spec/model-spec.types';
 import { validateSpec } from '../spec/model-spec.validator';
+import { SpecLimits } from '../spec/spec.limits';
 
 const USAGE = `Usage: model <incident-slug | path/to/spec.json> [options]
 
@@ -16,7 +17,9 @@ Options:
   --scenario <key>      scenario to run (default: as-happened); --list shows them
   --set <name>=<value>  override a parameter (repeatable)
   --seed <n>            random seed (default 1)
-  --mode <des|fluid>    engine mode (default: the model's own)
+  --mode <des|fluid>    engine mode of every scenario run (default: each scenario's own)
+  --fluid-step <s>      seconds per fluid step (default: the scenario's or the model's own)
+  --budget <events>     event budget per scenario run (default: the scenario's or 20,000,000)
   --compare <key>       another scenario to draw beside it in the SVG (repeatable)
   --svg <file>          write the charts to an SVG file
   --list                list the model's scenarios and parameters
@@ -32,6 +35,8 @@ interface CliOptions {
   sets: Record<string, number>;
   seed: number;
   mode: 'des' | 'fluid' | undefined;
+  fluidStep: number | undefined;
+  budget: number | undefined;
   compare: string[];
   svg: string | null;
   list: boolean;
@@ -41,7 +46,7 @@ interface CliOptions {
 class UsageError extends Error {}
 
 function parseArgs(argv: string[]): CliOptions {
-  const o: CliOptions = { target: null, scenario: 'as-happened', sets: {}, seed: 1, mode: undefined, compare: [], svg: null, list: false, help: false };
+  const o: CliOptions = { target: null, scenario: 'as-happened', sets: {}, seed: 1, mode: undefined, fluidStep: undefined, budget: undefined, compare: [], svg: null, list: false, help: false };
   const value = (i: number, flag: string): string => {
     const v = argv[i + 1];
     if (v === undefined || v.startsWith('--')) throw new UsageError(`${flag} needs a value`);
@@ -70,6 +75,20 @@ function parseArgs(argv: string[]): CliOptions {
         const m = value(i++, a);
         if (m !== 'des' && m !== 'fluid') throw new UsageError(`--mode: expected des or fluid, got "${m}"`);
         o.mode = m;
+        break;
+      }
+      case '--fluid-step': {
+        const n = Number(value(i++, a));
+        if (!(n > 0) || !Number.isFinite(n)) throw new UsageError(`--fluid-step: expected a positive number of seconds, got "${argv[i]}"`);
+        o.fluidStep = n;
+        break;
+      }
+      case '--budget': {
+        const n = Number(value(i++, a).replace(/[_,]/g, ''));
+        if (!Number.isInteger(n) || n < 1 || n > SpecLimits.maxEvents) {
+          throw new UsageError(`--budget: expected a whole number of events between 1 and ${SpecLimits.maxEvents}, got "${argv[i]}"`);
+        }
+        o.budget = n;
         break;
       }
       case '--compare':
@@ -205,7 +224,15 @@ export async function main(argv: string[]): Promise<number> {
       write(listing(spec));
       return 0;
     }
-    const input = { spec, scenarioKey: options.scenario, parameters: options.sets, seed: options.seed, mode: options.mode };
+    const input = {
+      spec,
+      scenarioKey: options.scenario,
+      parameters: options.sets,
+      seed: options.seed,
+      mode: options.mode,
+      fluidStep: options.fluidStep,
+      budget: options.budget === undefined ? undefined : { maxEvents: options.budget },
+    };
     const result = runModel(input);
     write(report(result, spec));
     if (options.svg) {

@@ -1,5 +1,13 @@
 import type { ModelSpec } from '../spec/model-spec.types';
-import { specWith } from '../testing/spec.fixtures';
+import {
+  cacheRefillSpec,
+  capacityRestoreSpec,
+  feedbackLoopSpec,
+  keepAliveSpec,
+  overloadSpec,
+  replicatedCallerSpec,
+} from '../testing/agreement.fixtures';
+import { loadModelSpec } from '../cli/model-cli';
 import { runModel } from './model.engine';
 
 /** Figures of a run by name. */
@@ -14,12 +22,7 @@ function close(a: number, b: number, tolerance: number): boolean {
 
 describe('DES and fluid modes agree where both apply', () => {
   it('sessions held = connection rate × hold time (keep-alive)', () => {
-    const spec = specWith({
-      horizon: 1000,
-      stations: [{ key: 'lb', slots: null, service: { dist: 'exponential', mean: 0.05 }, linger: 5 }],
-      sources: [{ key: 'conns', kind: 'open', target: 'lb', rate: 200 }],
-      figures: [{ name: 'sessions', label: 's', unit: 'sessions', measure: { metric: 'lb.concurrency', stat: 'mean', from: 100 } }],
-    });
+    const spec = keepAliveSpec();
     const des = figures(spec, 'des').sessions;
     const fluid = figures(spec, 'fluid').sessions;
     expect(fluid).toBeCloseTo(200 * 5.05, 6);
@@ -30,24 +33,7 @@ describe('DES and fluid modes agree where both apply', () => {
     ['slot regime (a station making calls)', true],
     ['rate regime (short service, no calls)', false],
   ])('an overloaded station serves at its capacity: %s', (_name, withCall) => {
-    const spec = specWith({
-      horizon: 600,
-      stations: [
-        {
-          key: 'server',
-          slots: 10,
-          queue: { limit: 200 },
-          service: { dist: 'exponential', mean: withCall ? 0.2 : 0.04 },
-          calls: withCall ? [{ to: 'cache' }] : [],
-        },
-        { key: 'cache', slots: null, service: 0 },
-      ],
-      sources: [{ key: 'load', kind: 'open', target: 'server', rate: withCall ? 80 : 400 }],
-      figures: [
-        { name: 'served', label: 'served', unit: 'req/s', measure: { metric: 'server.throughput', stat: 'mean', from: 60 } },
-        { name: 'shed', label: 'shed', unit: 'req/s', measure: { metric: 'server.rejected', stat: 'mean', from: 60 } },
-      ],
-    });
+    const spec = overloadSpec(withCall);
     const capacity = withCall ? 10 / 0.2 : 10 / 0.04;
     const des = figures(spec, 'des', 3);
     const fluid = figures(spec, 'fluid', 3, 0.05);
@@ -57,36 +43,7 @@ describe('DES and fluid modes agree where both apply', () => {
   });
 
   it('a feedback loop grows at the same rate until it saturates', () => {
-    // Every completion emits two new events after 1 s; capacity 100 / 0.2 = 500 events/s.
-    const spec = specWith({
-      horizon: 30,
-      stations: [
-        {
-          key: 'handler',
-          slots: 100,
-          queue: { limit: 5000 },
-          service: { dist: 'exponential', mean: 0.2 },
-          emits: [
-            { to: 'handler', delay: 1 },
-            { to: 'handler', delay: 1 },
-          ],
-        },
-      ],
-      sources: [{ key: 'seed', kind: 'open', target: 'handler', trace: [0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9] }],
-      figures: [
-        {
-          name: 'growth',
-          label: 'growth',
-          unit: '1/s',
-          measures: {
-            early: { metric: 'handler.throughput', stat: 'integral', from: 2, to: 3 },
-            later: { metric: 'handler.throughput', stat: 'integral', from: 5, to: 6 },
-          },
-          value: 'ln(later / early) / 3',
-        },
-        { name: 'saturated', label: 'served', unit: 'req/s', measure: { metric: 'handler.throughput', stat: 'mean', from: 18 } },
-      ],
-    });
+    const spec = feedbackLoopSpec();
     const des = figures(spec, 'des', 5);
     const fluid = figures(spec, 'fluid', 5, 0.05);
     // Two offspring per generation of about 1.2 s: growth rate close to ln 2 / 1.2 ≈ 0.58 / s.
@@ -98,25 +55,66 @@ describe('DES and fluid modes agree where both apply', () => {
   });
 
   it('a flushed cache refills along the same curve', () => {
-    const spec = specWith({
-      horizon: 900,
-      caches: [{ key: 'cache', nodes: 10, keysPerNode: 2000, hitCeiling: 1 }],
-      stations: [
-        { key: 'app', slots: null, service: 0.001, lookaside: { cache: 'cache', keys: 2, onMiss: { to: 'db' } } },
-        { key: 'db', slots: null, service: 0.01 },
-      ],
-      sources: [{ key: 'reads', kind: 'open', target: 'app', rate: 100 }],
-      events: [{ key: 'flush', at: 100, kind: 'cacheFlush', cache: 'cache', fraction: 0.5, label: 'Half the nodes flushed' }],
-      figures: [
-        { name: 'after', label: 'hit', unit: 'ratio', measure: { metric: 'cache.hitRatio', stat: 'mean', from: 100, to: 130 } },
-        { name: 'mid', label: 'hit', unit: 'ratio', measure: { metric: 'cache.hitRatio', stat: 'mean', from: 250, to: 300 } },
-        { name: 'late', label: 'hit', unit: 'ratio', measure: { metric: 'cache.hitRatio', stat: 'mean', from: 700 } },
-      ],
-    });
+    const spec = cacheRefillSpec();
     const des = figures(spec, 'des', 2);
     const fluid = figures(spec, 'fluid', 2);
     expect(fluid.after).toBeLessThan(0.6);
     expect(fluid.late).toBeGreaterThan(0.97);
     for (const k of ['after', 'mid', 'late']) expect(Math.abs(des[k] - fluid[k])).toBeLessThan(0.03);
+  });
+
+  it('a station serving faster than the fluid step drains its backlog at full speed once capacity is back', () => {
+    // Capacity 200/s, offered 100/s; 80 % of the slots are lost over [10, 20] s.
+    const spec = capacityRestoreSpec();
+    const des = figures(spec, 'des', 4);
+    const fluid = figures(spec, 'fluid', 4);
+    // About 600 requests queue up and drain at 100/s: the queue is empty near t = 26.
+    expect(des['empty-at']).toBeGreaterThan(24);
+    expect(des['empty-at']).toBeLessThan(28);
+    expect(Math.abs(fluid['empty-at'] - des['empty-at'])).toBeLessThan(1.5);
+    expect(close(fluid['peak-queue'], des['peak-queue'], 0.1)).toBe(true);
+    // Right after the restore every slot works on the backlog.
+    expect(des['busy-after']).toBeGreaterThan(0.97);
+    expect(fluid['busy-after']).toBeGreaterThan(0.97);
+  });
+
+  it('a replicated caller sends all of its replicas\' calls to a single-replica callee', () => {
+    const spec = replicatedCallerSpec();
+    const des = figures(spec, 'des', 6);
+    const fluid = figures(spec, 'fluid', 6);
+    expect(close(des['callee-offered'], 100, 0.05)).toBe(true);
+    expect(close(fluid['callee-offered'], des['callee-offered'], 0.05)).toBe(true);
+    expect(close(fluid.success, des.success, 0.05)).toBe(true);
+  });
+});
+
+describe('fluid mode converges: halving fluidStep does not move the figures', () => {
+  it.each([
+    ['capacity restore', capacityRestoreSpec, 0.1, 0.05],
+    ['feedback loop', feedbackLoopSpec, 0.05, 0.025],
+    ['cache refill', cacheRefillSpec, 0.1, 0.05],
+  ])('%s', (_name, make, step, half) => {
+    const spec = make();
+    const a = figures(spec, 'fluid', 1, step);
+    const b = figures(spec, 'fluid', 1, half);
+    for (const k of Object.keys(a)) expect([k, close(a[k], b[k], 0.03)]).toEqual([k, true]);
+  });
+
+  it.each(['stackegg-haproxy-session-cap-2015', 'slack-cache-metastability-2022', 'changeprop-feedback-loop-2016'])(
+    'seed model %s: every check gives the same verdict at half the step',
+    (slug) => {
+      const spec = loadModelSpec(slug);
+      const step = spec.engine.fluidStep ?? 0.1;
+      const verdicts = (fluidStep: number) => runModel({ spec, fluidStep }).checks.map((c) => [c.name, c.pass]);
+      expect(verdicts(step / 2)).toEqual(verdicts(step));
+    },
+  );
+
+  it('seed model stackegg-haproxy-session-cap-2015: its figures move less than 2 % at half the step', () => {
+    const spec = loadModelSpec('stackegg-haproxy-session-cap-2015');
+    const run = (fluidStep: number) => Object.fromEntries(runModel({ spec, fluidStep, checks: false }).summary.map((f) => [f.name, f.value ?? NaN]));
+    const a = run(0.1);
+    const b = run(0.05);
+    for (const k of Object.keys(a)) expect([k, close(a[k], b[k], 0.02)]).toEqual([k, true]);
   });
 });

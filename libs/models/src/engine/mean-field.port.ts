@@ -1,5 +1,9 @@
 import { EPS, EV_RETRY_FLUSH, EV_WAIT_DEADLINE, OK, Status } from './runtime.constants';
-import { type EdgeRt, type FlowSimulation, type Source, Visit } from './flow.runtime';
+import type { EdgeRt } from './call-edge';
+import type { FluidGate } from './gate';
+import type { FlowSimulation } from './flow.runtime';
+import type { Source } from './source';
+import { Visit } from './visit';
 
 // Local bindings for globals read in hot loops (see flow.runtime.ts).
 const Math = globalThis.Math;
@@ -182,10 +186,10 @@ export class Port {
     const target = edge.target;
     const k = Math.max(1, Math.round(edge.parallel()));
     const fan = edge.fan();
-    // The representative replica gets its share of the fan-out; a request waits for all
-    // fan × k of its children.
+    // The caller's representative replica stands for all its replicas; the callee's gets
+    // its share of their fan-out. A request waits for all fan × k of its children.
     const exponent = k * fan;
-    const childMass = (mass * k * fan) / target.replicas;
+    const childMass = (mass * edge.callerScale * k * fan) / target.replicas;
     const collapse = r - rep > 1 && target.canCollapseRepeats();
     let w: Wait | null = null;
     const last = this.waits.length > this.head ? this.waits[this.waits.length - 1] : null;
@@ -375,7 +379,7 @@ export class Port {
       }
     }
     if (retry > EPS && edge.budget) {
-      const allowed = edge.budget.take(this.rt.kernel.now, retry, true);
+      const allowed = edge.budget.takeShare(this.rt.kernel.now, retry);
       if (allowed < retry) {
         const f = allowed / retry;
         for (let i = 0; i < next.length; i++) next[i] *= f;
@@ -427,7 +431,7 @@ export class Port {
       if (next[i] <= EPS) continue;
       const x = next[i] / q;
       for (let j = 0; j < q; j++) {
-        const due = now + edge.delay(i - 1, true, jitter ? (j + 0.5) / q : -1);
+        const due = now + edge.delayAt(i - 1, jitter ? (j + 0.5) / q : -1);
         const win = Math.floor(due / rt.step);
         let g = groups.get(win);
         if (g === undefined) {
@@ -559,13 +563,13 @@ export class Port {
       this.orphan += out;
       w.done = w.childMass;
     }
-    // Booked with the attempts that timed out, so the ratio to attempts stays a share.
-    this.edge.stats.timeouts.add(w.sentAt, w.remaining);
-    if (this.source !== null) this.source.stats.timeouts.add(w.sentAt, w.remaining);
+    // Booked when the timeout fires, like every other outcome.
+    this.edge.stats.timeouts.add(now, w.remaining);
+    if (this.source !== null) this.source.stats.timeouts.add(now, w.remaining);
     this.resolve(w, w.remaining, Status.timeout);
     if (out > EPS) {
       const target = this.edge.target;
-      for (const inst of target.instances) if (inst.gate.dropAbandoned) inst.gate.cancelFrom(this);
+      for (const inst of target.instances) if (inst.gate.dropAbandoned) (inst.gate as FluidGate).cancelFrom(this);
     }
   }
 

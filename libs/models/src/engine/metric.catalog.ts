@@ -35,10 +35,15 @@ export const STATION_METRICS: Record<string, MetricInfo> = {
   working: { kind: 'level', unit: 'slots', description: 'mean slots doing their own work (runnable, not waiting)' },
   utilisation: { kind: 'ratio', unit: 'ratio', description: 'slots held / slots available' },
   wait: { kind: 'latency', unit: 's', description: 'mean time waiting for a slot' },
+  'wait.p50': { kind: 'latency', unit: 's', description: 'median time waiting for a slot' },
+  'wait.p90': { kind: 'latency', unit: 's', description: '90th percentile time waiting for a slot' },
+  'wait.p95': { kind: 'latency', unit: 's', description: '95th percentile time waiting for a slot' },
+  'wait.p99': { kind: 'latency', unit: 's', description: '99th percentile time waiting for a slot' },
+  waitedRatio: { kind: 'ratio', unit: 'ratio', description: 'share of admitted arrivals that waited for a slot' },
   errorRatio: { kind: 'ratio', unit: 'ratio', description: '(errors + rejected) / arrivals' },
   abandonedRatio: { kind: 'ratio', unit: 'ratio', description: 'share of completions nobody was waiting for' },
   emitted: { kind: 'rate', unit: 'events/s', description: 'new arrivals emitted elsewhere per second' },
-  amplification: { kind: 'ratio', unit: '×', description: 'arrivals here per arrival at the first source target' },
+  amplification: { kind: 'ratio', unit: '×', description: 'arrivals here per user action (new request of any source; client retries and emitted events count as amplification)' },
   ...LATENCY,
 };
 
@@ -56,17 +61,17 @@ export const SOURCE_METRICS: Record<string, MetricInfo> = {
   failures: { kind: 'rate', unit: 'req/s', description: 'requests finally failed per second' },
   successRatio: { kind: 'ratio', unit: 'ratio', description: 'successful / finished requests' },
   retryRatio: { kind: 'ratio', unit: 'ratio', description: 'retries / attempts' },
-  timeoutRatio: { kind: 'ratio', unit: 'ratio', description: 'attempts that timed out / attempts' },
+  timeoutRatio: { kind: 'ratio', unit: 'ratio', description: 'timeouts fired / attempts started, per window' },
   ...LATENCY,
 };
 
 export const EDGE_METRICS: Record<string, MetricInfo> = {
   attempts: { kind: 'rate', unit: 'req/s', description: 'attempts per second, retries included' },
   retries: { kind: 'rate', unit: 'req/s', description: 'retries per second' },
-  timeouts: { kind: 'rate', unit: 'req/s', description: 'attempts timed out per second' },
+  timeouts: { kind: 'rate', unit: 'req/s', description: 'attempts timed out per second, when the timeout fired' },
   failures: { kind: 'rate', unit: 'req/s', description: 'calls failed after all attempts per second' },
   retryRatio: { kind: 'ratio', unit: 'ratio', description: 'retries / attempts' },
-  timeoutRatio: { kind: 'ratio', unit: 'ratio', description: 'timed-out attempts / attempts' },
+  timeoutRatio: { kind: 'ratio', unit: 'ratio', description: 'timeouts fired / attempts started, per window' },
 };
 
 export const CACHE_METRICS: Record<string, MetricInfo> = {

@@ -46,6 +46,14 @@ export class MetricReader {
     return parsed;
   }
 
+  /**
+   * Before the run: switches on the recording of everything `name` reads (accumulators
+   * record lazily). Builds the metric once and throws the result away.
+   */
+  demand(name: string): void {
+    this.build(this.info(name));
+  }
+
   private arrays(name: string): MetricArrays {
     const hit = this.cache.get(name);
     if (hit) return hit;
@@ -59,7 +67,8 @@ export class MetricReader {
     const rt = this.rt;
     const base = { kind: p.info.kind, unit: p.info.unit, hist: null as LatencyHistogram | null, quantile: null as number | null };
     const latency = (h: LatencyHistogram, metric: string): MetricArrays => {
-      const q = metric.startsWith('latency.') ? QUANTILES[metric.slice(8)] : null;
+      const dot = metric.indexOf('.');
+      const q = dot > 0 ? QUANTILES[metric.slice(dot + 1)] : null;
       return { ...base, num: h.sum, den: h.mass, scale: 1, hist: h, quantile: q ?? null };
     };
     switch (p.owner) {
@@ -98,16 +107,26 @@ export class MetricReader {
             return { ...base, num: s.holding.data, den: cap, scale: 1 };
           }
           case 'wait':
-            return { ...base, num: s.waitSum.data, den: s.waitMass.data, scale: 1 };
+          case 'wait.p50':
+          case 'wait.p90':
+          case 'wait.p95':
+          case 'wait.p99':
+            return { ...latency(s.waitTimes, p.metric), num: s.waitSum.data, den: s.waitMass.data };
+          case 'waitedRatio':
+            return { ...base, num: s.waited.data, den: s.waitMass.data, scale: 1 };
           case 'errorRatio':
             return { ...base, num: sum(s.errors.data, s.rejected.data, s.dropped.data), den: s.offered.data, scale: 1 };
           case 'abandonedRatio':
             return { ...base, num: s.abandonedDone.data, den: s.throughput.data, scale: 1 };
           case 'amplification': {
-            const entry = rt.entry;
-            const scaled = new Float64Array(s.offered.data.length);
-            for (let i = 0; i < scaled.length; i++) scaled[i] = entry.stats.offered.data[i] * entry.scale;
-            return { ...base, num: s.offered.data, den: scaled, scale: k };
+            // Per user action: new requests of every source (their client retries and the
+            // events emitted downstream are what the ratio measures).
+            const actions = new Float64Array(s.offered.data.length);
+            for (const src of rt.sources) {
+              const d = src.stats.offered.data;
+              for (let i = 0; i < actions.length; i++) actions[i] += d[i];
+            }
+            return { ...base, num: s.offered.data, den: actions, scale: k };
           }
           default:
             return latency(s.latency, p.metric);
@@ -238,8 +257,12 @@ export class MetricReader {
     return d > 0 ? (a.num[i] / d) * a.scale : NaN;
   }
 
-  /** A statistic of the metric over [from, to] seconds. NaN when undefined. */
-  stat(name: string, stat: StatName, from: number, to: number, threshold = NaN, sustain = 0): number {
+  /**
+   * A statistic of the metric over [from, to] seconds. NaN when undefined. `window`: for
+   * firstTime*, seconds of the moving average compared with the threshold (default: one
+   * output point).
+   */
+  stat(name: string, stat: StatName, from: number, to: number, threshold = NaN, sustain = 0, window?: number): number {
     const a = this.arrays(name);
     const g = this.grid;
     const w = g.width;
@@ -309,17 +332,31 @@ export class MetricReader {
       case 'firstTimeAbove':
       case 'firstTimeBelow': {
         const above = stat === 'firstTimeAbove';
+        // Fine windows are short (a few per output point) and, in DES, noisy: the metric is
+        // averaged over a moving window of `span` fine windows before the comparison.
+        const span = Math.max(1, Math.round((window ?? w * g.fine) / w));
+        const last = g.fineCount - span;
+        const value = (j: number): number => {
+          if (span === 1) return this.fineValue(a, j);
+          let n = 0;
+          let d = 0;
+          for (let k = j; k < j + span; k++) {
+            n += a.num[k];
+            d += a.den ? a.den[k] : w;
+          }
+          return d > 0 ? (n / d) * a.scale : NaN;
+        };
         const hold = Math.max(0, Math.ceil(sustain / w) - 1);
-        for (let i = i0; i <= i1; i++) {
+        for (let i = i0; i <= Math.min(i1, last); i++) {
           let ok = true;
-          for (let j = i; j <= Math.min(g.fineCount - 1, i + hold); j++) {
-            const v = this.fineValue(a, j);
+          for (let j = i; j <= Math.min(last, i + hold); j++) {
+            const v = value(j);
             if (Number.isNaN(v) || (above ? !(v > threshold) : !(v < threshold))) {
               ok = false;
               break;
             }
           }
-          if (ok) return (i + 0.5) * w;
+          if (ok) return (i + span / 2) * w;
         }
         return NaN;
       }

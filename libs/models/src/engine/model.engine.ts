@@ -9,7 +9,8 @@ import { formatDuration, round6 } from '../output/number.format';
 import { hashRunInputs } from '../output/run-input.hash';
 import type { ControllerEventSpec, MeasureSpec, ModelSpec, ScenarioSpec } from '../spec/model-spec.types';
 import { parameterConflicts, resolveParameters } from '../spec/parameter.resolver';
-import { Domains, SCENARIO_AS_HAPPENED, validateSpec } from '../spec/model-spec.validator';
+import { Domains, fluidStepsIssue, SCENARIO_AS_HAPPENED, validateSpec } from '../spec/model-spec.validator';
+import { DEFAULT_FLUID_STEP } from '../spec/spec.limits';
 import { FlowSimulation } from './flow.runtime';
 import type { MetricNamespace } from './metric.catalog';
 import { MetricReader } from './metric.reader';
@@ -23,18 +24,22 @@ export interface RunModelInput {
   /** Overrides applied on top of the scenario's own parameter values. */
   parameters?: Record<string, number>;
   seed?: number;
-  /** Overrides the spec's engine mode. */
+  /** Overrides the engine mode of the spec and of every scenario. */
   mode?: 'des' | 'fluid';
+  /** Overrides the fluid step of the spec and of every scenario. */
   fluidStep?: number;
   /** Points per output series (10..500). */
   points?: number;
-  /** Event budget per scenario run; the wall budget covers this call as a whole. */
+  /**
+   * Event budget per scenario run (a ceiling: a scenario's own `engine.maxEvents` may only
+   * lower it); the wall budget covers this call as a whole.
+   */
   budget?: Partial<RunBudget>;
   /** Evaluate the spec's checks (may run the other scenarios they compare with). Default true. */
   checks?: boolean;
 }
 
-export const DEFAULT_FLUID_STEP = 0.1;
+export { DEFAULT_FLUID_STEP } from '../spec/spec.limits';
 export const DEFAULT_POINTS = 300;
 /** Fine windows per output point, capped so checks read at most this many windows. */
 const MAX_FINE_WINDOWS = 4000;
@@ -57,7 +62,10 @@ export function specNamespace(spec: ModelSpec): MetricNamespace {
     edges: new Set(),
   };
   for (const s of spec.stations) {
-    for (const c of s.calls ?? []) ns.edges.add(`${s.key}->${c.to}`);
+    for (const c of s.calls ?? []) {
+      if ('oneOf' in c) for (const b of c.oneOf) ns.edges.add(`${s.key}->${b.to}`);
+      else ns.edges.add(`${s.key}->${c.to}`);
+    }
     if (s.lookaside) ns.edges.add(`${s.key}->${s.lookaside.onMiss.to}`);
   }
   for (const s of spec.sources) ns.edges.add(`${s.key}->${s.target}`);
@@ -134,6 +142,10 @@ function simulate(
   const params = resolveParameters(spec, overrides, scenario.key);
   const store = new ParameterStore(spec.parameters, params);
   const horizon = checkedNow(compileValue(spec.horizon, 1, store), Domains.positive, 'horizon');
+  if (settings.mode === 'fluid') {
+    const issue = fluidStepsIssue(horizon, settings.fluidStep);
+    if (issue) throw new ModelError(ModelErrorCode.InvalidSpec, `fluidStep: ${issue}`);
+  }
   const events = scenarioEvents(spec, scenario);
   const eventTimes = new Map<string, number>();
   for (const e of events) eventTimes.set(e.key, compileValue(e.at, 0, store)());
@@ -150,7 +162,8 @@ function simulate(
   }
   const percentiles = new Set<string>();
   for (const [name, stat] of metricUses(spec)) {
-    if (/\.latency\.p\d+$/.test(name) || (/\.latency$/.test(name) && /^p\d+$/.test(stat))) percentiles.add(name.slice(0, name.indexOf('.')));
+    const m = /^([^.@]+)\.(latency|wait)(\.p\d+)?(@.*)?$/.exec(name);
+    if (m && (m[3] !== undefined || /^p\d+$/.test(stat))) percentiles.add(`${m[1]}.${m[2]}`);
   }
   const fine = Math.max(1, Math.min(8, Math.floor(MAX_FINE_WINDOWS / settings.points)));
   const sim = new FlowSimulation({
@@ -158,7 +171,7 @@ function simulate(
     params: store,
     events,
     seed: settings.seed,
-    fluid: settings.mode === 'fluid',
+    mode: settings.mode,
     step: settings.fluidStep,
     horizon,
     points: settings.points,
@@ -168,8 +181,11 @@ function simulate(
     bySource,
     percentiles,
   });
-  sim.run(budget);
   const reader = new MetricReader(sim, ns);
+  // Only what some probe, figure or check reads is recorded (any scenario's checks may read
+  // this run, so every use in the spec counts).
+  for (const [name] of metricUses(spec)) reader.demand(name);
+  sim.run(budget);
   let figures: Map<string, number> | null = null;
   const run: ScenarioRun = {
     sim,
@@ -229,17 +245,34 @@ function resolveRun(input: RunModelInput): {
   if (input.mode !== undefined && input.mode !== 'des' && input.mode !== 'fluid') {
     throw new ModelError(ModelErrorCode.InvalidSpec, `mode: expected "des" or "fluid", got ${String(input.mode)}`);
   }
-  const fluidStep = input.fluidStep ?? spec.engine.fluidStep ?? DEFAULT_FLUID_STEP;
-  if (!(fluidStep > 0)) throw new ModelError(ModelErrorCode.InvalidSpec, `fluidStep: expected a positive number of seconds, got ${String(fluidStep)}`);
-  const settings: Settings = {
-    seed: (input.seed ?? 1) >>> 0,
-    mode: input.mode ?? spec.engine.mode,
-    fluidStep,
-    points: Math.max(10, Math.min(500, Math.round(input.points ?? spec.points ?? DEFAULT_POINTS))),
-  };
+  if (input.fluidStep !== undefined && !(input.fluidStep > 0)) {
+    throw new ModelError(ModelErrorCode.InvalidSpec, `fluidStep: expected a positive number of seconds, got ${String(input.fluidStep)}`);
+  }
+  const maxEvents = input.budget?.maxEvents;
+  if (maxEvents !== undefined && !(maxEvents >= 1)) throw new ModelError(ModelErrorCode.InvalidSpec, `budget.maxEvents: expected a positive number of events, got ${String(maxEvents)}`);
+  const settings = settingsFor(spec, scenario, input);
   const params = resolveParameters(spec, input.parameters ?? {}, scenario.key);
   const callerParameters = resolveParameters(spec, input.parameters ?? {});
   return { spec, scenario, settings, params, callerParameters };
+}
+
+/** Mode, step and resolution of one scenario's run: the run's own settings, then the scenario's, then the spec's. */
+function settingsFor(spec: ModelSpec, scenario: ScenarioSpec, input: RunModelInput): Settings {
+  const own = scenario.engine ?? {};
+  return {
+    seed: (input.seed ?? 1) >>> 0,
+    mode: input.mode ?? own.mode ?? spec.engine.mode,
+    fluidStep: input.fluidStep ?? own.fluidStep ?? spec.engine.fluidStep ?? DEFAULT_FLUID_STEP,
+    points: Math.max(10, Math.min(500, Math.round(input.points ?? spec.points ?? DEFAULT_POINTS))),
+  };
+}
+
+/** Event budget of one scenario's run: the scenario's or spec's own, capped by the caller's. */
+function maxEventsFor(spec: ModelSpec, scenario: ScenarioSpec, input: RunModelInput): number {
+  const own = scenario.engine?.maxEvents ?? spec.engine.maxEvents;
+  const caller = input.budget?.maxEvents;
+  if (own === undefined) return caller ?? DEFAULT_RUN_BUDGET.maxEvents;
+  return caller === undefined ? own : Math.min(own, caller);
 }
 
 /**
@@ -268,7 +301,10 @@ export function runModel(input: RunModelInput): ModelRunResult {
     const hit = runs.get(key);
     if (hit) return hit;
     const remaining = Math.max(1, deadline - performance.now());
-    const run = simulate(spec, findScenario(spec, key), overrides, settings, { maxEvents: budget.maxEvents, maxWallMs: remaining }, ns, figuresOf);
+    const sc = findScenario(spec, key);
+    // Another scenario read by a check runs in its own mode unless this run forces one.
+    const own = key === scenarioKey ? settings : settingsFor(spec, sc, input);
+    const run = simulate(spec, sc, overrides, own, { maxEvents: maxEventsFor(spec, sc, input), maxWallMs: remaining }, ns, figuresOf);
     runs.set(key, run);
     return run;
   };

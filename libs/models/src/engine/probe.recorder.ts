@@ -8,6 +8,10 @@ const Math = globalThis.Math;
  * slots held) are integrated exactly over time, so a window's value is an exact average,
  * not a sample. Output series are built by merging fine windows, and check statistics
  * read the fine windows directly.
+ *
+ * Recording is lazy: an accumulator records per-window data only once something has asked
+ * for its `data` (the engine asks, before the run, for every metric a probe, figure or check
+ * reads). Until then `add` returns at once, so unread statistics cost a call and a branch.
  */
 
 export class TimeGrid {
@@ -33,29 +37,44 @@ export class TimeGrid {
 
 /** Mass per fine window (arrivals, completions, retries, ...). */
 export class Counter {
-  readonly data: Float64Array;
-  total = 0;
+  private readonly buf: Float64Array;
+  private used = false;
 
   constructor(private readonly grid: TimeGrid) {
-    this.data = new Float64Array(grid.fineCount);
+    this.buf = new Float64Array(grid.fineCount);
+  }
+
+  /** The windows; reading them switches recording on. */
+  get data(): Float64Array {
+    this.used = true;
+    return this.buf;
   }
 
   add(t: number, x: number): void {
-    if (t > this.grid.horizon) return;
-    this.data[this.grid.index(t)] += x;
-    this.total += x;
+    if (!this.used || t > this.grid.horizon) return;
+    this.buf[this.grid.index(t)] += x;
   }
 }
 
-/** Time integral of a piecewise-constant level (queue length, slots held). */
+/**
+ * Time integral of a piecewise-constant level (queue length, slots held). The total over the
+ * run is always kept (Little's-law bookkeeping); the windows only once `data` was read.
+ */
 export class Level {
-  readonly data: Float64Array;
+  private readonly buf: Float64Array;
+  private used = false;
   value = 0;
   total = 0;
   private last = 0;
 
   constructor(private readonly grid: TimeGrid) {
-    this.data = new Float64Array(grid.fineCount);
+    this.buf = new Float64Array(grid.fineCount);
+  }
+
+  /** The windows; reading them switches recording on. */
+  get data(): Float64Array {
+    this.used = true;
+    return this.buf;
   }
 
   change(t: number, delta: number): void {
@@ -85,10 +104,11 @@ export class Level {
     if (t1 > g.horizon) t1 = g.horizon;
     if (!(t1 > t0)) return;
     this.total += v * (t1 - t0);
+    if (!this.used) return;
     const w = g.width;
     const i0 = g.index(t0);
     const i1 = g.index(t1);
-    const d = this.data;
+    const d = this.buf;
     if (i0 === i1) {
       d[i0] += v * (t1 - t0);
       return;
@@ -105,8 +125,9 @@ export class LatencyHistogram {
   static readonly PER_DECADE = 12;
   static readonly BINS = 9 * 12 + 2;
 
-  readonly sum: Float64Array;
-  readonly mass: Float64Array;
+  private readonly sums: Float64Array;
+  private readonly masses: Float64Array;
+  private used = false;
   /** Empty unless some probe or check reads a percentile: the bins cost a logarithm per sample. */
   readonly bins: Float64Array;
   private readonly fine: number;
@@ -116,16 +137,29 @@ export class LatencyHistogram {
     readonly withBins: boolean,
   ) {
     this.fine = grid.fine;
-    this.sum = new Float64Array(grid.fineCount);
-    this.mass = new Float64Array(grid.fineCount);
+    this.sums = new Float64Array(grid.fineCount);
+    this.masses = new Float64Array(grid.fineCount);
     this.bins = new Float64Array(withBins ? grid.points * LatencyHistogram.BINS : 0);
+    this.used = withBins;
+  }
+
+  /** Summed latency × mass per window; reading it switches recording on. */
+  get sum(): Float64Array {
+    this.used = true;
+    return this.sums;
+  }
+
+  /** Mass per window; reading it switches recording on. */
+  get mass(): Float64Array {
+    this.used = true;
+    return this.masses;
   }
 
   add(t: number, latency: number, mass: number): void {
-    if (t > this.grid.horizon) return;
+    if (!this.used || t > this.grid.horizon) return;
     const i = this.grid.index(t);
-    this.sum[i] += latency * mass;
-    this.mass[i] += mass;
+    this.sums[i] += latency * mass;
+    this.masses[i] += mass;
     if (!this.withBins) return;
     const p = Math.floor(i / this.fine);
     this.bins[p * LatencyHistogram.BINS + LatencyHistogram.binOf(latency)] += mass;

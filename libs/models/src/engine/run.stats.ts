@@ -14,11 +14,14 @@ export class StationStats {
   readonly abandonedDone: Counter;
   readonly waitSum: Counter;
   readonly waitMass: Counter;
+  /** Admitted mass that waited for its slot at all. */
+  readonly waited: Counter;
   readonly queue: Level;
   readonly holding: Level;
   readonly working: Level;
   readonly capacity: Level;
   readonly latency: LatencyHistogram;
+  readonly waitTimes: LatencyHistogram;
   offeredBy: Array<Counter | null> = [];
   throughputBy: Array<Counter | null> = [];
   goodputBy: Array<Counter | null> = [];
@@ -30,7 +33,8 @@ export class StationStats {
   insideMass = 0;
   insideArrivalSum = 0;
 
-  constructor(grid: TimeGrid, percentiles: boolean) {
+  /** `latencyBins` / `waitBins`: some probe or check reads percentiles of that metric. */
+  constructor(grid: TimeGrid, latencyBins: boolean, waitBins = false) {
     this.offered = new Counter(grid);
     this.admitted = new Counter(grid);
     this.rejected = new Counter(grid);
@@ -42,11 +46,21 @@ export class StationStats {
     this.abandonedDone = new Counter(grid);
     this.waitSum = new Counter(grid);
     this.waitMass = new Counter(grid);
+    this.waited = new Counter(grid);
     this.queue = new Level(grid);
     this.holding = new Level(grid);
     this.working = new Level(grid);
     this.capacity = new Level(grid);
-    this.latency = new LatencyHistogram(grid, percentiles);
+    this.latency = new LatencyHistogram(grid, latencyBins);
+    this.waitTimes = new LatencyHistogram(grid, waitBins);
+  }
+
+  /** Mass `m` got its slot at `now` after waiting `wait` seconds. */
+  recordWait(now: number, wait: number, m: number): void {
+    this.waitSum.add(now, m * wait);
+    this.waitMass.add(now, m);
+    if (wait > 0) this.waited.add(now, m);
+    this.waitTimes.add(now, wait, m);
   }
 }
 

@@ -31,6 +31,7 @@ export const EV_QUEUE_DEADLINE = 11;
 export const EV_VISIT_FLUSH = 12;
 export const EV_WAIT_DEADLINE = 13;
 export const EV_RETRY_FLUSH = 14;
+export const EV_RATE_START = 15;
 
 /** Where a visit is in its station. */
 export const S_NEW = 0;

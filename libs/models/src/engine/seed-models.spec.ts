@@ -60,7 +60,7 @@ const VERDICTS: Array<[string, string, string]> = [
   ['changeprop-feedback-loop-2016', 'generic-loop-guard', 'PREVENTED'],
   ['changeprop-feedback-loop-2016', 'changeprop-concurrency-limit', 'PREVENTED'],
   ['changeprop-feedback-loop-2016', 'mcs-no-redirect-chasing', 'PREVENTED'],
-  ['changeprop-feedback-loop-2016', 'gentler-changeprop-retries', 'NOT_PREVENTED'],
+  ['changeprop-feedback-loop-2016', 'gentler-changeprop-retries', 'REDUCED'],
   ['slack-cache-metastability-2022', 'small-steps-only', 'REDUCED'],
   ['slack-cache-metastability-2022', 'rollout-off-peak', 'PREVENTED'],
   ['slack-cache-metastability-2022', 'read-missing-only', 'PREVENTED'],

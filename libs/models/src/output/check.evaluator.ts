@@ -42,7 +42,7 @@ export function evaluateMeasure(m: MeasureSpec, ctx: MeasureContext, lookup: Sce
   const to = evalTime(m.to, c.horizon, c);
   if (Number.isNaN(from) || Number.isNaN(to)) return NaN;
   const threshold = m.threshold === undefined ? NaN : evalNumber(m.threshold, c.params);
-  return c.reader.stat(m.metric, m.stat, from, to, threshold, m.sustain ?? 0);
+  return c.reader.stat(m.metric, m.stat, from, to, threshold, m.sustain ?? 0, m.window);
 }
 
 function evaluateFormula(

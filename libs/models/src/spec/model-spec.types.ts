@@ -150,6 +150,14 @@ export interface CallSpec {
   work?: NumberValue;
 }
 
+/**
+ * An exclusive branch: at this point of the visit exactly one of the calls is made, branch k
+ * with its `probability` (the shares add up to at most 1; the rest makes none of them).
+ */
+export interface ExclusiveCallSpec {
+  oneOf: Array<CallSpec & { probability: NumberValue }>;
+}
+
 export interface EmitSpec {
   to: string;
   probability?: NumberValue;
@@ -205,7 +213,8 @@ export interface StationSpec {
   /** Share of arrivals admitted (a throttle); the rest are rejected with 429. */
   admit?: NumberValue;
   lookaside?: LookasideSpec;
-  calls?: CallSpec[];
+  /** Made in order; an entry with `oneOf` makes one of its calls (an exclusive branch). */
+  calls?: Array<CallSpec | ExclusiveCallSpec>;
   emits?: EmitSpec[];
 }
 
@@ -301,6 +310,11 @@ export type MeasureSpec =
       threshold?: NumberValue;
       /** For firstTime*: the condition must hold this many seconds. */
       sustain?: number;
+      /**
+       * For firstTime*: seconds of the moving window the metric is averaged over before it
+       * is compared with the threshold (default: one output point, horizon / points).
+       */
+      window?: number;
       scenario?: string;
     }
   | { eventTime: string; scenario?: string }
@@ -366,12 +380,16 @@ export interface ScenarioSpec {
    * for a fix of a failure the as-happened run does not show, e.g. a fix tried in a what-if.
    */
   baseline?: string;
+  /** This scenario's own engine mode, fluid step or event budget (a run's own settings win). */
+  engine?: Partial<EngineSpec>;
 }
 
 export interface EngineSpec {
   mode: 'des' | 'fluid';
   /** Fluid mode: seconds per arrival batch and per admission tick. */
   fluidStep?: number;
+  /** Event budget of one run (at most the caller's budget when it gives one). */
+  maxEvents?: number;
 }
 
 export interface ModelSpec {

@@ -2,6 +2,35 @@ import { ModelSpecError, type SpecIssue } from '../errors/model.error';
 import { parseMetricName, type MetricNamespace } from '../engine/metric.catalog';
 import { compileExpression, ExpressionSyntaxError, parseExpression } from './expression.parser';
 import type { ModelSpec, ParameterSpec } from './model-spec.types';
+import {
+  BACKOFF_FIELDS,
+  CACHE_FIELDS,
+  CALL_FIELDS,
+  DISTRIBUTION_FIELDS,
+  EMIT_FIELDS,
+  ENGINE_FIELDS,
+  EVENT_COMMON_FIELDS,
+  EVENT_FIELDS,
+  EVENT_TIME_MEASURE_FIELDS,
+  EXCLUSIVE_CALL_FIELDS,
+  EXPECT_FIELDS,
+  FIGURE_FIELDS,
+  FIGURE_MEASURE_FIELDS,
+  LOOKASIDE_FIELDS,
+  METRIC_MEASURE_FIELDS,
+  POLICY_FIELDS,
+  POOL_FIELDS,
+  PROBE_FIELDS,
+  PROFILE_ENTRY_FIELDS,
+  QUEUE_FIELDS,
+  RETRY_BUDGET_FIELDS,
+  SCENARIO_FIELDS,
+  SLOWDOWN_FIELDS,
+  SOURCE_FIELDS,
+  STATION_FIELDS,
+  TOP_FIELDS,
+} from './spec.fields';
+import { DEFAULT_FLUID_STEP, SpecLimits } from './spec.limits';
 
 /** Numeric domains a field may require; parameter ranges are checked against them too. */
 export interface Domain {
@@ -28,7 +57,26 @@ export const Domains = {
   positiveInteger: domain('a positive integer', 1, false, Infinity, true),
   nonNegativeInteger: domain('a whole number >= 0', 0, false, Infinity, true),
   factor: domain('a number >= 1', 1, false, Infinity),
+  // Sizes that cost memory or time, bounded (see spec.limits.ts).
+  cacheNodes: domain(`a positive integer <= ${SpecLimits.cacheNodes} (engine limit)`, 1, false, SpecLimits.cacheNodes, true),
+  replicas: domain(`a positive integer <= ${SpecLimits.replicas} (engine limit)`, 1, false, SpecLimits.replicas, true),
+  users: domain(`a positive integer <= ${SpecLimits.users} (engine limit)`, 1, false, SpecLimits.users, true),
+  perVisit: domain(`a positive integer <= ${SpecLimits.perVisit} (engine limit)`, 1, false, SpecLimits.perVisit, true),
+  retries: domain(`a whole number <= ${SpecLimits.retries} (engine limit)`, 0, false, SpecLimits.retries, true),
+  maxEvents: domain(`a positive integer <= ${SpecLimits.maxEvents} (engine limit)`, 1, false, SpecLimits.maxEvents, true),
 } as const;
+
+/** "expected at most N <what> (engine limit), got M" on `path` when a list is too long. */
+function tooMany(c: { add(path: string, reason: string): void }, list: unknown[], max: number, path: string, what: string): void {
+  if (list.length > max) c.add(path, `expected at most ${max} ${what} (engine limit), got ${list.length}`);
+}
+
+/** Fluid steps of a run: horizon / step, bounded by SpecLimits.fluidSteps. Null when within. */
+export function fluidStepsIssue(horizon: number, step: number): string | null {
+  const steps = horizon / step;
+  if (!(steps > SpecLimits.fluidSteps)) return null;
+  return `horizon / fluidStep = ${Math.ceil(steps)} steps; expected at most ${SpecLimits.fluidSteps} (engine limit): raise fluidStep or shorten the horizon`;
+}
 
 export function inDomain(x: number, d: Domain): boolean {
   if (!Number.isFinite(x) && !(x === Infinity && d.max === Infinity)) return false;
@@ -56,19 +104,6 @@ const STATS = new Set([
   'p95',
   'p99',
 ]);
-const EVENT_FIELDS: Record<string, string[]> = {
-  setParameter: ['parameter', 'value', 'ramp'],
-  scaleSource: ['source', 'factor', 'ramp'],
-  setSlots: ['station', 'slots', 'ramp'],
-  setErrorRate: ['station', 'value'],
-  blackhole: ['station'],
-  restore: ['station'],
-  cacheFlush: ['cache', 'fraction', 'over'],
-  throttle: ['station', 'admit', 'ramp'],
-  stop: ['station'],
-  start: ['station'],
-  cancelEvents: ['keys'],
-};
 
 type Rec = Record<string, unknown>;
 
@@ -99,7 +134,7 @@ class Checker {
     this.issues.push({ path, reason });
   }
 
-  obj(x: unknown, path: string, allowed: string[]): Rec | null {
+  obj(x: unknown, path: string, allowed: readonly string[]): Rec | null {
     if (typeof x !== 'object' || x === null || Array.isArray(x)) {
       this.add(path, `expected an object, got ${describeValue(x)}`);
       return null;
@@ -232,7 +267,7 @@ class Checker {
     }
     const p = `${path}.${k}`;
     if (typeof v === 'object' && v !== null && !Array.isArray(v) && 'dist' in v) {
-      const dist = this.obj(v, p, ['dist', 'mean', 'cv', 'min', 'max', 'k']);
+      const dist = this.obj(v, p, DISTRIBUTION_FIELDS);
       if (!dist) return;
       const kind = this.oneOf(dist, 'dist', p, ['deterministic', 'exponential', 'lognormal', 'uniform', 'erlang'], true);
       if (kind === 'uniform') {
@@ -260,6 +295,23 @@ class Checker {
     this.valueAt(v, path, Domains.nonNegative);
   }
 
+  /** A NumberValue at the default parameters (NaN when it does not evaluate). */
+  atDefaults(v: unknown): number {
+    if (typeof v === 'number') return v;
+    if (typeof v !== 'object' || v === null) return NaN;
+    const r = v as Rec;
+    if (typeof r.param === 'string') return this.params.get(r.param)?.default ?? NaN;
+    if (typeof r.expr !== 'string') return NaN;
+    try {
+      return compileExpression(r.expr, (name) => {
+        const dv = this.params.get(name)?.default ?? NaN;
+        return () => dv;
+      })();
+    } catch {
+      return NaN;
+    }
+  }
+
   unique(keys: Set<string>, value: string | null, path: string, what: string): void {
     if (value === null) return;
     if (keys.has(value)) this.add(path, `duplicate ${what} "${value}"`);
@@ -267,19 +319,17 @@ class Checker {
   }
 }
 
-const POLICY_FIELDS = ['timeout', 'retries', 'backoff', 'retryOn', 'retryBudget', 'concurrencyLimit'];
-const CALL_FIELDS = ['to', 'probability', 'multiplicity', 'mode', 'fanOut', 'policy', 'errorMap', 'onError', 'work'];
 
 function checkPolicy(c: Checker, v: unknown, path: string): void {
   if (v === undefined) return;
   const p = c.obj(v, path, POLICY_FIELDS);
   if (!p) return;
   c.value(p, 'timeout', path, Domains.nonNegative);
-  c.value(p, 'retries', path, Domains.nonNegativeInteger);
+  c.value(p, 'retries', path, Domains.retries);
   c.value(p, 'concurrencyLimit', path, Domains.positiveInteger);
   if (p.backoff !== undefined) {
     const bp = `${path}.backoff`;
-    const b = c.obj(p.backoff, bp, ['kind', 'base', 'multiplier', 'max', 'jitter']);
+    const b = c.obj(p.backoff, bp, BACKOFF_FIELDS);
     if (b) {
       c.oneOf(b, 'kind', bp, ['none', 'constant', 'exponential'], true);
       c.value(b, 'base', bp, Domains.nonNegative);
@@ -296,13 +346,36 @@ function checkPolicy(c: Checker, v: unknown, path: string): void {
   }
   if (p.retryBudget !== undefined) {
     const rp = `${path}.retryBudget`;
-    const r = c.obj(p.retryBudget, rp, ['ratio', 'minPerSecond', 'burst']);
+    const r = c.obj(p.retryBudget, rp, RETRY_BUDGET_FIELDS);
     if (r) {
       c.value(r, 'ratio', rp, Domains.nonNegative, true);
       c.value(r, 'minPerSecond', rp, Domains.nonNegative);
       c.value(r, 'burst', rp, Domains.positive);
     }
   }
+}
+
+/** A `calls[]` entry: a call, or an exclusive branch `{ oneOf: [calls with probability] }`. */
+function checkCallStep(c: Checker, v: unknown, path: string, from: string, stationKeys: Set<string>): void {
+  if (typeof v !== 'object' || v === null || !('oneOf' in v)) {
+    checkCall(c, v, path, from, stationKeys);
+    return;
+  }
+  const step = c.obj(v, path, EXCLUSIVE_CALL_FIELDS);
+  if (!step) return;
+  const branches = c.arr(step.oneOf, `${path}.oneOf`);
+  if (Array.isArray(step.oneOf) && branches.length === 0) c.add(`${path}.oneOf`, 'expected at least one call');
+  tooMany(c, branches, SpecLimits.perVisit, `${path}.oneOf`, 'branches');
+  let total = 0;
+  branches.forEach((b, k) => {
+    const bp = `${path}.oneOf[${k}]`;
+    checkCall(c, b, bp, from, stationKeys);
+    if (typeof b !== 'object' || b === null) return;
+    const p = (b as Rec).probability;
+    if (p === undefined) c.add(`${bp}.probability`, 'expected the share of visits taking this branch, got nothing');
+    else total += c.atDefaults(p);
+  });
+  if (total > 1 + 1e-9) c.add(`${path}.oneOf`, `expected branch probabilities adding up to at most 1, got ${Math.round(total * 1e6) / 1e6} with the default parameters`);
 }
 
 function checkCall(c: Checker, v: unknown, path: string, from: string, stationKeys: Set<string>): void {
@@ -312,7 +385,7 @@ function checkCall(c: Checker, v: unknown, path: string, from: string, stationKe
   if (to && !stationKeys.has(to)) c.add(`${path}.to`, `unknown station "${to}" (known: ${[...stationKeys].join(', ')})`);
   if (to) c.ns.edges.add(`${from}->${to}`);
   c.value(call, 'probability', path, Domains.probability);
-  c.value(call, 'multiplicity', path, Domains.positiveInteger);
+  c.value(call, 'multiplicity', path, Domains.perVisit);
   c.oneOf(call, 'mode', path, ['sequential', 'parallel']);
   if (typeof call.fanOut === 'string') {
     const fan = c.oneOf(call, 'fanOut', path, ['one', 'all']);
@@ -338,7 +411,7 @@ function checkCall(c: Checker, v: unknown, path: string, from: string, stationKe
 
 function checkQueue(c: Checker, v: unknown, path: string): void {
   if (v === undefined) return;
-  const q = c.obj(v, path, ['limit', 'dropAbandoned', 'maxWait']);
+  const q = c.obj(v, path, QUEUE_FIELDS);
   if (!q) return;
   c.value(q, 'limit', path, Domains.nonNegativeInteger);
   c.bool(q, 'dropAbandoned', path);
@@ -347,7 +420,7 @@ function checkQueue(c: Checker, v: unknown, path: string): void {
 
 function checkMeasure(c: Checker, v: unknown, path: string, scenarioKeys: Set<string>, figureNames: Set<string>): void {
   if (typeof v === 'object' && v !== null && 'eventTime' in v) {
-    const m = c.obj(v, path, ['eventTime', 'scenario']);
+    const m = c.obj(v, path, EVENT_TIME_MEASURE_FIELDS);
     if (!m) return;
     const key = c.str(m, 'eventTime', path);
     if (key && !c.eventKeys.has(key)) c.add(`${path}.eventTime`, `unknown event "${key}"`);
@@ -356,7 +429,7 @@ function checkMeasure(c: Checker, v: unknown, path: string, scenarioKeys: Set<st
     return;
   }
   if (typeof v === 'object' && v !== null && 'figure' in v) {
-    const m = c.obj(v, path, ['figure', 'scenario']);
+    const m = c.obj(v, path, FIGURE_MEASURE_FIELDS);
     if (!m) return;
     const name = c.str(m, 'figure', path);
     if (name && !figureNames.has(name)) c.add(`${path}.figure`, `unknown figure "${name}"`);
@@ -364,7 +437,7 @@ function checkMeasure(c: Checker, v: unknown, path: string, scenarioKeys: Set<st
     if (sc && !scenarioKeys.has(sc)) c.add(`${path}.scenario`, `unknown scenario "${sc}"`);
     return;
   }
-  const m = c.obj(v, path, ['metric', 'stat', 'from', 'to', 'threshold', 'sustain', 'scenario']);
+  const m = c.obj(v, path, METRIC_MEASURE_FIELDS);
   if (!m) return;
   const metric = c.str(m, 'metric', path);
   let kind: string | null = null;
@@ -386,6 +459,8 @@ function checkMeasure(c: Checker, v: unknown, path: string, scenarioKeys: Set<st
   if (m.from !== undefined) c.time(m.from, `${path}.from`);
   if (m.to !== undefined) c.time(m.to, `${path}.to`);
   c.literal(m, 'sustain', path, Domains.nonNegative);
+  c.literal(m, 'window', path, Domains.positive);
+  if (m.window !== undefined && !(typeof stat === 'string' && stat.startsWith('firstTime'))) c.add(`${path}.window`, 'only firstTimeAbove and firstTimeBelow take a window');
   const sc = c.str(m, 'scenario', path, false);
   if (sc && !scenarioKeys.has(sc)) c.add(`${path}.scenario`, `unknown scenario "${sc}"`);
 }
@@ -428,14 +503,14 @@ function checkFormula(c: Checker, o: Rec, path: string, scenarioKeys: Set<string
 }
 
 function checkEvent(c: Checker, v: unknown, path: string, spec: Rec, keys: Set<string>): void {
-  const e = c.obj(v, path, ['key', 'at', 'label', 'kind', ...new Set(Object.values(EVENT_FIELDS).flat())]);
+  const e = c.obj(v, path, [...EVENT_COMMON_FIELDS, ...new Set(Object.values(EVENT_FIELDS).flat())]);
   if (!e) return;
   c.unique(keys, c.key(e, 'key', path), `${path}.key`, 'event key');
   c.value(e, 'at', path, Domains.nonNegative, true);
   c.str(e, 'label', path);
   const kind = c.oneOf(e, 'kind', path, Object.keys(EVENT_FIELDS), true);
   if (!kind) return;
-  const allowed = new Set(['key', 'at', 'label', 'kind', ...EVENT_FIELDS[kind]]);
+  const allowed = new Set([...EVENT_COMMON_FIELDS, ...EVENT_FIELDS[kind as keyof typeof EVENT_FIELDS]]);
   for (const k of Object.keys(e)) if (!allowed.has(k)) c.add(`${path}.${k}`, `not a field of a "${kind}" event (allowed: ${[...allowed].join(', ')})`);
   const ref = (field: string, set: Set<string>, what: string): void => {
     const k = c.key(e, field, path);
@@ -487,28 +562,6 @@ function checkEvent(c: Checker, v: unknown, path: string, spec: Rec, keys: Set<s
   void spec;
 }
 
-const TOP_FIELDS = [
-  'schemaVersion',
-  'slug',
-  'version',
-  'title',
-  'description',
-  'timeOrigin',
-  'engine',
-  'horizon',
-  'points',
-  'parameters',
-  'pools',
-  'caches',
-  'stations',
-  'sources',
-  'events',
-  'probes',
-  'figures',
-  'checks',
-  'failure',
-  'scenarios',
-];
 
 /**
  * Checks a parsed JSON value against the spec format and returns it typed.
@@ -551,12 +604,25 @@ export function validateSpec(input: unknown): ModelSpec {
     }
   });
 
-  const engine = c.obj(s.engine, 'engine', ['mode', 'fluidStep']);
+  const engine = c.obj(s.engine, 'engine', ENGINE_FIELDS);
   if (engine) {
     c.oneOf(engine, 'mode', 'engine', ['des', 'fluid'], true);
     c.literal(engine, 'fluidStep', 'engine', Domains.positive);
+    c.literal(engine, 'maxEvents', 'engine', Domains.maxEvents);
   }
   c.value(s, 'horizon', '$', Domains.positive, true);
+  // The longest horizon the parameters allow, for the fluid-steps bound.
+  const h = s.horizon;
+  const maxHorizon = typeof h === 'number' ? h : typeof h === 'object' && h !== null && 'param' in h ? c.params.get(String((h as Rec).param))?.max : undefined;
+  const checkSteps = (e: Rec | null, path: string, inherited: Rec | null): void => {
+    const mode = e?.mode ?? inherited?.mode;
+    if (mode !== 'fluid' || typeof maxHorizon !== 'number') return;
+    const own = e?.fluidStep ?? inherited?.fluidStep;
+    const step = typeof own === 'number' && own > 0 ? own : DEFAULT_FLUID_STEP;
+    const issue = fluidStepsIssue(maxHorizon, step);
+    if (issue) c.add(path, issue);
+  };
+  checkSteps(engine, 'engine.fluidStep', null);
   if (s.points !== undefined && (typeof s.points !== 'number' || !Number.isInteger(s.points) || s.points < 10 || s.points > 500)) {
     c.add('points', `expected an integer between 10 and 500, got ${describeValue(s.points)}`);
   }
@@ -581,11 +647,15 @@ export function validateSpec(input: unknown): ModelSpec {
   collect(poolsRaw, 'pools', c.ns.pools);
   collect(cachesRaw, 'caches', c.ns.caches);
   if (stationsRaw.length === 0) c.add('stations', 'expected at least one station');
+  tooMany(c, stationsRaw, SpecLimits.blocks, 'stations', 'stations');
+  tooMany(c, sourcesRaw, SpecLimits.blocks, 'sources', 'sources');
+  tooMany(c, poolsRaw, SpecLimits.blocks, 'pools', 'pools');
+  tooMany(c, cachesRaw, SpecLimits.blocks, 'caches', 'caches');
   if (sourcesRaw.length === 0) c.add('sources', 'expected at least one source');
 
   poolsRaw.forEach((v, i) => {
     const path = `pools[${i}]`;
-    const p = c.obj(v, path, ['key', 'title', 'slots', 'queue']);
+    const p = c.obj(v, path, POOL_FIELDS);
     if (!p) return;
     c.key(p, 'key', path);
     if (p.slots !== null) c.value(p, 'slots', path, Domains.positiveInteger, true);
@@ -594,10 +664,10 @@ export function validateSpec(input: unknown): ModelSpec {
 
   cachesRaw.forEach((v, i) => {
     const path = `caches[${i}]`;
-    const p = c.obj(v, path, ['key', 'title', 'nodes', 'keysPerNode', 'initialWarm', 'hitCeiling']);
+    const p = c.obj(v, path, CACHE_FIELDS);
     if (!p) return;
     c.key(p, 'key', path);
-    c.literal(p, 'nodes', path, Domains.positiveInteger, true);
+    c.literal(p, 'nodes', path, Domains.cacheNodes, true);
     c.value(p, 'keysPerNode', path, Domains.positive, true);
     c.value(p, 'initialWarm', path, Domains.probability);
     c.value(p, 'hitCeiling', path, Domains.probability);
@@ -605,25 +675,7 @@ export function validateSpec(input: unknown): ModelSpec {
 
   stationsRaw.forEach((v, i) => {
     const path = `stations[${i}]`;
-    const st = c.obj(v, path, [
-      'key',
-      'title',
-      'description',
-      'slots',
-      'replicas',
-      'queue',
-      'service',
-      'serviceWork',
-      'slowdown',
-      'linger',
-      'continueAfterTimeout',
-      'errorRate',
-      'errorStatus',
-      'admit',
-      'lookaside',
-      'calls',
-      'emits',
-    ]);
+    const st = c.obj(v, path, STATION_FIELDS);
     if (!st) return;
     const key = c.key(st, 'key', path) ?? '?';
     c.str(st, 'title', path, false);
@@ -637,13 +689,13 @@ export function validateSpec(input: unknown): ModelSpec {
     } else if (slots !== undefined && slots !== null) {
       c.value(st, 'slots', path, Domains.positiveInteger);
     }
-    c.literal(st, 'replicas', path, Domains.positiveInteger);
+    c.literal(st, 'replicas', path, Domains.replicas);
     checkQueue(c, st.queue, `${path}.queue`);
     c.duration(st, 'service', path);
     c.value(st, 'serviceWork', path, Domains.nonNegative);
     if (st.slowdown !== undefined) {
       const sp = `${path}.slowdown`;
-      const sd = c.obj(st.slowdown, sp, ['kind', 'threshold', 'knee', 'factor']);
+      const sd = c.obj(st.slowdown, sp, SLOWDOWN_FIELDS);
       if (sd) {
         const kind = c.oneOf(sd, 'kind', sp, ['utilisation', 'concurrency'], true);
         if (kind === 'utilisation') c.value(sd, 'threshold', sp, Domains.probability, true);
@@ -660,20 +712,20 @@ export function validateSpec(input: unknown): ModelSpec {
     c.value(st, 'admit', path, Domains.probability);
     if (st.lookaside !== undefined) {
       const lp = `${path}.lookaside`;
-      const la = c.obj(st.lookaside, lp, ['cache', 'keys', 'onMiss', 'missWork']);
+      const la = c.obj(st.lookaside, lp, LOOKASIDE_FIELDS);
       if (la) {
         const cache = c.key(la, 'cache', lp);
         if (cache && !c.ns.caches.has(cache)) c.add(`${lp}.cache`, `unknown cache "${cache}"`);
-        c.value(la, 'keys', lp, Domains.positiveInteger, true);
+        c.value(la, 'keys', lp, Domains.perVisit, true);
         checkCall(c, la.onMiss, `${lp}.onMiss`, key, c.ns.stations);
         if (typeof la.missWork === 'string' || la.missWork === undefined) c.oneOf(la, 'missWork', lp, ['missing', 'all']);
         else c.value(la, 'missWork', lp, Domains.probability);
       }
     }
-    c.arr(st.calls, `${path}.calls`, false).forEach((call, j) => checkCall(c, call, `${path}.calls[${j}]`, key, c.ns.stations));
+    c.arr(st.calls, `${path}.calls`, false).forEach((call, j) => checkCallStep(c, call, `${path}.calls[${j}]`, key, c.ns.stations));
     c.arr(st.emits, `${path}.emits`, false).forEach((em, j) => {
       const ep = `${path}.emits[${j}]`;
-      const e = c.obj(em, ep, ['to', 'probability', 'on', 'delay', 'maxDepth']);
+      const e = c.obj(em, ep, EMIT_FIELDS);
       if (!e) return;
       const to = c.key(e, 'to', ep);
       if (to && !c.ns.stations.has(to)) c.add(`${ep}.to`, `unknown station "${to}"`);
@@ -686,7 +738,7 @@ export function validateSpec(input: unknown): ModelSpec {
 
   sourcesRaw.forEach((v, i) => {
     const path = `sources[${i}]`;
-    const so = c.obj(v, path, ['key', 'title', 'kind', 'target', 'arrivals', 'rate', 'profile', 'trace', 'users', 'thinkTime', 'policy', 'work']);
+    const so = c.obj(v, path, SOURCE_FIELDS);
     if (!so) return;
     const key = c.key(so, 'key', path) ?? '?';
     const target = c.key(so, 'target', path);
@@ -698,19 +750,23 @@ export function validateSpec(input: unknown): ModelSpec {
       const given = ['rate', 'profile', 'trace'].filter((k) => so[k] !== undefined);
       if (given.length !== 1) c.add(path, `an open source needs exactly one of rate, profile, trace (got ${given.join(', ') || 'none'})`);
       c.value(so, 'rate', path, Domains.nonNegative);
-      c.arr(so.profile, `${path}.profile`, false).forEach((e, j) => {
+      const profile = c.arr(so.profile, `${path}.profile`, false);
+      tooMany(c, profile, SpecLimits.traceEntries, `${path}.profile`, 'profile entries');
+      const trace = c.arr(so.trace, `${path}.trace`, false);
+      tooMany(c, trace, SpecLimits.traceEntries, `${path}.trace`, 'trace entries');
+      profile.forEach((e, j) => {
         const pp = `${path}.profile[${j}]`;
-        const pe = c.obj(e, pp, ['at', 'rate']);
+        const pe = c.obj(e, pp, PROFILE_ENTRY_FIELDS);
         if (!pe) return;
         c.value(pe, 'at', pp, Domains.nonNegative, true);
         c.value(pe, 'rate', pp, Domains.nonNegative, true);
       });
-      c.arr(so.trace, `${path}.trace`, false).forEach((t, j) => {
+      trace.forEach((t, j) => {
         if (typeof t !== 'number' || !(t >= 0)) c.add(`${path}.trace[${j}]`, `expected a time >= 0, got ${describeValue(t)}`);
       });
       if (so.users !== undefined || so.thinkTime !== undefined) c.add(path, 'users and thinkTime belong to closed sources');
     } else if (kind === 'closed') {
-      c.value(so, 'users', path, Domains.positiveInteger, true);
+      c.value(so, 'users', path, Domains.users, true);
       c.duration(so, 'thinkTime', path, true);
       for (const k of ['rate', 'profile', 'trace', 'arrivals']) if (so[k] !== undefined) c.add(`${path}.${k}`, 'not a field of a closed source');
     }
@@ -722,13 +778,24 @@ export function validateSpec(input: unknown): ModelSpec {
   const eventKeys = c.eventKeys;
   const scenariosRaw = c.arr(s.scenarios, 'scenarios');
   const baseEvents = c.arr(s.events, 'events', false);
+  tooMany(c, baseEvents, SpecLimits.events, 'events', 'events');
   baseEvents.forEach((ev, i) => checkEvent(c, ev, `events[${i}]`, s, eventKeys));
   const baseEventKeys = new Set(eventKeys);
   const scenarioKeys = new Set<string>();
   scenariosRaw.forEach((v, i) => {
     const path = `scenarios[${i}]`;
-    const sc = c.obj(v, path, ['key', 'title', 'description', 'actionableKey', 'parameters', 'events', 'omitEvents', 'baseline']);
+    const sc = c.obj(v, path, SCENARIO_FIELDS);
     if (!sc) return;
+    if (sc.engine !== undefined) {
+      const ep = `${path}.engine`;
+      const se = c.obj(sc.engine, ep, ENGINE_FIELDS);
+      if (se) {
+        c.oneOf(se, 'mode', ep, ['des', 'fluid']);
+        c.literal(se, 'fluidStep', ep, Domains.positive);
+        c.literal(se, 'maxEvents', ep, Domains.maxEvents);
+        checkSteps(se, `${ep}.fluidStep`, engine);
+      }
+    }
     c.unique(scenarioKeys, c.key(sc, 'key', path), `${path}.key`, 'scenario key');
     c.str(sc, 'title', path);
     c.str(sc, 'description', path);
@@ -748,7 +815,9 @@ export function validateSpec(input: unknown): ModelSpec {
         }
       }
     }
-    c.arr(sc.events, `${path}.events`, false).forEach((ev, j) => checkEvent(c, ev, `${path}.events[${j}]`, s, eventKeys));
+    const scEvents = c.arr(sc.events, `${path}.events`, false);
+    tooMany(c, scEvents, SpecLimits.events, `${path}.events`, 'events');
+    scEvents.forEach((ev, j) => checkEvent(c, ev, `${path}.events[${j}]`, s, eventKeys));
     c.arr(sc.omitEvents, `${path}.omitEvents`, false).forEach((k, j) => {
       if (typeof k !== 'string' || !baseEventKeys.has(k)) c.add(`${path}.omitEvents[${j}]`, `expected the key of a base event, got ${describeValue(k)}`);
     });
@@ -760,9 +829,14 @@ export function validateSpec(input: unknown): ModelSpec {
   const probeKeys = new Set<string>();
   const probes = c.arr(s.probes, 'probes');
   if (probes.length === 0) c.add('probes', 'expected at least one probe');
+  // A run may ask for up to 500 points per series whatever the spec says.
+  const maxProbes = Math.floor(SpecLimits.probeCells / 500);
+  if (probes.length > maxProbes) {
+    c.add('probes', `expected at most ${maxProbes} probes (probes × 500 points <= ${SpecLimits.probeCells}, engine limit), got ${probes.length}`);
+  }
   probes.forEach((v, i) => {
     const path = `probes[${i}]`;
-    const p = c.obj(v, path, ['key', 'metric', 'label', 'unit']);
+    const p = c.obj(v, path, PROBE_FIELDS);
     if (!p) return;
     c.unique(probeKeys, c.key(p, 'key', path), `${path}.key`, 'probe key');
     c.str(p, 'label', path);
@@ -782,7 +856,7 @@ export function validateSpec(input: unknown): ModelSpec {
   const seenFigures = new Set<string>();
   figures.forEach((v, i) => {
     const path = `figures[${i}]`;
-    const f = c.obj(v, path, ['name', 'label', 'unit', 'measure', 'measures', 'value']);
+    const f = c.obj(v, path, FIGURE_FIELDS);
     if (!f) return;
     c.unique(seenFigures, c.key(f, 'name', path), `${path}.name`, 'figure name');
     c.str(f, 'label', path);
@@ -791,7 +865,11 @@ export function validateSpec(input: unknown): ModelSpec {
   });
 
   const checkNames = new Set<string>();
-  c.arr(s.checks, 'checks', false).forEach((v, i) => {
+  const checksRaw = c.arr(s.checks, 'checks', false);
+  if (figures.length + checksRaw.length > SpecLimits.measures) {
+    c.add('checks', `expected at most ${SpecLimits.measures} figures and checks together (engine limit), got ${figures.length + checksRaw.length}`);
+  }
+  checksRaw.forEach((v, i) => {
     const path = `checks[${i}]`;
     const ch = c.obj(v, path, ['name', 'description', 'scenarios', 'measure', 'measures', 'value', 'expect', 'unit', 'ifFails', 'kind', 'source', 'fittedParameter']);
     if (!ch) return;
@@ -809,7 +887,7 @@ export function validateSpec(input: unknown): ModelSpec {
     }
     const names = checkFormula(c, ch, path, scenarioKeys, figureNames);
     const ep = `${path}.expect`;
-    const ex = c.obj(ch.expect, ep, ['op', 'value', 'min', 'max', 'tolerance', 'absolute']);
+    const ex = c.obj(ch.expect, ep, EXPECT_FIELDS);
     if (!ex) return;
     const op = c.oneOf(ex, 'op', ep, ['approx', '>=', '<=', '>', '<', 'between'], true);
     const bound = (k: string, required: boolean): void => {

@@ -1,0 +1,143 @@
+import type { ModelSpec } from '../spec/model-spec.types';
+import { specWith } from './spec.fixtures';
+
+/**
+ * Minimal specs on which DES and fluid mode must agree. Shared by the agreement tests and
+ * the golden test (which pins their serialized results), so each case is written once.
+ */
+
+/** Sessions held = connection rate × hold time (keep-alive). */
+export function keepAliveSpec(): ModelSpec {
+  return specWith({
+    horizon: 1000,
+    stations: [{ key: 'lb', slots: null, service: { dist: 'exponential', mean: 0.05 }, linger: 5 }],
+    sources: [{ key: 'conns', kind: 'open', target: 'lb', rate: 200 }],
+    figures: [{ name: 'sessions', label: 's', unit: 'sessions', measure: { metric: 'lb.concurrency', stat: 'mean', from: 100 } }],
+  });
+}
+
+/** An overloaded station; with a call it is served by slots, without by rate (short service). */
+export function overloadSpec(withCall: boolean): ModelSpec {
+  return specWith({
+    horizon: 600,
+    stations: [
+      {
+        key: 'server',
+        slots: 10,
+        queue: { limit: 200 },
+        service: { dist: 'exponential', mean: withCall ? 0.2 : 0.04 },
+        calls: withCall ? [{ to: 'cache' }] : [],
+      },
+      { key: 'cache', slots: null, service: 0 },
+    ],
+    sources: [{ key: 'load', kind: 'open', target: 'server', rate: withCall ? 80 : 400 }],
+    figures: [
+      { name: 'served', label: 'served', unit: 'req/s', measure: { metric: 'server.throughput', stat: 'mean', from: 60 } },
+      { name: 'shed', label: 'shed', unit: 'req/s', measure: { metric: 'server.rejected', stat: 'mean', from: 60 } },
+    ],
+  });
+}
+
+/** Every completion emits two new events after 1 s; capacity 100 / 0.2 = 500 events/s. */
+export function feedbackLoopSpec(): ModelSpec {
+  return specWith({
+    horizon: 30,
+    stations: [
+      {
+        key: 'handler',
+        slots: 100,
+        queue: { limit: 5000 },
+        service: { dist: 'exponential', mean: 0.2 },
+        emits: [
+          { to: 'handler', delay: 1 },
+          { to: 'handler', delay: 1 },
+        ],
+      },
+    ],
+    sources: [{ key: 'seed', kind: 'open', target: 'handler', trace: [0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9] }],
+    figures: [
+      {
+        name: 'growth',
+        label: 'growth',
+        unit: '1/s',
+        measures: {
+          early: { metric: 'handler.throughput', stat: 'integral', from: 2, to: 3 },
+          later: { metric: 'handler.throughput', stat: 'integral', from: 5, to: 6 },
+        },
+        value: 'ln(later / early) / 3',
+      },
+      { name: 'saturated', label: 'served', unit: 'req/s', measure: { metric: 'handler.throughput', stat: 'mean', from: 18 } },
+    ],
+  });
+}
+
+/** Half the cache nodes are flushed at t = 100 and refill from successful misses. */
+export function cacheRefillSpec(): ModelSpec {
+  return specWith({
+    horizon: 900,
+    caches: [{ key: 'cache', nodes: 10, keysPerNode: 2000, hitCeiling: 1 }],
+    stations: [
+      { key: 'app', slots: null, service: 0.001, lookaside: { cache: 'cache', keys: 2, onMiss: { to: 'db' } } },
+      { key: 'db', slots: null, service: 0.01 },
+    ],
+    sources: [{ key: 'reads', kind: 'open', target: 'app', rate: 100 }],
+    events: [{ key: 'flush', at: 100, kind: 'cacheFlush', cache: 'cache', fraction: 0.5, label: 'Half the nodes flushed' }],
+    figures: [
+      { name: 'after', label: 'hit', unit: 'ratio', measure: { metric: 'cache.hitRatio', stat: 'mean', from: 100, to: 130 } },
+      { name: 'mid', label: 'hit', unit: 'ratio', measure: { metric: 'cache.hitRatio', stat: 'mean', from: 250, to: 300 } },
+      { name: 'late', label: 'hit', unit: 'ratio', measure: { metric: 'cache.hitRatio', stat: 'mean', from: 700 } },
+    ],
+  });
+}
+
+/**
+ * A station whose service (50 ms) is shorter than the fluid step loses 80 % of its slots at
+ * t = 10 and gets them back at t = 20. Offered 100/s against 200/s of capacity, the backlog
+ * of about 600 requests drains at 100/s: the queue is empty again near t = 26.
+ */
+export function capacityRestoreSpec(): ModelSpec {
+  return specWith({
+    horizon: 60,
+    points: 120,
+    stations: [{ key: 'server', slots: 10, service: { dist: 'exponential', mean: 0.05 } }],
+    sources: [{ key: 'load', kind: 'open', target: 'server', rate: 100 }],
+    events: [
+      { key: 'drop', at: 10, label: 'Capacity lost', kind: 'setSlots', station: 'server', slots: 2 },
+      { key: 'back', at: 20, label: 'Capacity back', kind: 'setSlots', station: 'server', slots: 10 },
+    ],
+    figures: [
+      { name: 'empty-at', label: 'Queue empty again', unit: 's', measure: { metric: 'server.queue', stat: 'firstTimeBelow', threshold: 1, from: 21 } },
+      { name: 'busy-after', label: 'Utilisation after the restore', unit: 'ratio', measure: { metric: 'server.utilisation', stat: 'mean', from: 21, to: 24 } },
+      { name: 'peak-queue', label: 'Longest queue', unit: 'requests', measure: { metric: 'server.queue', stat: 'max' } },
+    ],
+  });
+}
+
+/** Ten replicas of a caller, each call reaching one single-replica callee: it sees all 100/s. */
+export function replicatedCallerSpec(): ModelSpec {
+  return specWith({
+    horizon: 200,
+    points: 100,
+    stations: [
+      { key: 'caller', replicas: 10, slots: null, service: 0.01, calls: [{ to: 'callee' }] },
+      { key: 'callee', slots: null, service: 0.01 },
+    ],
+    sources: [{ key: 'load', kind: 'open', target: 'caller', rate: 100 }],
+    figures: [
+      { name: 'callee-offered', label: 'Offered to the callee', unit: 'req/s', measure: { metric: 'callee.offered', stat: 'mean', from: 20 } },
+      { name: 'caller-offered', label: 'Offered to the caller', unit: 'req/s', measure: { metric: 'caller.offered', stat: 'mean', from: 20 } },
+      { name: 'success', label: 'Answered', unit: 'req/s', measure: { metric: 'load.success', stat: 'mean', from: 20 } },
+    ],
+  });
+}
+
+/** Every agreement case by name, for the golden test. */
+export const AGREEMENT_SPECS: Record<string, () => ModelSpec> = {
+  'keep-alive': keepAliveSpec,
+  'overload-slots': () => overloadSpec(true),
+  'overload-rate': () => overloadSpec(false),
+  'feedback-loop': feedbackLoopSpec,
+  'cache-refill': cacheRefillSpec,
+  'capacity-restore': capacityRestoreSpec,
+  'replicated-caller': replicatedCallerSpec,
+};
