@@ -7,7 +7,6 @@ import { PrismaService } from '@hindsight/db';
 import { IncidentLoaders } from '@hindsight/incidents';
 import { AuthModule } from './auth/auth.module';
 import { AppErrorFilter } from './common/app-error.filter';
-import { depthLimit } from './common/depth-limit.rule';
 import type { GqlContext } from './common/gql-context';
 import type { AppConfig } from './config/app-config';
 import { APP_CONFIG } from './config/app-config.token';
@@ -17,12 +16,12 @@ import { HealthController } from './health/health.controller';
 import { ImportsModule } from './imports/imports.module';
 import { ModelsModule } from './models/models.module';
 import { IncidentsModule } from './incidents/incidents.module';
+import { GraphqlAdmissionPlugin } from './limits/graphql-admission.plugin';
+import { LimitsModule } from './limits/limits.module';
 import { ModelPanelModule } from './pages/model-panel/model-panel.module';
 import { ModelPanel } from './pages/model-panel/model-panel.provider';
 import { PagesModule } from './pages/pages.module';
 import { TrackingModule } from './tracking/tracking.module';
-
-const MAX_QUERY_DEPTH = 12;
 
 /** The database client and the validated configuration, available to every module. */
 @Global()
@@ -49,15 +48,20 @@ export class AppModule {
         CoreModule.forRoot(config, databaseUrl),
         GraphQLModule.forRootAsync<ApolloDriverConfig>({
           driver: ApolloDriver,
-          inject: [PrismaService],
-          useFactory: (prisma: PrismaService) => ({
+          imports: [LimitsModule],
+          inject: [PrismaService, GraphqlAdmissionPlugin],
+          useFactory: (prisma: PrismaService, admission: GraphqlAdmissionPlugin) => ({
             autoSchemaFile: true,
             sortSchema: true,
             playground: false,
-            introspection: true,
-            plugins: [explorerLandingPage()],
-            validationRules: [depthLimit(MAX_QUERY_DEPTH)],
-            context: ({ req }: { req: Request }): GqlContext => ({ req, loaders: new IncidentLoaders(prisma) }),
+            // GRAPHQL_INTROSPECTION=false (the default with NODE_ENV=production) turns off both
+            // introspection and the explorer page that depends on it.
+            introspection: config.graphql.introspection,
+            plugins: config.graphql.introspection ? [admission, explorerLandingPage()] : [admission],
+            context: async ({ req }: { req: Request }): Promise<GqlContext> => {
+              await admission.admitRequest(req);
+              return { req, loaders: new IncidentLoaders(prisma) };
+            },
           }),
         }),
         IncidentsModule,

@@ -12,9 +12,15 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   FORBIDDEN: 403,
   UNAUTHENTICATED: 401,
   TOO_MANY_REQUESTS: 429,
+  QUERY_TOO_COMPLEX: 400,
   SERVICE_UNAVAILABLE: 503,
   INTERNAL: 500,
 };
+
+/** An AppError as GraphQL reports it: the code in `extensions.code`, beside the error's details. */
+export function graphqlErrorOf(error: AppError): GraphQLError {
+  return new GraphQLError(error.message, { extensions: { code: error.code, ...error.details } });
+}
 
 /**
  * The one place where errors become responses: an AppError keeps its code (GraphQL
@@ -27,7 +33,7 @@ export class AppErrorFilter implements GqlExceptionFilter {
   catch(exception: unknown, host: ArgumentsHost): unknown {
     const error = this.toAppError(exception);
     if (host.getType<string>() === 'graphql') {
-      return new GraphQLError(error.message, { extensions: { code: error.code, ...error.details } });
+      return graphqlErrorOf(error);
     }
     const res = host.switchToHttp().getResponse<Response>();
     if (exception instanceof HttpException) {

@@ -18,6 +18,7 @@ export class PageErrorFilter implements ExceptionFilter {
     const res = host.switchToHttp().getResponse<Response>();
     if (res.headersSent) return;
     if (exception instanceof AppError) {
+      if (typeof exception.details.retryAfterSeconds === 'number') res.setHeader('Retry-After', String(exception.details.retryAfterSeconds));
       sendPage(res, HTTP_STATUS[exception.code], errorView(HTTP_STATUS[exception.code], exception.message));
       return;
     }
