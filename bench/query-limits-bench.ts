@@ -10,6 +10,7 @@
  * flooders, 100 normal queries per phase, every request with a 120 s client timeout.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
@@ -74,6 +75,12 @@ const pct = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? NaN;
 };
+/** CPU time (user + system) the app's process has used so far, in ms, from /proc. */
+function cpuMs(pid: number): number {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+}
+
 const fmt = (n: number) => (n >= 100 ? n.toFixed(0) : n.toFixed(1));
 
 async function probes(port: number): Promise<number[]> {
@@ -122,14 +129,25 @@ async function main() {
     const started = await startApp(url.toString());
     app = started.child;
     const { port } = started;
+    const pid = app.pid!;
+    // The app runs each model's default scenarios once after start: let that finish (at most 60 s).
+    for (let i = 0, last = cpuMs(pid); i < 60; i++) {
+      await new Promise((r) => setTimeout(r, 1000));
+      const now = cpuMs(pid);
+      if (now - last < 50) break;
+      last = now;
+    }
     await probes(port); // warm-up
+    let cpu = cpuMs(pid);
     const idle = await probes(port);
-    console.log(`normal query, idle: p50 ${fmt(pct(idle, 50))} ms, p99 ${fmt(pct(idle, 99))} ms (${PROBES} sequential)`);
-    console.log(`\n| flood (${FLOODERS} flooders × ${rounds} requests) | answer | refusal p50 | refusal p99 | normal p50 during | normal p99 during | idle p50 |`);
-    console.log('|---|---|---:|---:|---:|---:|---:|');
+    const normalCpu = (cpuMs(pid) - cpu) / PROBES;
+    console.log(`normal query, idle: p50 ${fmt(pct(idle, 50))} ms, p99 ${fmt(pct(idle, 99))} ms (${PROBES} sequential), app CPU ${fmt(normalCpu)} ms per query`);
+    console.log(`\n| flood (${FLOODERS} flooders × ${rounds} requests) | answer | app CPU per refusal | refusal p50 | refusal p99 | normal p50 during | normal p99 during | idle p50 after |`);
+    console.log('|---|---|---:|---:|---:|---:|---:|---:|');
     for (const [label, query] of Object.entries(FLOODS)) {
       const refusals: number[] = [];
       const codes = new Set<string>();
+      cpu = cpuMs(pid);
       let flooding = true;
       const flooders = Array.from({ length: FLOODERS }, async () => {
         for (let i = 0; i < rounds; i++) {
@@ -151,9 +169,10 @@ async function main() {
       await Promise.all(flooders);
       flooding = false;
       await probing;
+      const floodCpu = (cpuMs(pid) - cpu - during.length * normalCpu) / refusals.length;
       const idleNow = await probes(port);
       console.log(
-        `| ${label} | ${[...codes].join(', ')} | ${fmt(pct(refusals, 50))} ms | ${fmt(pct(refusals, 99))} ms | ${fmt(pct(during, 50))} ms (n=${during.length}) | ${fmt(pct(during, 99))} ms | ${fmt(pct(idleNow, 50))} ms |`,
+        `| ${label} | ${[...codes].join(', ')} | ${fmt(floodCpu)} ms | ${fmt(pct(refusals, 50))} ms | ${fmt(pct(refusals, 99))} ms | ${fmt(pct(during, 50))} ms (n=${during.length}) | ${fmt(pct(during, 99))} ms | ${fmt(pct(idleNow, 50))} ms |`,
       );
     }
     await stopApp(app);

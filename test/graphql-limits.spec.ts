@@ -45,12 +45,20 @@ describe('operation limits: a request too large to run is refused before it runs
     await t.close();
   });
 
+  it('counts tokens before parsing: the 4,000-alias flood is refused for its length', async () => {
+    const res = await post(t, INTROSPECTION_FLOOD);
+    expect(res.errors?.[0]?.extensions).toEqual({ code: 'QUERY_TOO_COMPLEX', measure: 'tokens', limit: 5000 });
+    // A malformed document is still a syntax error, with its position.
+    expect((await post(t, '{ patterns { key }')).errors?.[0]?.extensions?.code).toBe('GRAPHQL_PARSE_FAILED');
+  });
+
   it.each(FLOODS)('refuses %s with QUERY_TOO_COMPLEX, before any SQL statement', async (_name, query) => {
     const { result, statements } = await counting(t, () => post(t, query));
     expect(result.status).toBe(400);
     expect(result.data).toBeUndefined();
     expect(result.errors).toHaveLength(1);
     expect(result.errors?.[0]?.extensions).toMatchObject({ code: 'QUERY_TOO_COMPLEX', limit: expect.any(Number), measure: expect.any(String) });
+    expect(result.errors?.[0]?.message).toMatch(/^The operation is too large to run: .*; the limit is \d+ \(GRAPHQL_MAX_[A-Z]+\)\./);
     expect(statements).toBe(0);
   });
 
@@ -75,6 +83,7 @@ describe('operation limits: a request too large to run is refused before it runs
   it('caps aliases, and names the count and the limit', async () => {
     const res = await post(t, aliases(16, 'patterns { key }'));
     expect(res.errors?.[0]?.extensions).toMatchObject({ code: 'QUERY_TOO_COMPLEX', measure: 'aliases', aliases: 16, limit: 15 });
+    expect(res.errors?.[0]?.message).toContain('it has 16 aliases; the limit is 15 (GRAPHQL_MAX_ALIASES)');
     expect((await post(t, aliases(15, 'patterns { key }'))).errors).toBeUndefined();
   });
 

@@ -224,7 +224,7 @@ describe('query limits', () => {
     for (let i = 0; i < 6; i++) selection = `leadsTo { to { ${selection} } }`;
     const res = await t.gql(`{ incidents { nodes { causalFactors { ${selection} } } } }`);
     expect(res.errors?.[0]?.extensions).toEqual({ code: 'QUERY_TOO_COMPLEX', measure: 'depth', depth: 16, limit: 12 });
-    expect(res.errors?.[0]?.message).toMatch(/its depth is 16; the limit is 12 \(GRAPHQL_MAX_DEPTH\)/);
+    expect(res.errors?.[0]?.message).toMatch(/nested 16 levels deep; the limit is 12 \(GRAPHQL_MAX_DEPTH\)/);
   });
 
   it('answers an empty knowledge base with an empty page, not an error', async () => {

@@ -1,13 +1,15 @@
 import { maxAliasesRule } from '@escape.tech/graphql-armor-max-aliases';
 import { maxDepthRule } from '@escape.tech/graphql-armor-max-depth';
 import { maxDirectivesRule } from '@escape.tech/graphql-armor-max-directives';
-import { MaxTokensParserWLexer } from '@escape.tech/graphql-armor-max-tokens';
 import {
+  GraphQLError,
+  Lexer,
+  Source,
+  TokenKind,
   getNamedType,
   getNullableType,
   isListType,
   validate,
-  GraphQLError,
   type DocumentNode,
   type GraphQLSchema,
   type ValidationContext,
@@ -36,7 +38,8 @@ const MAX_EVALUATED_NODES = 10_000;
 
 function tooComplex(measure: Measure, limit: number, found: number | null, explanation: string): AppError {
   const what = found === null ? `more than ${limit}` : String(found);
-  return new AppError('QUERY_TOO_COMPLEX', `The operation is too large to run: its ${measure} is ${what}; the limit is ${limit} (${SETTING[measure]}). ${explanation}`, {
+  const size = measure === 'cost' ? `its cost is ${what}` : measure === 'depth' ? `it is nested ${what} levels deep` : `it has ${what} ${measure}`;
+  return new AppError('QUERY_TOO_COMPLEX', `The operation is too large to run: ${size}; the limit is ${limit} (${SETTING[measure]}). ${explanation}`, {
     measure,
     limit,
     ...(found === null ? {} : { [measure]: found }),
@@ -44,7 +47,7 @@ function tooComplex(measure: Measure, limit: number, found: number | null, expla
 }
 
 /**
- * Bounds on the size of one GraphQL operation, all checked before anything runs: tokens while
+ * Bounds on the size of one GraphQL operation, all checked before anything runs: tokens before
  * parsing, then aliases, depth and directives (graphql-armor's rules), then the cost over the
  * whole operation (graphql-query-complexity with the estimator below). Introspection counts like
  * any other field.
@@ -52,15 +55,23 @@ function tooComplex(measure: Measure, limit: number, found: number | null, expla
 export class OperationLimits {
   constructor(private readonly limits: AppConfig['graphql']) {}
 
-  /** Parses with a token budget: a refusal when the document has more tokens, else null (syntax errors are Apollo's to report). */
+  /**
+   * Counts the document's tokens with graphql's own lexer, stopping one past the limit. (graphql-
+   * armor's token limit re-parses the document through a proxied lexer: about 10 ms for a
+   * 5,000-token document on this kind of machine, where lexing alone takes under 1 ms, and this
+   * runs for every request before anything else.) A syntax error is left to Apollo's parse.
+   */
   checkTokens(source: string): AppError | null {
-    let refused = false;
+    const lexer = new Lexer(new Source(source));
+    let tokens = 0;
     try {
-      new MaxTokensParserWLexer(source, { n: this.limits.maxTokens, onReject: [() => (refused = true)], propagateOnRejection: true }).parseDocument();
+      while (lexer.advance().kind !== TokenKind.EOF) {
+        if (++tokens > this.limits.maxTokens) return tooComplex('tokens', this.limits.maxTokens, null, 'Send a shorter document.');
+      }
     } catch {
-      // A syntax error: Apollo's own parse reports it.
+      // Not a GraphQL document: Apollo's parse reports where and why.
     }
-    return refused ? tooComplex('tokens', this.limits.maxTokens, null, 'Send a shorter document.') : null;
+    return null;
   }
 
   /** Aliases, depth (introspection's own nesting aside, which the cost bounds) and directives. */
