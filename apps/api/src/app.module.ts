@@ -10,7 +10,6 @@ import { AppErrorFilter } from './common/app-error.filter';
 import { DateTimeScalar } from './common/date-time.scalar';
 import { graphqlErrorFormatter } from './common/errors/graphql-error.formatter';
 import { inputGuardPlugin } from './common/input-guard.plugin';
-import { depthLimit } from './common/depth-limit.rule';
 import type { GqlContext } from './common/gql-context';
 import type { AppConfig } from './config/app-config';
 import { APP_CONFIG } from './config/app-config.token';
@@ -21,6 +20,8 @@ import { HealthProbesModule } from './health/health-probes.module';
 import { ImportsModule } from './imports/imports.module';
 import { ModelsModule } from './models/models.module';
 import { IncidentsModule } from './incidents/incidents.module';
+import { GraphqlAdmissionPlugin } from './limits/graphql-admission.plugin';
+import { LimitsModule } from './limits/limits.module';
 import { graphqlMetricsPlugin } from './metrics/graphql-metrics.plugin';
 import { MetricsModule } from './metrics/metrics.module';
 import { MetricsService } from './metrics/metrics.service';
@@ -28,8 +29,6 @@ import { ModelPanelModule } from './pages/model-panel/model-panel.module';
 import { ModelPanel } from './pages/model-panel/model-panel.provider';
 import { PagesModule } from './pages/pages.module';
 import { TrackingModule } from './tracking/tracking.module';
-
-const MAX_QUERY_DEPTH = 12;
 
 /** The database client and the validated configuration, available to every module. */
 @Global()
@@ -56,21 +55,26 @@ export class AppModule {
         CoreModule.forRoot(config, databaseUrl),
         GraphQLModule.forRootAsync<ApolloDriverConfig>({
           driver: ApolloDriver,
-          imports: [MetricsModule],
-          inject: [PrismaService, MetricsService],
-          useFactory: (prisma: PrismaService, metrics: MetricsService) => ({
+          imports: [MetricsModule, LimitsModule],
+          inject: [PrismaService, MetricsService, GraphqlAdmissionPlugin],
+          useFactory: (prisma: PrismaService, metrics: MetricsService, admission: GraphqlAdmissionPlugin) => ({
             autoSchemaFile: true,
             sortSchema: true,
             playground: false,
-            introspection: true,
-            plugins: [explorerLandingPage(), inputGuardPlugin(), graphqlMetricsPlugin(metrics)],
-            validationRules: [depthLimit(MAX_QUERY_DEPTH)],
+            // GRAPHQL_INTROSPECTION=false (the default with NODE_ENV=production) turns off both
+            // introspection and the explorer page that depends on it.
+            introspection: config.graphql.introspection,
+            // Admission (sizes, cost) first: a refused operation costs nothing further.
+            plugins: [admission, ...(config.graphql.introspection ? [explorerLandingPage()] : []), inputGuardPlugin(), graphqlMetricsPlugin(metrics)],
             buildSchemaOptions: { scalarsMap: [{ type: Date, scalar: DateTimeScalar }] },
             // Errors are mapped once, in formatError; stacks stay on the server unless HINDSIGHT_DEV_ERRORS.
             autoTransformHttpErrors: false,
             includeStacktraceInErrorResponses: false,
             formatError: graphqlErrorFormatter({ devErrors: config.devErrors, logger: new Logger('Errors') }),
-            context: ({ req }: { req: Request }): GqlContext => ({ req, loaders: new IncidentLoaders(prisma) }),
+            context: async ({ req }: { req: Request }): Promise<GqlContext> => {
+              await admission.admitRequest(req);
+              return { req, loaders: new IncidentLoaders(prisma) };
+            },
           }),
         }),
         IncidentsModule,

@@ -12,6 +12,7 @@ export const ERROR_CODES = [
   'FORBIDDEN',
   'UNAUTHENTICATED',
   'TOO_MANY_REQUESTS',
+  'QUERY_TOO_COMPLEX',
   'SERVICE_UNAVAILABLE',
   'INTERNAL_SERVER_ERROR',
 ] as const;
@@ -56,11 +57,21 @@ export interface ErrorDetails {
   UNAUTHENTICATED: { requiredRole?: string };
   TOO_MANY_REQUESTS: {
     retryAfterSeconds: number;
+    /** A rate limit: requests allowed per window, counted per token or per client address. */
+    limit?: number;
+    per?: 'token' | 'address';
     /** A per-client quota of stored model runs: runs allowed per window. */
     quota?: number;
     windowSeconds?: number;
     /** The bound on model runs waiting for a queue worker. */
     maxPending?: number;
+  };
+  QUERY_TOO_COMPLEX: {
+    /** What was measured: `cost`, `aliases`, `depth`, `directives` or `tokens`. */
+    measure: string;
+    limit: number;
+    /** The value found, under the measure's own name, when it was counted to the end. */
+    [measured: string]: string | number;
   };
   SERVICE_UNAVAILABLE: {
     /** `DATABASE_TIMEOUT`: a query ran out of time; `DATABASE_UNAVAILABLE`: the database cannot be reached. */

@@ -7,7 +7,7 @@ import { ApiTokensService, roleAllows, type Principal, type Role } from '@hindsi
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/app-config.token';
 import { requestOf } from './current-principal.decorator';
-import { principalPromise, rememberPrincipal } from './request-principal';
+import { authenticateRequest } from './request-principal';
 import { PUBLIC_ROUTE, READ_OPERATION, REQUIRED_ROLE } from './roles.decorator';
 
 export interface AuthOptions {
@@ -43,7 +43,7 @@ export class AuthGuard implements CanActivate {
     if (!isGraphql && this.isPublic(context)) return true;
     const req = requestOf(context);
     const needed = this.requiredRole(context, isGraphql, req);
-    const principal = await this.principal(req);
+    const principal = await authenticateRequest(req, this.tokens);
     if (needed === null) {
       if (principal) await this.tokens.touch(principal);
       return true;
@@ -80,23 +80,5 @@ export class AuthGuard implements CanActivate {
         : READ_METHODS.has(req.method));
     if (!isRead) return 'editor';
     return this.config.publicRead ? null : 'viewer';
-  }
-
-  /** Resolved once per request: an operation with several root fields runs the guard for each. */
-  private principal(req: Request): Promise<Principal | null> {
-    let pending = principalPromise(req);
-    if (!pending) {
-      pending = this.authenticate(req);
-      rememberPrincipal(req, pending);
-    }
-    return pending;
-  }
-
-  private async authenticate(req: Request): Promise<Principal | null> {
-    const header = req.headers.authorization;
-    if (header === undefined || header.trim() === '') return null;
-    const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-    if (!match) throw new AppError('UNAUTHENTICATED', 'The Authorization header must be "Bearer <token>".');
-    return this.tokens.authenticate(match[1]!);
   }
 }

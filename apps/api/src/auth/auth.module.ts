@@ -10,6 +10,8 @@ export class AuthModule {
   static forRoot(options: AuthOptions): DynamicModule {
     return {
       module: AuthModule,
+      // Global, so the GraphQL admission checks authenticate with the same ApiTokensService.
+      global: true,
       providers: [
         { provide: AUTH_OPTIONS, useValue: options },
         ApiTokensService,

@@ -43,6 +43,26 @@ export interface AppConfig {
   log: { level: LogLevelName; format: 'json' | 'pretty' };
   /** Bearer token a scraper must send to read /metrics; without one only loopback clients may. */
   metricsToken: string | null;
+  /** Bounds on one GraphQL operation, checked before it runs (see `limits/operation-limits.ts`). */
+  graphql: {
+    /** Schema introspection and the explorer page; off by default when NODE_ENV=production. */
+    introspection: boolean;
+    maxCost: number;
+    /** What an unpaginated list (timeline, factors, introspection's types…) is assumed to hold. */
+    assumedListSize: number;
+    maxAliases: number;
+    maxDepth: number;
+    maxDirectives: number;
+    maxTokens: number;
+  };
+  /** Requests per client in each window; 0 turns a limit off. */
+  rateLimits: {
+    windowSeconds: number;
+    writesPerToken: number;
+    writesPerAddress: number;
+    modelRunsPerToken: number;
+    modelRunsPerAddress: number;
+  };
 }
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -146,6 +166,22 @@ export function loadConfig(env: Env = process.env, root = process.cwd(), isTty =
       format: oneOf('LOG_FORMAT', ['json', 'pretty'] as const, isTty ? 'pretty' : 'json'),
     },
     metricsToken: metricsToken(env.METRICS_TOKEN, problems),
+    graphql: {
+      introspection: bool('GRAPHQL_INTROSPECTION', env.NODE_ENV !== 'production'),
+      maxCost: int('GRAPHQL_MAX_COST', 150_000, 1, 100_000_000),
+      assumedListSize: int('GRAPHQL_ASSUMED_LIST_SIZE', 10, 1, 10_000),
+      maxAliases: int('GRAPHQL_MAX_ALIASES', 15, 0, 10_000),
+      maxDepth: int('GRAPHQL_MAX_DEPTH', 12, 1, 1_000),
+      maxDirectives: int('GRAPHQL_MAX_DIRECTIVES', 50, 0, 10_000),
+      maxTokens: int('GRAPHQL_MAX_TOKENS', 5_000, 100, 1_000_000),
+    },
+    rateLimits: {
+      windowSeconds: int('RATE_LIMIT_WINDOW_SECONDS', 60, 1, 86_400),
+      writesPerToken: int('RATE_LIMIT_WRITES_PER_TOKEN', 600, 0, 1_000_000),
+      writesPerAddress: int('RATE_LIMIT_WRITES_PER_ADDRESS', 1_200, 0, 1_000_000),
+      modelRunsPerToken: int('RATE_LIMIT_MODEL_RUNS_PER_TOKEN', 120, 0, 1_000_000),
+      modelRunsPerAddress: int('RATE_LIMIT_MODEL_RUNS_PER_ADDRESS', 240, 0, 1_000_000),
+    },
   };
   if (problems.length > 0) throw AppError.badInput(problems);
   return config;

@@ -1,8 +1,10 @@
 import fs from 'node:fs';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
-import { Controller, Get, NotFoundException, Param, Req, Res } from '@nestjs/common';
+import { Controller, Get, Inject, NotFoundException, Param, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
+import type { AppConfig } from '../config/app-config';
+import { APP_CONFIG } from '../config/app-config.token';
 import { EXPLORER_ASSETS, explorerAssetPath } from './explorer.plugin';
 
 const gzip = promisify(zlib.gzip);
@@ -22,10 +24,13 @@ const ENCODERS: Record<'br' | 'gzip', (body: Buffer) => Promise<Buffer>> = {
 export class ExplorerController {
   private readonly cache = new Map<string, Promise<Buffer>>();
 
+  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
+
   @Get(':name')
   async asset(@Param('name') name: string, @Req() req: Request, @Res() res: Response): Promise<void> {
     const asset = EXPLORER_ASSETS[name];
-    if (!asset) throw new NotFoundException();
+    // With introspection off (GRAPHQL_INTROSPECTION=false) there is no explorer to serve.
+    if (!asset || !this.config.graphql.introspection) throw new NotFoundException();
     const accepted = req.acceptsEncodings('br', 'gzip', 'identity');
     const encoding = accepted === 'br' || accepted === 'gzip' ? accepted : 'identity';
     const body = await this.body(name, encoding, () => fs.promises.readFile(explorerAssetPath(name, asset)));

@@ -1,8 +1,9 @@
-import { Body, Controller, Get, Inject, Logger, Param, Post, Query, Req, Res, UseFilters } from '@nestjs/common';
+import { Body, Controller, Get, Inject, Logger, Param, Post, Query, Req, Res, UseFilters, UseGuards } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import type { IncidentRecord } from '@hindsight/incidents';
 import { html, trustedHtml, type SafeHtml } from '@hindsight/web';
 import { ReadOperation } from '../auth/roles.decorator';
+import { WhatIfRateLimitGuard } from './model-panel/what-if-rate-limit.guard';
 import { INCIDENT_MODEL_PANEL, type ActionableVerdict, type IncidentModelPanel } from './incident-model-panel.token';
 import { PageDataService } from './page-data.service';
 import { PageErrorFilter } from './page-error.filter';
@@ -12,6 +13,7 @@ import { incidentView } from './views/incident.view';
 
 @Controller('incidents')
 @UseFilters(PageErrorFilter)
+@UseGuards(WhatIfRateLimitGuard)
 export class IncidentPageController {
   private readonly logger = new Logger('Pages');
 

@@ -4,7 +4,6 @@ import { clip, describeFault, HTTP_STATUS, toAppError } from '../common/errors/a
 import { sendPage } from './page-response';
 import { errorView } from './views/error.view';
 
-
 /**
  * Errors on page routes become HTML pages a person can act on (a 404 with a way back to the
  * list), not the JSON the API filter writes. Unexpected errors are logged and masked.
@@ -22,6 +21,8 @@ export class PageErrorFilter implements ExceptionFilter {
     }
     const error = toAppError(exception);
     if (error) {
+      const retryAfter = (error.details as { retryAfterSeconds?: unknown }).retryAfterSeconds;
+      if (typeof retryAfter === 'number') res.setHeader('Retry-After', String(retryAfter));
       sendPage(res, HTTP_STATUS[error.code], errorView(HTTP_STATUS[error.code], clip(error.message)));
       return;
     }

@@ -1,5 +1,6 @@
 import { Module, type DynamicModule, type MiddlewareConsumer, type ModuleMetadata, type NestModule, type Type } from '@nestjs/common';
 import { IncidentsModule } from '../incidents/incidents.module';
+import { LimitsModule } from '../limits/limits.module';
 import { ActionableListPageController } from './actionable-list-page.controller';
 import { EmptyModelPanel } from './empty-model-panel.provider';
 import { IncidentListPageController } from './incident-list-page.controller';
@@ -25,7 +26,7 @@ export class PagesModule implements NestModule {
   static register(options: PagesModuleOptions = {}): DynamicModule {
     return {
       module: PagesModule,
-      imports: [IncidentsModule, ...(options.imports ?? [])],
+      imports: [IncidentsModule, LimitsModule, ...(options.imports ?? [])],
       controllers: CONTROLLERS,
       providers: [PageDataService, { provide: INCIDENT_MODEL_PANEL, useClass: options.modelPanel ?? EmptyModelPanel }],
     };

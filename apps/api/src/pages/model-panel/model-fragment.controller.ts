@@ -1,4 +1,4 @@
-import { Controller, Get, Param, Query, Req, Res, UseFilters } from '@nestjs/common';
+import { Controller, Get, Param, Query, Req, Res, UseFilters, UseGuards } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { AppError } from '@hindsight/domain';
 import { IncidentsService } from '@hindsight/incidents';
@@ -7,6 +7,7 @@ import { PageErrorFilter } from '../page-error.filter';
 import { formFields, queryStringOf, sendPage } from '../page-response';
 import { ModelPanel } from './model-panel.provider';
 import { fragmentPath } from './model-panel.view';
+import { WhatIfRateLimitGuard } from './what-if-rate-limit.guard';
 
 /**
  * The Model aside alone, for the page script: a what-if submitted with JavaScript on redraws the
@@ -16,6 +17,7 @@ import { fragmentPath } from './model-panel.view';
  */
 @Controller('incidents')
 @UseFilters(PageErrorFilter)
+@UseGuards(WhatIfRateLimitGuard)
 export class ModelFragmentController {
   constructor(
     private readonly incidents: IncidentsService,

@@ -1,5 +1,6 @@
 import { Module, type MiddlewareConsumer, type NestModule } from '@nestjs/common';
 import { IncidentsModule } from '../../incidents/incidents.module';
+import { LimitsModule } from '../../limits/limits.module';
 import { ModelsModule } from '../../models/models.module';
 import { PageHeadersMiddleware } from '../page-headers.middleware';
 import { ModelFragmentController } from './model-fragment.controller';
@@ -11,7 +12,7 @@ import { ModelPanel } from './model-panel.provider';
  * re-exports ModelsModule so the panel the page module builds finds ModelRunsService.
  */
 @Module({
-  imports: [ModelsModule, IncidentsModule],
+  imports: [ModelsModule, IncidentsModule, LimitsModule],
   controllers: [ModelFragmentController],
   providers: [ModelPanel],
   exports: [ModelPanel, ModelsModule],

@@ -1,0 +1,13 @@
+import { Module } from '@nestjs/common';
+import { GraphqlAdmissionPlugin } from './graphql-admission.plugin';
+import { RateLimits } from './rate-limits.service';
+
+/**
+ * What bounds one request: the GraphQL admission checks and the per-client rate limits. Needs
+ * ApiTokensService, which the (global) AuthModule exports.
+ */
+@Module({
+  providers: [RateLimits, GraphqlAdmissionPlugin],
+  exports: [RateLimits, GraphqlAdmissionPlugin],
+})
+export class LimitsModule {}

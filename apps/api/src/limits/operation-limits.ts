@@ -1,0 +1,139 @@
+import { maxAliasesRule } from '@escape.tech/graphql-armor-max-aliases';
+import { maxDepthRule } from '@escape.tech/graphql-armor-max-depth';
+import { maxDirectivesRule } from '@escape.tech/graphql-armor-max-directives';
+import {
+  GraphQLError,
+  Lexer,
+  Source,
+  TokenKind,
+  getNamedType,
+  getNullableType,
+  isListType,
+  validate,
+  type DocumentNode,
+  type GraphQLSchema,
+  type ValidationContext,
+  type ValidationRule,
+} from 'graphql';
+import { getComplexity, type ComplexityEstimatorArgs } from 'graphql-query-complexity';
+import { AppError } from '@hindsight/domain';
+import type { AppConfig } from '../config/app-config';
+
+/** The limit a refusal names, after the env var that sets it. */
+type Measure = 'tokens' | 'aliases' | 'depth' | 'directives' | 'cost';
+
+const SETTING: Record<Measure, string> = {
+  tokens: 'GRAPHQL_MAX_TOKENS',
+  aliases: 'GRAPHQL_MAX_ALIASES',
+  depth: 'GRAPHQL_MAX_DEPTH',
+  directives: 'GRAPHQL_MAX_DIRECTIVES',
+  cost: 'GRAPHQL_MAX_COST',
+};
+
+/** The largest page a connection serves (`first` is capped at 100); the cost of an omitted `first`. */
+const MAX_PAGE_SIZE = 100;
+
+/** Fields the cost analysis visits at most (fragments are visited at every spread). */
+const MAX_EVALUATED_NODES = 10_000;
+
+function tooComplex(measure: Measure, limit: number, found: number | null, explanation: string): AppError {
+  const what = found === null ? `more than ${limit}` : String(found);
+  const size = measure === 'cost' ? `its cost is ${what}` : measure === 'depth' ? `it is nested ${what} levels deep` : `it has ${what} ${measure}`;
+  return new AppError('QUERY_TOO_COMPLEX', `The operation is too large to run: ${size}; the limit is ${limit} (${SETTING[measure]}). ${explanation}`, {
+    measure,
+    limit,
+    ...(found === null ? {} : { [measure]: found }),
+  });
+}
+
+/**
+ * Bounds on the size of one GraphQL operation, all checked before anything runs: tokens before
+ * parsing, then aliases, depth and directives (graphql-armor's rules), then the cost over the
+ * whole operation (graphql-query-complexity with the estimator below). Introspection counts like
+ * any other field.
+ */
+export class OperationLimits {
+  constructor(private readonly limits: AppConfig['graphql']) {}
+
+  /**
+   * Counts the document's tokens with graphql's own lexer, stopping one past the limit. (graphql-
+   * armor's token limit re-parses the document through a proxied lexer: about 10 ms for a
+   * 5,000-token document on this kind of machine, where lexing alone takes under 1 ms, and this
+   * runs for every request before anything else.) A syntax error is left to Apollo's parse.
+   */
+  checkTokens(source: string): AppError | null {
+    const lexer = new Lexer(new Source(source));
+    let tokens = 0;
+    try {
+      while (lexer.advance().kind !== TokenKind.EOF) {
+        if (++tokens > this.limits.maxTokens) return tooComplex('tokens', this.limits.maxTokens, null, 'Send a shorter document.');
+      }
+    } catch {
+      // Not a GraphQL document: Apollo's parse reports where and why.
+    }
+    return null;
+  }
+
+  /** Aliases, depth (introspection's own nesting aside, which the cost bounds) and directives. */
+  checkShape(schema: GraphQLSchema, document: DocumentNode): AppError | null {
+    let refusal: AppError | null = null;
+    const found = (error: GraphQLError): number | null => {
+      const match = /found (\d+)/.exec(error.message);
+      return match ? Number(match[1]) : null;
+    };
+    const on = (measure: Measure, limit: number, explanation: string) => [
+      (_ctx: ValidationContext | null, error: GraphQLError) => {
+        refusal ??= tooComplex(measure, limit, found(error), explanation);
+      },
+    ];
+    const { maxAliases, maxDepth, maxDirectives } = this.limits;
+    const rules: ValidationRule[] = [
+      maxAliasesRule({ n: maxAliases, propagateOnRejection: false, onReject: on('aliases', maxAliases, 'Ask for each field once, or send several requests.') }),
+      maxDepthRule({ n: maxDepth, flattenFragments: true, propagateOnRejection: false, onReject: on('depth', maxDepth, 'Nest fewer levels.') }),
+      maxDirectivesRule({ n: maxDirectives, propagateOnRejection: false, onReject: on('directives', maxDirectives, 'Use fewer directives.') }),
+    ];
+    validate(schema, document, rules);
+    return refusal;
+  }
+
+  /**
+   * The operation's cost: every field counts 1, and a list multiplies its selection by its
+   * size, which is its `first`/`last` argument (100 when a connection's `first` is omitted) or,
+   * for a list without one, GRAPHQL_ASSUMED_LIST_SIZE. So the cost bounds the number of values
+   * an answer can hold, aliases included.
+   */
+  cost(schema: GraphQLSchema, document: DocumentNode, operationName: string | undefined, variables: Record<string, unknown> | undefined): number {
+    try {
+      return getComplexity({ schema, query: document, operationName, variables, estimators: [(args) => this.estimate(args)], maxQueryNodes: MAX_EVALUATED_NODES });
+    } catch (error) {
+      // Fragments spread into fragments can make a short document name a huge number of fields.
+      if (error instanceof Error && /maximum allowed number of nodes/.test(error.message)) return Number.POSITIVE_INFINITY;
+      // Variables that do not fit their types: execution refuses the whole operation with
+      // BAD_USER_INPUT before any resolver runs, so there is nothing to bound here.
+      if (error instanceof GraphQLError) return 0;
+      throw error;
+    }
+  }
+
+  checkCost(cost: number): AppError | null {
+    if (cost <= this.limits.maxCost) return null;
+    const refusal = tooComplex(
+      'cost',
+      this.limits.maxCost,
+      Number.isFinite(cost) ? cost : null,
+      `Each field counts 1 and a list multiplies its selection by its size (first/last, or ${this.limits.assumedListSize} for a list without them): ask for fewer fields, fewer aliases or smaller pages.`,
+    );
+    return refusal;
+  }
+
+  private estimate({ field, args, childComplexity, type }: ComplexityEstimatorArgs): number {
+    const pageArg = [args.first, args.last].find((n): n is number => typeof n === 'number');
+    const paginated = field.args.some((a) => a.name === 'first' || a.name === 'last');
+    const isList = isListType(getNullableType(field.type));
+    let size = 1;
+    if (paginated) size = Math.max(1, pageArg ?? MAX_PAGE_SIZE);
+    // A connection's `nodes`/`edges` hold the page its field has counted already.
+    else if (isList) size = getNamedType(type).name.endsWith('Connection') ? 1 : this.limits.assumedListSize;
+    return 1 + size * childComplexity;
+  }
+}
