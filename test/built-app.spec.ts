@@ -39,7 +39,7 @@ describe('the built app runs from dist/ alone', () => {
     expect(fs.existsSync(path.join(work, 'app', 'prisma'))).toBe(false);
     const proc = spawn(process.execPath, ['dist/apps/api/src/main.js'], {
       cwd: path.join(work, 'app'),
-      env: { PATH: process.env.PATH, DATABASE_URL: db.url, HOST: '127.0.0.1', PORT: '0', NODE_ENV: 'production' },
+      env: { PATH: process.env.PATH, DATABASE_URL: db.url, HOST: '127.0.0.1', PORT: '0', NODE_ENV: 'production', GRAPHQL_INTROSPECTION: 'true' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     child = proc;

@@ -1,3 +1,4 @@
+import { Writable } from 'node:stream';
 import fs from 'node:fs';
 import path from 'node:path';
 import { Client } from 'pg';
@@ -9,27 +10,28 @@ import { loadConfig } from '../apps/api/src/config/app-config';
 import { issueTokens } from './support/api-tokens';
 import { tableHashes } from './support/table-hash';
 import { startTestApp, type TestApp } from './support/test-app';
+import { createPinoLogger } from '../apps/api/src/logging/app-logger';
 
 type Auth = (role: 'viewer' | 'editor' | 'admin') => Record<string, string>;
 
-/** Lines the app writes to stdout and stderr while `work` runs. */
+/** Every line the app's logger writes, kept for `logsDuring`. */
+const written: string[] = [];
+const appLog = createPinoLogger({
+  level: 'info',
+  format: 'json',
+  destination: new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      written.push(...chunk.toString('utf8').split('\n').filter((l) => l.trim() !== ''));
+      done();
+    },
+  }),
+});
+
+/** Lines the app logs while `work` runs. */
 async function logsDuring(work: () => Promise<void>): Promise<string[]> {
-  const lines: string[] = [];
-  const capture = (stream: NodeJS.WriteStream) => {
-    const original = stream.write.bind(stream);
-    const spy = jest.spyOn(stream, 'write').mockImplementation(((chunk: string | Uint8Array, ...rest: unknown[]) => {
-      lines.push(...String(chunk).split('\n').filter((l) => l.trim() !== ''));
-      return (original as (...a: unknown[]) => boolean)(chunk, ...rest);
-    }) as typeof stream.write);
-    return spy;
-  };
-  const spies = [capture(process.stdout), capture(process.stderr)];
-  try {
-    await work();
-  } finally {
-    for (const s of spies) s.mockRestore();
-  }
-  return lines;
+  const from = written.length;
+  await work();
+  return written.slice(from);
 }
 
 /** Breaks the app's database under it (a real fault, not a mock): the Pattern table disappears. */
@@ -47,7 +49,7 @@ describe('errors never leak internals', () => {
   let t: TestApp;
   let as: Auth;
   beforeAll(async () => {
-    t = await startTestApp();
+    t = await startTestApp({ log: appLog });
     as = (await issueTokens(t)).as;
   });
   afterAll(async () => {
@@ -106,7 +108,7 @@ describe('errors never leak internals', () => {
     });
     expect(res.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', field });
     expect(String((res.errors?.[0] as { message?: string }).message)).toMatch(/NUL/);
-    expect(lines.filter((l) => /ERROR|22021/.test(l))).toEqual([]);
+    expect(lines.filter((l) => /"level":50|22021/.test(l))).toEqual([]);
   });
 
   it('refuses a lone surrogate in an update as in a create, and writes nothing', async () => {

@@ -26,7 +26,15 @@ export async function startTestApp(options: { seed?: boolean; env?: Record<strin
   const db = await createTestDatabase({ seed: options.seed ?? true });
   // An hour's lease: the periodic model-run sweep (every half lease) stays out of suites that count
   // SQL statements; suites about leases set their own.
-  const config = loadConfig({ DB_CONNECT_TIMEOUT_MS: '30000', MODEL_RUN_LEASE_MS: '3600000', ...options.env, DATABASE_URL: db.url });
+  // Suites send hundreds of writes from one token and one address: the per-client rate limits
+  // are off unless a suite sets them (test/graphql-limits.spec.ts does).
+  const rateLimitsOff = {
+    RATE_LIMIT_WRITES_PER_TOKEN: '0',
+    RATE_LIMIT_WRITES_PER_ADDRESS: '0',
+    RATE_LIMIT_MODEL_RUNS_PER_TOKEN: '0',
+    RATE_LIMIT_MODEL_RUNS_PER_ADDRESS: '0',
+  };
+  const config = loadConfig({ DB_CONNECT_TIMEOUT_MS: '30000', MODEL_RUN_LEASE_MS: '3600000', ...rateLimitsOff, ...options.env, DATABASE_URL: db.url });
   let app: INestApplication;
   try {
     app = await createApp(config, db.url, options.log ? { log: options.log } : { logger: ['error', 'warn'] });

@@ -1,5 +1,6 @@
-import { Controller, Get } from '@nestjs/common';
-import { HealthCheck, HealthCheckService, HealthIndicatorService } from '@nestjs/terminus';
+import { Controller, Get, Res, ServiceUnavailableException } from '@nestjs/common';
+import type { Response } from 'express';
+import { HealthCheck, HealthCheckService, HealthIndicatorService, type HealthIndicatorFunction } from '@nestjs/terminus';
 import { migrationsDir, migrationStatus, PrismaService, readMigrations, type MigrationFile } from '@hindsight/db';
 import { Public } from '../auth/roles.decorator';
 import { withTimeout } from '../common/with-timeout';
@@ -29,14 +30,14 @@ export class HealthProbesController {
 
   @Get('live')
   @HealthCheck()
-  live() {
-    return this.health.check([() => this.indicators.check('process').up({ uptimeSeconds: Math.round(process.uptime()) })]);
+  live(@Res({ passthrough: true }) res: Response) {
+    return this.probe(res, [() => this.indicators.check('process').up({ uptimeSeconds: Math.round(process.uptime()) })]);
   }
 
   @Get('ready')
   @HealthCheck()
-  ready() {
-    return this.health.check([
+  ready(@Res({ passthrough: true }) res: Response) {
+    return this.probe(res, [
       async () => {
         const database = this.indicators.check('database');
         try {
@@ -58,5 +59,19 @@ export class HealthProbesController {
         }
       },
     ]);
+  }
+
+  /**
+   * Terminus reports a failing check by throwing a 503 with the probe's body; the body is answered
+   * here as it is, because the app's error filter would turn it into an error code and message.
+   */
+  private async probe(res: Response, checks: HealthIndicatorFunction[]) {
+    try {
+      return await this.health.check(checks);
+    } catch (error) {
+      if (!(error instanceof ServiceUnavailableException)) throw error;
+      res.status(503);
+      return error.getResponse();
+    }
   }
 }

@@ -131,7 +131,8 @@ export class OperationLimits {
     const paginated = field.args.some((a) => a.name === 'first' || a.name === 'last');
     const isList = isListType(getNullableType(field.type));
     let size = 1;
-    if (paginated) size = Math.max(1, pageArg ?? MAX_PAGE_SIZE);
+    // A page over the cap is refused by its argument check, naming `first`; it costs the cap here.
+    if (paginated) size = Math.max(1, Math.min(pageArg ?? MAX_PAGE_SIZE, MAX_PAGE_SIZE));
     // A connection's `nodes`/`edges` hold the page its field has counted already.
     else if (isList) size = getNamedType(type).name.endsWith('Connection') ? 1 : this.limits.assumedListSize;
     return 1 + size * childComplexity;
