@@ -8,6 +8,7 @@ import { readSeedFiles, seedDatabase } from '@hindsight/incidents';
 import { ModelRunsService, runDefaultScenarios, seedModels } from '@hindsight/model-runs';
 import { AppModule } from './app.module';
 import type { AppConfig } from './config/app-config';
+import type { HttpDrain } from './lifecycle/http-drain';
 
 export interface Database {
   url: string;
@@ -15,13 +16,36 @@ export interface Database {
   stop(): Promise<void>;
 }
 
+export interface OpenDatabaseOptions {
+  /** Who is asking, for the messages of other processes that find the embedded server in use. */
+  role?: string;
+  /**
+   * Command-line tools: use the embedded server of a running app instead of refusing (both
+   * cannot own the data folder), and start one only when none runs.
+   */
+  shareRunning?: boolean;
+  /** With `shareRunning`: only use a running app's embedded server, never start one. */
+  requireRunning?: boolean;
+}
+
 /** The configured server, or an embedded Postgres kept in the data folder when none is set. */
-export async function openDatabase(config: AppConfig, log: (line: string) => void): Promise<Database> {
+export async function openDatabase(config: AppConfig, log: (line: string) => void, options: OpenDatabaseOptions = {}): Promise<Database> {
   if (config.databaseUrl) return { url: config.databaseUrl, embedded: false, stop: async () => undefined };
   const dataDir = path.join(config.dataDir, 'postgres');
-  log(`DATABASE_URL is not set: starting an embedded PostgreSQL in ${path.relative(process.cwd(), dataDir) || dataDir}`);
-  const server = await startEmbeddedPostgres({ dataDir, database: 'hindsight', persistent: true });
-  log(server.created ? 'embedded PostgreSQL initialised' : 'embedded PostgreSQL restarted on its existing data');
+  const server = await startEmbeddedPostgres({
+    dataDir,
+    database: 'hindsight',
+    persistent: true,
+    role: options.role ?? 'npm start',
+    shareRunning: options.shareRunning ?? false,
+    requireRunning: options.requireRunning ?? false,
+    log,
+  });
+  const relative = path.relative(process.cwd(), server.dataDir);
+  const shown = relative && !relative.startsWith('..') ? relative : server.dataDir;
+  if (server.mode === 'started') {
+    log(`DATABASE_URL is not set: ${server.created ? 'initialised and started' : 'started'} an embedded PostgreSQL in ${shown} on port ${server.port}`);
+  }
   return { url: server.url, embedded: true, stop: () => server.stop() };
 }
 
@@ -63,17 +87,19 @@ export function runDefaultScenariosInBackground(app: INestApplication, log: (lin
 export async function createApp(
   config: AppConfig,
   databaseUrl: string,
-  options: { logger?: false | LogLevel[] } = {},
+  options: { logger?: false | LogLevel[]; drain?: HttpDrain } = {},
 ): Promise<INestApplication> {
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, databaseUrl), {
     logger: options.logger ?? ['error', 'warn', 'log'],
     abortOnError: false,
   });
+  // Before the load shedder: a stopping server answers every new request with 503 and
+  // Connection: close (main.ts owns the signals and the order of the shutdown).
+  if (options.drain) app.use(options.drain.middleware);
   app.use(loadShedder(config.http.maxInFlight));
   // Room for an imported document (JSON-escaped) or a long narrative; anything larger is refused
   // with 413 before it is parsed.
   app.useBodyParser('json', { limit: config.imports.maxBytes * 2 + 64 * 1024 });
-  app.enableShutdownHooks();
   return app;
 }
 
