@@ -49,7 +49,7 @@ describe('SIGTERM under load', () => {
     db = await createTestDatabase({ seed: false });
   });
   afterAll(async () => {
-    if (app && app.child.exitCode === null) app.child.kill('SIGKILL');
+    app?.signal('SIGKILL');
     await db.drop();
   });
 
@@ -97,8 +97,8 @@ describe('the embedded PostgreSQL across processes', () => {
     fs.chmodSync(dataDir, 0o755);
   });
   afterAll(async () => {
-    if (app && app.child.exitCode === null) {
-      app.child.kill('SIGTERM');
+    if (app) {
+      app.signal('SIGTERM');
       await app.exited;
     }
     // Whatever a failed step left running on this folder.

@@ -10,8 +10,10 @@ export interface AppProcess {
   base: string;
   /** Everything it printed so far (stdout and stderr, colours off). */
   output(): string;
-  /** Resolves with the exit code (or the signal's name) once the process is gone. */
+  /** Resolves with the exit code (or the signal's name) once the process and its output are gone. */
   exited: Promise<number | string>;
+  /** Sends a signal to the process, or to its whole process group when started with `group`; none once it is gone. */
+  signal(name: NodeJS.Signals): void;
 }
 
 export interface StartOptions {
@@ -19,6 +21,11 @@ export interface StartOptions {
   cwd?: string;
   /** The command to run instead of `node scripts/start.js`, e.g. `npm start` in another clone. */
   command?: { file: string; args: string[] };
+  /**
+   * Run it in a process group of its own and signal the group, as a terminal does: needed for
+   * `npm start`, which ends at once on SIGTERM without waiting for the app it started.
+   */
+  group?: boolean;
 }
 
 export async function startAppProcess(options: StartOptions): Promise<AppProcess> {
@@ -27,12 +34,20 @@ export async function startAppProcess(options: StartOptions): Promise<AppProcess
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries({ ...process.env, NO_COLOR: '1', PORT: String(port), ...options.env })) if (v !== undefined) env[k] = v;
   const command = options.command ?? { file: process.execPath, args: [path.join(root, 'scripts', 'start.js')] };
-  const child = spawn(command.file, command.args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(command.file, command.args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'], detached: options.group ?? false });
   let out = '';
   child.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (out += chunk.toString()));
-  const exited = new Promise<number | string>((resolve) => child.on('exit', (code, signal) => resolve(code ?? signal ?? -1)));
-  const app: AppProcess = { child, port, base: `http://127.0.0.1:${port}`, output: () => out, exited };
+  // 'close' waits for every holder of the output pipes, i.e. for the app under `npm start` too.
+  const exited = new Promise<number | string>((resolve) => child.on('close', (code, signal) => resolve(code ?? signal ?? -1)));
+  let gone = false;
+  void exited.then(() => (gone = true));
+  const signal = (name: NodeJS.Signals) => {
+    if (gone) return;
+    if (options.group && child.pid) process.kill(-child.pid, name);
+    else child.kill(name);
+  };
+  const app: AppProcess = { child, port, base: `http://127.0.0.1:${port}`, output: () => out, exited, signal };
   await waitForHealth(app);
   return app;
 }
