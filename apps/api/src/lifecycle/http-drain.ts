@@ -1,4 +1,5 @@
 import type { Server } from 'node:http';
+import net from 'node:net';
 import type { NextFunction, Request, Response } from 'express';
 
 export interface DrainResult {
@@ -10,10 +11,11 @@ export interface DrainResult {
 
 /**
  * Lets a stopping server finish what it has started: once `drain` is called the listening socket
- * closes (no new connections), idle keep-alive connections close, requests already running get
- * until the deadline to finish (their responses carry `Connection: close`), and a request that
- * arrives on an open connection meanwhile gets a 503 with `Connection: close` at once, so its
- * client retries elsewhere instead of being reset. Only after this may the database go away.
+ * closes (no new connections), requests already running get until the deadline to finish (their
+ * responses carry `Connection: close`), and a request that arrives on an open keep-alive
+ * connection meanwhile gets a 503 with `Connection: close` at once, so its client retries
+ * elsewhere instead of being reset. When nothing is left running, the remaining connections are
+ * closed. Only after this may the database go away.
  */
 export class HttpDrain {
   private draining = false;
@@ -53,8 +55,9 @@ export class HttpDrain {
     this.draining = true;
     const inFlightAtStart = this.inFlight.size;
     for (const res of this.inFlight) if (!res.headersSent) res.setHeader('Connection', 'close');
-    const closed = server?.listening ? new Promise<void>((resolve) => server.close(() => resolve())) : Promise.resolve();
-    server?.closeIdleConnections();
+    // Only the listening socket: http.Server#close would also drop idle keep-alive connections
+    // at once, and a client sending on one at that moment sees a reset instead of the 503.
+    const closed = server?.listening ? new Promise<void>((resolve) => net.Server.prototype.close.call(server, () => resolve())) : Promise.resolve();
     if (this.inFlight.size > 0) {
       let timer: NodeJS.Timeout | undefined;
       await new Promise<void>((resolve) => {
@@ -65,6 +68,7 @@ export class HttpDrain {
       clearTimeout(timer);
     }
     const cut = this.inFlight.size;
+    server?.closeIdleConnections();
     server?.closeAllConnections();
     await closed;
     return { cut, inFlightAtStart };
