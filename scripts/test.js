@@ -36,7 +36,7 @@ async function main() {
     const { startEmbeddedPostgres } = require('../libs/db/src/embedded-postgres');
     tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'hindsight-test-'));
     console.log('DATABASE_URL is not set: starting a throwaway embedded PostgreSQL for the tests.');
-    embedded = await startEmbeddedPostgres({ dataDir: tmp, database: 'hindsight', persistent: false });
+    embedded = await startEmbeddedPostgres({ dataDir: tmp, database: 'hindsight', persistent: false, role: 'npm test', log: (line) => console.log(line) });
     env.DATABASE_URL = embedded.url;
   }
   const results = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'hindsight-jest-')), 'results.json');
@@ -59,7 +59,7 @@ async function main() {
 main().then(
   (code) => process.exit(code),
   (error) => {
-    console.error(error);
+    console.error(`npm test could not run: ${error instanceof Error ? error.message : String(error)}`);
     process.exit(1);
   },
 );

@@ -14,6 +14,7 @@ import { createPinoLogger, PinoNestLogger } from './logging/app-logger';
 import { requestLogger } from './logging/request-logger';
 import { httpMetrics } from './metrics/http-metrics.middleware';
 import { MetricsService } from './metrics/metrics.service';
+import type { HttpDrain } from './lifecycle/http-drain';
 
 export interface Database {
   url: string;
@@ -21,13 +22,36 @@ export interface Database {
   stop(): Promise<void>;
 }
 
+export interface OpenDatabaseOptions {
+  /** Who is asking, for the messages of other processes that find the embedded server in use. */
+  role?: string;
+  /**
+   * Command-line tools: use the embedded server of a running app instead of refusing (both
+   * cannot own the data folder), and start one only when none runs.
+   */
+  shareRunning?: boolean;
+  /** With `shareRunning`: only use a running app's embedded server, never start one. */
+  requireRunning?: boolean;
+}
+
 /** The configured server, or an embedded Postgres kept in the data folder when none is set. */
-export async function openDatabase(config: AppConfig, log: (line: string) => void): Promise<Database> {
+export async function openDatabase(config: AppConfig, log: (line: string) => void, options: OpenDatabaseOptions = {}): Promise<Database> {
   if (config.databaseUrl) return { url: config.databaseUrl, embedded: false, stop: async () => undefined };
   const dataDir = path.join(config.dataDir, 'postgres');
-  log(`DATABASE_URL is not set: starting an embedded PostgreSQL in ${path.relative(process.cwd(), dataDir) || dataDir}`);
-  const server = await startEmbeddedPostgres({ dataDir, database: 'hindsight', persistent: true });
-  log(server.created ? 'embedded PostgreSQL initialised' : 'embedded PostgreSQL restarted on its existing data');
+  const server = await startEmbeddedPostgres({
+    dataDir,
+    database: 'hindsight',
+    persistent: true,
+    role: options.role ?? 'npm start',
+    shareRunning: options.shareRunning ?? false,
+    requireRunning: options.requireRunning ?? false,
+    log,
+  });
+  const relative = path.relative(process.cwd(), server.dataDir);
+  const shown = relative && !relative.startsWith('..') ? relative : server.dataDir;
+  if (server.mode === 'started') {
+    log(`DATABASE_URL is not set: ${server.created ? 'initialised and started' : 'started'} an embedded PostgreSQL in ${shown} on port ${server.port}`);
+  }
   return { url: server.url, embedded: true, stop: () => server.stop() };
 }
 
@@ -71,6 +95,8 @@ export interface CreateAppOptions {
   logger?: false | LogLevel[];
   /** The process's pino logger, when the caller made one already (main does, to log start-up). */
   log?: PinoLogger;
+  /** Answers new requests with 503 and Connection: close while the server stops (main.ts owns the signals). */
+  drain?: HttpDrain;
 }
 
 export async function createApp(config: AppConfig, databaseUrl: string, options: CreateAppOptions = {}): Promise<INestApplication> {
@@ -84,13 +110,15 @@ export async function createApp(config: AppConfig, databaseUrl: string, options:
   const metrics = app.get(MetricsService);
   app.use(requestLogger(log));
   app.use(httpMetrics(metrics));
+  // Before the load shedder: a stopping server answers every new request with 503 and
+  // Connection: close (main.ts owns the signals and the order of the shutdown).
+  if (options.drain) app.use(options.drain.middleware);
   app.use(loadShedder(config.http.maxInFlight, { shed: () => metrics.shed.inc(), inFlight: (n) => metrics.inFlight.set(n) }));
   // Pages, assets (graphiql.js is 3.5 MB) and GraphQL answers, for clients that ask for it.
   app.use(compression());
   // Room for an imported document (JSON-escaped) or a long narrative; anything larger is refused
   // with 413 before it is parsed.
   app.useBodyParser('json', { limit: config.imports.maxBytes * 2 + 64 * 1024 });
-  app.enableShutdownHooks();
   return app;
 }
 

@@ -1,10 +1,11 @@
 import { Logger } from '@nestjs/common';
 import { PrismaService } from '@hindsight/db';
 import { ModelRunQueue, ModelRunsService, runnerExecutor } from '@hindsight/model-runs';
-import { prepareSchema } from '../bootstrap';
+import { openDatabase, prepareSchema } from '../bootstrap';
 import { loadConfig } from '../config/app-config';
 import { modelRunOptions } from '../models/models.module';
 import { useAppLogger } from '../logging/app-logger';
+import { cliRole } from './cli-database';
 
 /**
  * `npm run worker`: executes model runs queued by an API started with MODEL_EXECUTION=queue.
@@ -17,15 +18,14 @@ export async function main(): Promise<number> {
   const config = loadConfig();
   useAppLogger(config.log);
   const logger = new Logger('worker');
-  if (!config.databaseUrl) {
-    logger.error('The worker needs DATABASE_URL: it shares the API\'s database (an embedded server belongs to one process).');
-    return 2;
-  }
-  await prepareSchema(config.databaseUrl, (line) => logger.log(line));
-  const prisma = new PrismaService({ url: config.databaseUrl, ...config.db });
+  // Without DATABASE_URL the worker joins the running app's embedded server: it has no queue of
+  // its own to serve, so it never starts one.
+  const database = await openDatabase(config, (line) => logger.log(line), { role: cliRole(), shareRunning: true, requireRunning: true });
+  await prepareSchema(database.url, (line) => logger.log(line));
+  const prisma = new PrismaService({ url: database.url, ...config.db });
   const pool = runnerExecutor(config.models);
   const models = new ModelRunsService(prisma, pool, modelRunOptions(config, 'queue'));
-  const queue = new ModelRunQueue(config.databaseUrl);
+  const queue = new ModelRunQueue(database.url);
   models.enqueue = (runId, attempt) => queue.enqueue(runId, attempt);
   await queue.work(async (runId) => {
     const run = await models.execute(runId);

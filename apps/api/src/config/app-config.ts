@@ -12,7 +12,7 @@ export interface AppConfig {
   /** Development switch: error responses carry the server-side stack. Never on by default. */
   devErrors: boolean;
   db: { poolMax: number; statementTimeoutMs: number; connectTimeoutMs: number };
-  http: { requestTimeoutMs: number; keepAliveTimeoutMs: number; maxInFlight: number };
+  http: { requestTimeoutMs: number; keepAliveTimeoutMs: number; maxInFlight: number; shutdownGraceMs: number };
   seedOnStart: boolean;
   models: {
     execution: 'inline' | 'queue';
@@ -126,6 +126,8 @@ export function loadConfig(env: Env = process.env, root = process.cwd(), isTty =
       requestTimeoutMs: int('HTTP_REQUEST_TIMEOUT_MS', 30_000, 1_000, 600_000),
       keepAliveTimeoutMs: int('HTTP_KEEP_ALIVE_TIMEOUT_MS', 5_000, 0, 120_000),
       maxInFlight: int('HTTP_MAX_IN_FLIGHT', 256, 1, 100_000),
+      // How long SIGTERM waits for requests in flight before closing their connections.
+      shutdownGraceMs: int('SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
     },
     seedOnStart: bool('SEED_ON_START', true),
     models: {
