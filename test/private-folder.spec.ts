@@ -77,7 +77,8 @@ function placedFolders(output: string): string[] {
     app.signal('SIGTERM');
     await app.exited;
     expect(app.output()).toMatch(/SIGTERM: draining/);
-    expect(app.output()).toMatch(/\] stopped\s*$/m);
+    // The last line the app logs, as JSON (its output is not a terminal) or as a plain line.
+    expect(app.output()).toMatch(/("msg":"stopped"\}|\] stopped)\s*$/);
     const cluster = /keeps its data in (\S+)/.exec(app.output())![1]!;
     expect(spawnSync('pgrep', ['-f', cluster]).status).toBe(1);
   });
