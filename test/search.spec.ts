@@ -25,6 +25,8 @@ describe('full-text search over the seeded incidents', () => {
   it('forgives typos in long words by trigram similarity', async () => {
     expect(await find('Parsiod')).toContain('changeprop-feedback-loop-2016');
     expect(await find('memcahced')).toEqual(['slack-cache-metastability-2022']);
+    const widened = await t.gql<{ incidents: { searchWidened: { word: string; alternatives: string[] }[] } }>(`{ incidents(filter: { text: "Parsiod retry" }) { searchWidened { word alternatives } } }`);
+    expect(widened.data.incidents.searchWidened).toEqual([{ word: 'parsiod', alternatives: expect.arrayContaining(['parsoid']) }]);
   });
 
   it('stems English words: "retry" and "retries" find the same incidents', async () => {

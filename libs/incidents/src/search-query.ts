@@ -6,7 +6,7 @@ type Db = Pick<Prisma.TransactionClient, '$queryRaw'>;
 
 /** Words shorter than this are never widened by trigram similarity: "ori" must not find "origin". */
 const MIN_FUZZY_LENGTH = 5;
-const MAX_ALTERNATIVES = 3;
+const MAX_ALTERNATIVES = 5;
 
 /** A parsed text search: the tsquery expression to match and rank with, and what it was built from. */
 export interface TextSearch {
@@ -49,7 +49,7 @@ const bothConfigs = (text: string) => Prisma.sql`(plainto_tsquery('english', ${t
 /**
  * Builds the tsquery for a search: `websearch_to_tsquery` syntax (any order, "quoted phrases",
  * -exclusion, or) under the english (stemmed) and simple configurations, with every word the
- * index does not know OR-ed with its closest known words by trigram similarity ("parsiod" →
+ * index does not know OR-ed with its closest known words (trigram similarity, then edit distance) ("parsiod" →
  * parsoid). One statement looks the unknown words up.
  */
 export async function buildTextSearch(db: Db, raw: string): Promise<TextSearch> {
@@ -61,8 +61,8 @@ export async function buildTextSearch(db: Db, raw: string): Promise<TextSearch> 
       : await db.$queryRaw<{ word: string; alternatives: string[] }[]>`
         SELECT q.w AS word,
           ARRAY(SELECT s."word" FROM "SearchWord" s JOIN "Incident" i ON i."id" = s."incidentId" AND i."status" = 'published'
-                WHERE s."word" % q.w GROUP BY s."word"
-                ORDER BY similarity(s."word", q.w) DESC, s."word" LIMIT ${MAX_ALTERNATIVES}) AS alternatives
+                WHERE s."word" % q.w AND levenshtein(s."word", q.w) <= 3 GROUP BY s."word"
+                ORDER BY levenshtein(s."word", q.w), similarity(s."word", q.w) DESC, s."word" LIMIT ${MAX_ALTERNATIVES}) AS alternatives
         FROM unnest(${words}::text[]) AS q(w)
         WHERE NOT EXISTS (SELECT 1 FROM "SearchWord" s JOIN "Incident" i ON i."id" = s."incidentId" AND i."status" = 'published'
                           WHERE s."word" = q.w)`;

@@ -1,6 +1,7 @@
 -- Full-text search: a weighted search document per incident, and the distinct words of every
 -- incident for typo-tolerant matching and suggestions (trigram similarity).
 CREATE EXTENSION IF NOT EXISTS pg_trgm;
+CREATE EXTENSION IF NOT EXISTS fuzzystrmatch;
 
 -- AlterTable
 ALTER TABLE "Incident" ADD COLUMN "searchDocument" tsvector NOT NULL DEFAULT ''::tsvector;
