@@ -117,10 +117,12 @@ export function readPrismaSchema(source: string): ExpectedSchema {
       if (line.startsWith('///')) continue;
       if (line.startsWith('@@')) {
         const kind = /^@@(\w+)/.exec(line)![1]!;
-        const cols = listArg(/\[([^\]]*)\]/.exec(line)![0]);
+        // `word(ops: raw("gin_trgm_ops"))` names the column `word`; `map: "…"` names the index.
+        const cols = listArg(/\[([^\]]*)\]/.exec(line)![0]).map((c) => c.replace(/\(.*$/, ''));
+        const map = /map:\s*"([^"]+)"/.exec(line)?.[1];
         if (kind === 'id') table.primaryKey.columns = cols;
-        if (kind === 'unique') table.indexes.push({ name: `${model.name}_${cols.join('_')}_key`, columns: cols, unique: true });
-        if (kind === 'index') table.indexes.push({ name: `${model.name}_${cols.join('_')}_idx`, columns: cols, unique: false });
+        if (kind === 'unique') table.indexes.push({ name: map ?? `${model.name}_${cols.join('_')}_key`, columns: cols, unique: true });
+        if (kind === 'index') table.indexes.push({ name: map ?? `${model.name}_${cols.join('_')}_idx`, columns: cols, unique: false });
         continue;
       }
       const m = /^(\w+)\s+(\w+)(\[\])?(\?)?(.*)$/.exec(line);
@@ -146,6 +148,7 @@ export function readPrismaSchema(source: string): ExpectedSchema {
       }
       let type: string;
       if (enums[baseType]) type = `enum:${baseType}`;
+      else if (baseType === 'Unsupported') type = /^\("([^"]+)"\)/.exec(rest)![1]!;
       else {
         const native = /@db\.(\w+)(?:\((\d+)\))?/.exec(rest);
         if (native && native[1] === 'Timestamptz') type = `timestamptz(${native[2] ?? 6})`;

@@ -1,5 +1,6 @@
 import type { Prisma } from '@hindsight/db';
 import { AppError, foldText, type IncidentDocument } from '@hindsight/domain';
+import { writeSearchDocument } from './search-document';
 
 type Tx = Prisma.TransactionClient;
 
@@ -93,6 +94,9 @@ export async function writeIncidentDocument(tx: Tx, doc: IncidentDocument, optio
     // Children changed but the incident row did not: the incident as a whole is a new version.
     await tx.incident.update({ where: { id: incidentId }, data: { version: { increment: 1 } } });
   }
+  // Always rewritten (it carries no version or timestamp): a database migrated from an older
+  // release gets its weighted document on the next seed or import even when nothing changed.
+  await writeSearchDocument(tx, incidentId, doc);
   return { incidentId, created: !existing, changed };
 }
 

@@ -1,10 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { Prisma, PrismaService } from '@hindsight/db';
-import { AppError, foldText, LIMITS, type ActionableStatus } from '@hindsight/domain';
+import { AppError, LIMITS, type ActionableStatus } from '@hindsight/domain';
+import { buildTextSearch, type TextSearch } from './search-query';
 import { checkPageSize, decodeCursor, encodeCursor } from './keyset';
 import type { ActionableRecord, IncidentRecord, Page, PatternRecord } from './incident.types';
 
-export const INCIDENT_ORDERS = ['STARTED_AT_DESC', 'STARTED_AT_ASC', 'TITLE_ASC', 'UPDATED_AT_DESC'] as const;
+export const INCIDENT_ORDERS = ['STARTED_AT_DESC', 'STARTED_AT_ASC', 'TITLE_ASC', 'UPDATED_AT_DESC', 'RELEVANCE'] as const;
 export type IncidentOrder = (typeof INCIDENT_ORDERS)[number];
 
 export const ACTIONABLE_ORDERS = ['DUE_DATE_ASC', 'UPDATED_AT_DESC', 'CREATED_AT_ASC', 'PRIORITY'] as const;
@@ -13,9 +14,11 @@ export type ActionableOrder = (typeof ACTIONABLE_ORDERS)[number];
 export interface IncidentFilter {
   /** Incidents showing any of these pattern keys. */
   patterns?: string[] | null;
+  /** Case-insensitive part of the organization's name ("wikimedia" finds "Wikimedia Foundation"). */
   organization?: string | null;
+  /** Case-insensitive part of a component's name ("apache" finds "Apache (mpm_prefork)"). */
   component?: string | null;
-  /** Case- and accent-insensitive substring of the title, summary, narrative, timeline, factors and actionables. */
+  /** Full-text search in `websearch_to_tsquery` syntax, stemmed, accent- and typo-tolerant (see search-query.ts). */
   text?: string | null;
   startedFrom?: Date | null;
   startedBefore?: Date | null;
@@ -43,7 +46,7 @@ interface SortSpec {
   desc: boolean;
 }
 
-const INCIDENT_SORT: Record<IncidentOrder, SortSpec> = {
+const INCIDENT_SORT: Record<Exclude<IncidentOrder, 'RELEVANCE'>, SortSpec> = {
   STARTED_AT_DESC: { expr: Prisma.sql`COALESCE(i."startedAt", '-infinity'::timestamptz)`, cast: Prisma.sql`timestamptz`, desc: true },
   STARTED_AT_ASC: { expr: Prisma.sql`COALESCE(i."startedAt", '-infinity'::timestamptz)`, cast: Prisma.sql`timestamptz`, desc: false },
   TITLE_ASC: { expr: Prisma.sql`lower(i."title")`, cast: Prisma.sql`text`, desc: false },
@@ -98,18 +101,25 @@ export class IncidentsService {
     return alias?.incident.status === 'published' ? alias.incident.slug : null;
   }
 
-  async listIncidents(filter: IncidentFilter = {}, args: PageArgs<IncidentOrder> = {}): Promise<Page<IncidentRecord>> {
+  async listIncidents(filter: IncidentFilter = {}, args: PageArgs<IncidentOrder> = {}): Promise<Page<IncidentRecord> & { search: TextSearch | null }> {
+    const search = filter.text && filter.text.trim() !== '' ? await buildTextSearch(this.prisma, filter.text) : null;
+    const orderBy = args.orderBy ?? (search ? 'RELEVANCE' : 'STARTED_AT_DESC');
+    if (orderBy === 'RELEVANCE' && !search) throw AppError.badField('orderBy', 'RELEVANCE orders search results; give filter.text');
     const where = this.incidentWhere(filter);
-    const orderBy = args.orderBy ?? 'STARTED_AT_DESC';
+    // Ranks compare only within one search, so a relevance cursor is tied to its query too.
+    const sort: SortSpec =
+      orderBy === 'RELEVANCE' ? { expr: Prisma.sql`ts_rank(i."searchDocument", s.q)`, cast: Prisma.sql`real`, desc: true } : INCIDENT_SORT[orderBy];
     const page = await this.keysetPage(
-      Prisma.sql`FROM "Incident" i WHERE ${where}`,
+      search
+        ? Prisma.sql`FROM "Incident" i CROSS JOIN (SELECT ${search.tsquery} AS q) s WHERE ${where} AND i."searchDocument" @@ s.q`
+        : Prisma.sql`FROM "Incident" i WHERE ${where}`,
       Prisma.sql`i."id"`,
-      INCIDENT_SORT[orderBy],
-      orderBy,
+      sort,
+      orderBy === 'RELEVANCE' ? `RELEVANCE:${search!.fingerprint}` : orderBy,
       args,
     );
     const rows = await this.prisma.incident.findMany({ where: { id: { in: page.ids } } });
-    return { ...page, nodes: orderLike(page.ids, rows) };
+    return { ...page, nodes: orderLike(page.ids, rows), search };
   }
 
   async listActionables(filter: ActionableFilter = {}, args: PageArgs<ActionableOrder> = {}): Promise<Page<ActionableRecord>> {
@@ -145,12 +155,9 @@ export class IncidentsService {
       parts.push(Prisma.sql`EXISTS (SELECT 1 FROM "IncidentPattern" ip JOIN "Pattern" p ON p."id" = ip."patternId"
         WHERE ip."incidentId" = i."id" AND p."key" IN (${Prisma.join(filter.patterns)}))`);
     }
-    if (filter.organization) parts.push(Prisma.sql`lower(i."organization") = lower(${filter.organization})`);
+    if (filter.organization) parts.push(Prisma.sql`i."organization" ILIKE ${likePattern(filter.organization.trim())}`);
     if (filter.component) {
-      parts.push(Prisma.sql`EXISTS (SELECT 1 FROM unnest(i."components") c WHERE lower(c) = lower(${filter.component}))`);
-    }
-    if (filter.text && filter.text.trim() !== '') {
-      parts.push(Prisma.sql`i."searchText" LIKE ${likePattern(foldText(filter.text))}`);
+      parts.push(Prisma.sql`EXISTS (SELECT 1 FROM unnest(i."components") c WHERE c ILIKE ${likePattern(filter.component.trim())})`);
     }
     if (filter.startedFrom) parts.push(Prisma.sql`i."startedAt" >= ${filter.startedFrom}`);
     if (filter.startedBefore) parts.push(Prisma.sql`i."startedAt" < ${filter.startedBefore}`);

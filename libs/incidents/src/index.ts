@@ -5,3 +5,5 @@ export * from './incident-writer';
 export * from './keyset';
 export * from './seed/seed-files';
 export * from './seed/seeder';
+export * from './search-document';
+export * from './search-query';

@@ -12,7 +12,7 @@ import {
   type TimelineEventDocument,
   type TimelineEventKind,
 } from '@hindsight/domain';
-import { searchTextOf, writeIncidentDocument, type IncidentRecord } from '@hindsight/incidents';
+import { searchTextOf, writeIncidentDocument, writeSearchDocument, type IncidentRecord } from '@hindsight/incidents';
 import { parseCalendarDate } from './actionable-input.validator';
 import { parseExternalReference } from './external-reference.parser';
 import { appendAuditEvents, auditValue, type AuditDraft } from './audit-log';
@@ -356,6 +356,7 @@ export class IncidentWritesService {
       }
       await this.writePatterns(tx, id, diff);
       await this.writeChildren(tx, before, after, diff);
+      await writeSearchDocument(tx, id, after.doc);
       await appendAuditEvents(tx, actor, now, noteText, auditDrafts(id, after.doc.slug, version, diff));
       return tx.incident.findUniqueOrThrow({ where: { id } });
     });

@@ -37,7 +37,8 @@ export class IncidentsResolver {
     @Args('first', { type: () => Int, nullable: true }) first: number | null,
     @Args('after', { type: () => String, nullable: true }) after: string | null,
   ) {
-    return toConnection(await this.service.listIncidents(filter ?? {}, { orderBy, first, after }));
+    const page = await this.service.listIncidents(filter ?? {}, { orderBy, first, after });
+    return { ...toConnection(page), searchWidened: page.search?.widened ?? [] };
   }
 
   @ResolveField(() => IncidentSource)

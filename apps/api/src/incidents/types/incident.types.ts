@@ -112,12 +112,20 @@ export class IncidentEdge {
   @Field(() => Incident) node!: Incident;
 }
 
+@ObjectType({ description: 'A searched word no incident contains, and the known words it also matched.' })
+export class SearchWidening {
+  @Field() word!: string;
+  @Field(() => [String]) alternatives!: string[];
+}
+
 @ObjectType()
 export class IncidentConnection {
   @Field(() => [IncidentEdge]) edges!: IncidentEdge[];
   @Field(() => [Incident]) nodes!: Incident[];
   @Field(() => PageInfo) pageInfo!: PageInfo;
   @Field(() => Int, { description: 'All incidents matching the filter, across pages.' }) totalCount!: number;
+  @Field(() => [SearchWidening], { description: 'For a text search: words no incident contains, widened to close known words (typos).' })
+  searchWidened!: SearchWidening[];
 }
 
 @ObjectType()

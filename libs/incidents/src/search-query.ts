@@ -1,0 +1,79 @@
+import { createHash } from 'node:crypto';
+import { Prisma } from '@hindsight/db';
+import { foldText } from '@hindsight/domain';
+
+type Db = Pick<Prisma.TransactionClient, '$queryRaw'>;
+
+/** Words shorter than this are never widened by trigram similarity: "ori" must not find "origin". */
+const MIN_FUZZY_LENGTH = 5;
+const MAX_ALTERNATIVES = 5;
+
+/** A parsed text search: the tsquery expression to match and rank with, and what it was built from. */
+export interface TextSearch {
+  /** The folded query as given to `websearch_to_tsquery`. */
+  text: string;
+  /** SQL expression of type tsquery. */
+  tsquery: Prisma.Sql;
+  /** Words the index does not hold, each with the known words it was widened to. */
+  widened: { word: string; alternatives: string[] }[];
+  /** Distinguishes cursors of one search from another's: ranks only compare within a search. */
+  fingerprint: string;
+}
+
+/**
+ * Folds case and accents the way the writer does, and turns a `/`-joined identifier such as
+ * `pull/604` into the phrase "pull 604", which the search document also holds.
+ */
+export function normalizeSearchText(raw: string): string {
+  const folded = foldText(raw);
+  return folded.replace(/(^|\s)(-?)([^\s"]*\/[^\s"]*)/g, (_m, space: string, minus: string, token: string) => {
+    const words = token.split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+    return words.length === 0 ? space : `${space}${minus}"${words.join(' ')}"`;
+  });
+}
+
+/** The words of a query worth widening: not excluded, not the `or` operator, long enough. */
+function candidateWords(text: string): string[] {
+  const words = new Set<string>();
+  for (const token of text.split(/\s+/)) {
+    if (token.startsWith('-')) continue;
+    for (const w of token.split(/[^\p{L}\p{N}]+/u)) {
+      if (w.length >= MIN_FUZZY_LENGTH && w.length <= 60 && w !== 'or') words.add(w);
+    }
+  }
+  return [...words];
+}
+
+const bothConfigs = (text: string) => Prisma.sql`(plainto_tsquery('english', ${text}) || plainto_tsquery('simple', ${text}))`;
+
+/**
+ * Builds the tsquery for a search: `websearch_to_tsquery` syntax (any order, "quoted phrases",
+ * -exclusion, or) under the english (stemmed) and simple configurations, with every word the
+ * index does not know OR-ed with its closest known words (trigram similarity, then edit distance) ("parsiod" →
+ * parsoid). One statement looks the unknown words up.
+ */
+export async function buildTextSearch(db: Db, raw: string): Promise<TextSearch> {
+  const text = normalizeSearchText(raw);
+  const words = candidateWords(text);
+  const widened =
+    words.length === 0
+      ? []
+      : await db.$queryRaw<{ word: string; alternatives: string[] }[]>`
+        SELECT q.w AS word,
+          ARRAY(SELECT s."word" FROM "SearchWord" s JOIN "Incident" i ON i."id" = s."incidentId" AND i."status" = 'published'
+                WHERE s."word" % q.w AND levenshtein(s."word", q.w) <= 3 GROUP BY s."word"
+                ORDER BY levenshtein(s."word", q.w), similarity(s."word", q.w) DESC, s."word" LIMIT ${MAX_ALTERNATIVES}) AS alternatives
+        FROM unnest(${words}::text[]) AS q(w)
+        WHERE NOT EXISTS (SELECT 1 FROM "SearchWord" s JOIN "Incident" i ON i."id" = s."incidentId" AND i."status" = 'published'
+                          WHERE s."word" = q.w)`;
+  let tsquery = Prisma.sql`(websearch_to_tsquery('english', ${text}) || websearch_to_tsquery('simple', ${text}))`;
+  for (const { word, alternatives } of widened) {
+    if (alternatives.length === 0) continue;
+    const substitute = Prisma.join([word, ...alternatives].map(bothConfigs), ' || ');
+    for (const config of ['english', 'simple']) {
+      tsquery = Prisma.sql`ts_rewrite(${tsquery}, plainto_tsquery(${config}::regconfig, ${word}), (${substitute}))`;
+    }
+  }
+  const fingerprint = createHash('sha256').update(text).digest('base64url').slice(0, 10);
+  return { text, tsquery, widened: widened.filter((w) => w.alternatives.length > 0), fingerprint };
+}

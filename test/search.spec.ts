@@ -1,0 +1,104 @@
+import { issueTokens } from './support/api-tokens';
+import { startTestApp, type TestApp } from './support/test-app';
+
+type Found = { incidents: { totalCount: number; edges: { cursor: string }[]; nodes: { slug: string }[]; pageInfo: { endCursor: string | null } } };
+const SEARCH = `query S($filter: IncidentFilterInput, $first: Int, $after: String, $orderBy: IncidentOrder) {
+  incidents(filter: $filter, first: $first, after: $after, orderBy: $orderBy) { totalCount edges { cursor } nodes { slug } pageInfo { endCursor } }
+}`;
+
+describe('full-text search over the seeded incidents', () => {
+  let t: TestApp;
+  let editor: Record<string, string>;
+  const find = async (text: string) => {
+    const res = await t.gql<Found>(SEARCH, { filter: { text } });
+    expect(res.errors).toBeUndefined();
+    return res.data.incidents.nodes.map((n) => n.slug);
+  };
+  beforeAll(async () => {
+    t = await startTestApp();
+    editor = (await issueTokens(t)).as('editor');
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('forgives typos in long words by trigram similarity', async () => {
+    expect(await find('Parsiod')).toContain('changeprop-feedback-loop-2016');
+    expect(await find('memcahced')).toEqual(['slack-cache-metastability-2022']);
+    const widened = await t.gql<{ incidents: { searchWidened: { word: string; alternatives: string[] }[] } }>(`{ incidents(filter: { text: "Parsiod retry" }) { searchWidened { word alternatives } } }`);
+    expect(widened.data.incidents.searchWidened).toEqual([{ word: 'parsiod', alternatives: expect.arrayContaining(['parsoid']) }]);
+  });
+
+  it('stems English words: "retry" and "retries" find the same incidents', async () => {
+    const retry = await find('retry');
+    expect(retry.length).toBeGreaterThanOrEqual(2);
+    expect([...(await find('retries'))].sort()).toEqual([...retry].sort());
+  });
+
+  it('matches words in any order, phrases only when quoted, exclusions and or', async () => {
+    expect(await find('haproxy session')).toContain('stackegg-haproxy-session-cap-2015');
+    expect(await find('session haproxy')).toContain('stackegg-haproxy-session-cap-2015');
+    expect((await find('retry cache')).length).toBeGreaterThan(0);
+    expect(await find('"StackEgg game"')).toEqual(['stackegg-haproxy-session-cap-2015']);
+    expect(await find('"game StackEgg"')).toEqual([]);
+    expect(await find('memcached -memcached')).toEqual([]);
+    const either = await find('memcached or haproxy');
+    expect(either).toEqual(expect.arrayContaining(['slack-cache-metastability-2022', 'stackegg-haproxy-session-cap-2015']));
+  });
+
+  it('matches whole words, not parts of words: "Ori" does not find "origin"', async () => {
+    const ori = await find('Ori');
+    const origin = await find('origin');
+    expect(origin.length).toBeGreaterThan(0);
+    expect(ori.length).toBeLessThan(3);
+    for (const slug of ori) expect(await find('"Ori"')).toContain(slug);
+  });
+
+  it('searches references, pattern names and source titles', async () => {
+    expect(await find('pull/604')).toEqual(['changeprop-feedback-loop-2016']);
+    expect(await find('"retry amplification"')).toEqual(expect.arrayContaining(['slack-cache-metastability-2022', 'changeprop-feedback-loop-2016']));
+    const detail = await t.gql<{ incident: { source: { title: string } } }>(`{ incident(slug: "stackegg-haproxy-session-cap-2015") { source { title } } }`);
+    expect(await find(`"${detail.data.incident.source.title}"`)).toContain('stackegg-haproxy-session-cap-2015');
+  });
+
+  it('orders results by relevance: a title match ranks above a narrative mention', async () => {
+    const res = await t.gql<{ incidents: { nodes: { slug: string; title: string }[] } }>(`{ incidents(filter: { text: "haproxy" }) { nodes { slug title } } }`);
+    expect(res.data.incidents.nodes[0]!.title.toLowerCase()).toContain('haproxy');
+  });
+
+  it('pages through relevance order with cursors tied to the search, and refuses a foreign cursor', async () => {
+    const all = await find('the');
+    expect(all.length).toBeGreaterThan(2);
+    const first = await t.gql<Found>(SEARCH, { filter: { text: 'the' }, first: 2 });
+    const rest = await t.gql<Found>(SEARCH, { filter: { text: 'the' }, first: 100, after: first.data.incidents.pageInfo.endCursor });
+    expect([...first.data.incidents.nodes, ...rest.data.incidents.nodes].map((n) => n.slug)).toEqual(all);
+    const cursor = first.data.incidents.pageInfo.endCursor;
+    for (const other of [{ filter: { text: 'cache' } }, { filter: { text: 'the' }, orderBy: 'TITLE_ASC' }]) {
+      const refused = await t.gql(SEARCH, { ...other, after: cursor });
+      expect(refused.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+      expect(refused.errors?.[0]?.message).toMatch(/after/);
+    }
+    const noText = await t.gql(SEARCH, { orderBy: 'RELEVANCE' });
+    expect(noText.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+    expect(noText.errors?.[0]?.message).toMatch(/orderBy/);
+  });
+
+  it('filters organizations and components by a case-insensitive part of the name', async () => {
+    const by = async (filter: Record<string, string>) => (await t.gql<Found>(SEARCH, { filter })).data.incidents.nodes.map((n) => n.slug);
+    expect(await by({ organization: 'Wikimedia' })).toContain('changeprop-feedback-loop-2016');
+    expect(await by({ component: 'Apache' })).toContain('apache-outbound-calls-without-timeouts-2011');
+    expect(await by({ organization: '%' })).toEqual([]);
+  });
+
+  it('finds a word right after an edit, in the same write', async () => {
+    expect(await find('xylophonist')).toEqual([]);
+    const res = await t.gql<{ updateIncident: { version: number } }>(
+      `mutation { updateIncident(slug: "stackegg-haproxy-session-cap-2015", expectedVersion: 1, patch: { title: "StackEgg xylophonist outage" }) { version } }`,
+      {},
+      editor,
+    );
+    expect(res.errors).toBeUndefined();
+    expect(await find('xylophonists')).toEqual(['stackegg-haproxy-session-cap-2015']);
+    expect(await find('StackEgg')).toContain('stackegg-haproxy-session-cap-2015');
+  });
+});
