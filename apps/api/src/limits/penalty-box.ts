@@ -63,6 +63,11 @@ export function clientKey(req: Request): string {
  */
 export function penaltyBoxMiddleware(box: PenaltyBox) {
   return (req: Request, res: Response, next: NextFunction) => {
+    // Probes and metrics stay open, as under load shedding: they are how an operator sees it.
+    if (/^\/(health|metrics)(\/|$)/.test(req.path)) {
+      next();
+      return;
+    }
     box.blockedFor(req).then(
       (retryAfterSeconds) => {
         if (retryAfterSeconds === 0) {
