@@ -276,3 +276,47 @@ describe('rate limits on writes and model runs', () => {
     expect((await request(server).get(`/incidents/${APACHE}`)).status).toBe(200);
   });
 });
+
+describe('a client refused again and again is blocked before its requests are read', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({
+      seed: false,
+      env: { RATE_LIMIT_REFUSALS_PER_CLIENT: '3', RATE_LIMIT_WINDOW_SECONDS: '3600', RATE_LIMIT_PENALTY_SECONDS: '600' },
+    });
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('answers the request after the third refusal 429 with Retry-After without parsing it, and serves other clients', async () => {
+    const { tokens } = await issueTokens(t);
+    const flooder = { Authorization: `Bearer ${tokens.viewer}` };
+    for (let i = 0; i < 3; i++) {
+      const res = await post(t, INTROSPECTION_FLOOD, flooder);
+      expect(res.status).toBe(400);
+      expect(res.errors?.[0]?.extensions?.code).toBe('QUERY_TOO_COMPLEX');
+    }
+    // Not JSON at all: a parsed body would be a 400, so the 429 shows it was never read.
+    const blocked = await request(t.app.getHttpServer()).post('/graphql').set(flooder).set('Content-Type', 'application/json').send('{ not json');
+    expect(blocked.status).toBe(429);
+    expect(blocked.headers['connection']).toBe('close');
+    expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(590);
+    expect(blocked.body).toMatchObject({ code: 'TOO_MANY_REQUESTS', retryAfterSeconds: expect.any(Number) });
+    // A small, valid query from the same token is blocked too.
+    expect((await post(t, '{ __typename }', flooder)).status).toBe(429);
+    // The penalty is per client: another token from the same address is served, and so is the
+    // address itself without a token.
+    const others: Record<string, string>[] = [{ Authorization: `Bearer ${tokens.admin}` }, {}];
+    for (const headers of others) {
+      const other = await post(t, '{ __typename }', headers);
+      expect(other.status).toBe(200);
+      expect(other.data).toEqual({ __typename: 'Query' });
+    }
+  });
+
+  it('counts refusals per address for requests without a token', async () => {
+    for (let i = 0; i < 3; i++) expect((await post(t, INTROSPECTION_FLOOD)).status).toBe(400);
+    expect((await post(t, '{ __typename }')).status).toBe(429);
+  });
+});

@@ -33,6 +33,7 @@ export async function startTestApp(options: { seed?: boolean; env?: Record<strin
     RATE_LIMIT_WRITES_PER_ADDRESS: '0',
     RATE_LIMIT_MODEL_RUNS_PER_TOKEN: '0',
     RATE_LIMIT_MODEL_RUNS_PER_ADDRESS: '0',
+    RATE_LIMIT_REFUSALS_PER_CLIENT: '0',
   };
   const config = loadConfig({ DB_CONNECT_TIMEOUT_MS: '30000', MODEL_RUN_LEASE_MS: '3600000', ...rateLimitsOff, ...options.env, DATABASE_URL: db.url });
   let app: INestApplication;

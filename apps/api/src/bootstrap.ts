@@ -15,6 +15,7 @@ import { requestLogger } from './logging/request-logger';
 import { httpMetrics } from './metrics/http-metrics.middleware';
 import { MetricsService } from './metrics/metrics.service';
 import type { HttpDrain } from './lifecycle/http-drain';
+import { PenaltyBox, penaltyBoxMiddleware } from './limits/penalty-box';
 
 export interface Database {
   url: string;
@@ -114,6 +115,8 @@ export async function createApp(config: AppConfig, databaseUrl: string, options:
   // Connection: close (main.ts owns the signals and the order of the shutdown).
   if (options.drain) app.use(options.drain.middleware);
   app.use(loadShedder(config.http.maxInFlight, { shed: () => metrics.shed.inc(), inFlight: (n) => metrics.inFlight.set(n) }));
+  // A client blocked for repeated refusals is answered 429 before its body is read or parsed.
+  app.use(penaltyBoxMiddleware(app.get(PenaltyBox)));
   // Pages, assets (graphiql.js is 3.5 MB) and GraphQL answers, for clients that ask for it.
   app.use(compression());
   // Room for an imported document (JSON-escaped) or a long narrative; anything larger is refused

@@ -62,6 +62,10 @@ export interface AppConfig {
     writesPerAddress: number;
     modelRunsPerToken: number;
     modelRunsPerAddress: number;
+    /** Refused requests (too complex, unauthenticated, too large) per client in a window before it is blocked. */
+    refusalsPerClient: number;
+    /** How long a blocked client's requests are answered 429 before being read. */
+    penaltySeconds: number;
   };
 }
 
@@ -183,6 +187,8 @@ export function loadConfig(env: Env = process.env, root = process.cwd(), isTty =
       writesPerAddress: int('RATE_LIMIT_WRITES_PER_ADDRESS', 1_200, 0, 1_000_000),
       modelRunsPerToken: int('RATE_LIMIT_MODEL_RUNS_PER_TOKEN', 120, 0, 1_000_000),
       modelRunsPerAddress: int('RATE_LIMIT_MODEL_RUNS_PER_ADDRESS', 240, 0, 1_000_000),
+      refusalsPerClient: int('RATE_LIMIT_REFUSALS_PER_CLIENT', 20, 0, 1_000_000),
+      penaltySeconds: int('RATE_LIMIT_PENALTY_SECONDS', 60, 0, 86_400),
     },
   };
   if (problems.length > 0) throw AppError.badInput(problems);

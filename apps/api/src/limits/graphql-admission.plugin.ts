@@ -11,6 +11,7 @@ import type { GqlContext } from '../common/gql-context';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/app-config.token';
 import { OperationLimits } from './operation-limits';
+import { PenaltyBox } from './penalty-box';
 import { RateLimits, type RateLimitedWork } from './rate-limits.service';
 
 /** Root fields that run a model: counted as model runs, not as writes. */
@@ -36,6 +37,7 @@ export class GraphqlAdmissionPlugin implements ApolloServerPlugin<GqlContext> {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly tokens: ApiTokensService,
     private readonly rateLimits: RateLimits,
+    private readonly penaltyBox: PenaltyBox,
   ) {
     this.limits = new OperationLimits(config.graphql);
   }
@@ -55,7 +57,10 @@ export class GraphqlAdmissionPlugin implements ApolloServerPlugin<GqlContext> {
     }
     const source = sourceOf(req);
     const tooLong = source === null ? null : this.limits.checkTokens(source);
-    if (tooLong) throw refusal(tooLong);
+    if (tooLong) {
+      await this.penaltyBox.strike(req);
+      throw refusal(tooLong);
+    }
   }
 
   async requestDidStart({ contextValue }: GraphQLRequestContext<GqlContext>): Promise<GraphQLRequestListener<GqlContext>> {
@@ -64,9 +69,11 @@ export class GraphqlAdmissionPlugin implements ApolloServerPlugin<GqlContext> {
       didResolveOperation: async ({ schema, document, operation, request }) => {
         if (!operation) return;
         const shape = this.limits.checkShape(schema, document);
-        if (shape) throw refusal(shape);
-        const tooCostly = this.limits.checkCost(this.limits.cost(schema, document, request.operationName ?? undefined, request.variables));
-        if (tooCostly) throw refusal(tooCostly);
+        const tooLarge = shape ?? this.limits.checkCost(this.limits.cost(schema, document, request.operationName ?? undefined, request.variables));
+        if (tooLarge) {
+          await this.penaltyBox.strike(req);
+          throw refusal(tooLarge);
+        }
         const principal = await authenticateRequest(req, this.tokens);
         const client = { tokenId: principal?.tokenId ?? null, address: req.ip ?? req.socket.remoteAddress ?? 'unknown' };
         for (const [work, points] of countWork(document, operation)) {

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { GraphqlAdmissionPlugin } from './graphql-admission.plugin';
+import { PenaltyBox } from './penalty-box';
 import { RateLimits } from './rate-limits.service';
 
 /**
@@ -7,7 +8,7 @@ import { RateLimits } from './rate-limits.service';
  * ApiTokensService, which the (global) AuthModule exports.
  */
 @Module({
-  providers: [RateLimits, GraphqlAdmissionPlugin],
-  exports: [RateLimits, GraphqlAdmissionPlugin],
+  providers: [RateLimits, PenaltyBox, GraphqlAdmissionPlugin],
+  exports: [RateLimits, PenaltyBox, GraphqlAdmissionPlugin],
 })
 export class LimitsModule {}
