@@ -29,17 +29,10 @@ import type { ModelRunRecord, ModelSpecRecord, ScenarioRecord, StoredSeries } fr
 
 type RunRow = Prisma.ModelRunGetPayload<object>;
 
-interface NewRun {
-  incidentId: string;
-  specId: string;
-  scenarioKey: string;
-  inputHash: string;
-  parameters: Record<string, number>;
-  seed: number;
-  engineVersion: string;
-  specVersion: string;
+/** What a new run row is inserted with; `clientKey` is the hashed client, counted for the quota. */
+type NewRun = Pick<ModelRunRecord, 'incidentId' | 'specId' | 'scenarioKey' | 'inputHash' | 'parameters' | 'seed' | 'engineVersion' | 'specVersion'> & {
   clientKey: string | null;
-}
+};
 
 /** Advisory-lock key of the retention sweep: one process at a time deletes expired runs. */
 const RETENTION_LOCK = 0x4d52_0003;
