@@ -10,36 +10,21 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Client } from 'pg';
 import { marked } from 'marked';
 import { migrate, migrationsDir, PrismaService, projectRoot, startEmbeddedPostgres } from '@hindsight/db';
 import { parsePostmortem } from '@hindsight/importer';
 import { ImportsService } from '@hindsight/imports';
 import { readSeedFiles, seedDatabase } from '@hindsight/incidents';
 import { generatePostmortemDocuments } from '../libs/importer/src/testing/generate-documents';
+import { createScratchDatabase } from './scratch-database';
 
 const count = Number(process.argv[2] ?? 1000);
 const ms = (start: bigint) => Number(process.hrtime.bigint() - start) / 1e6;
 
 async function database(): Promise<{ url: string; done: () => Promise<void> }> {
   if (process.env.DATABASE_URL) {
-    const admin = process.env.DATABASE_URL;
-    const name = `hindsight_bench_${process.pid}`;
-    const c = new Client({ connectionString: admin });
-    await c.connect();
-    await c.query(`CREATE DATABASE "${name}"`);
-    await c.end();
-    const url = new URL(admin);
-    url.pathname = `/${name}`;
-    return {
-      url: url.toString(),
-      done: async () => {
-        const d = new Client({ connectionString: admin });
-        await d.connect();
-        await d.query(`DROP DATABASE "${name}" WITH (FORCE)`);
-        await d.end();
-      },
-    };
+    const scratch = await createScratchDatabase('hindsight_bench');
+    return { url: scratch.url, done: scratch.drop };
   }
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hindsight-bench-'));
   const server = await startEmbeddedPostgres({ dataDir: dir, database: 'bench', persistent: false });

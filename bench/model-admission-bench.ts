@@ -9,12 +9,12 @@
  */
 import type { Server } from 'node:http';
 import path from 'node:path';
-import { Client } from 'pg';
 import { migrate, migrationsDir, PrismaService, projectRoot } from '@hindsight/db';
 import { readSeedFiles, seedDatabase } from '@hindsight/incidents';
 import { ModelRunsService, seedModels } from '@hindsight/model-runs';
 import { createApp } from '../apps/api/src/bootstrap';
 import { loadConfig } from '../apps/api/src/config/app-config';
+import { createScratchDatabase } from './scratch-database';
 
 const burst = Number(process.argv[2] ?? 200);
 const STACKEGG = 'stackegg-haproxy-session-cap-2015';
@@ -88,27 +88,17 @@ async function mode(url: string, execution: 'inline' | 'queue'): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  const admin = process.env.DATABASE_URL;
-  if (!admin) throw new Error('set DATABASE_URL to a server where a scratch database may be created');
   for (const execution of ['inline', 'queue'] as const) {
-    const name = `hindsight_bench_admission_${process.pid}_${execution}`;
-    const c = new Client({ connectionString: admin });
-    await c.connect();
-    await c.query(`CREATE DATABASE "${name}"`);
-    await c.end();
-    const url = new URL(admin);
-    url.pathname = `/${name}`;
+    const scratch = await createScratchDatabase(`hindsight_bench_admission_${execution}`);
+    const url = scratch.url;
     try {
-      await migrate(url.toString(), migrationsDir());
-      const prisma = new PrismaService({ url: url.toString(), poolMax: 2, statementTimeoutMs: 60_000, connectTimeoutMs: 10_000 });
+      await migrate(url, migrationsDir());
+      const prisma = new PrismaService({ url, poolMax: 2, statementTimeoutMs: 60_000, connectTimeoutMs: 10_000 });
       await seedDatabase(prisma, readSeedFiles(path.join(projectRoot(), 'seeds')));
       await prisma.onModuleDestroy();
-      await mode(url.toString(), execution);
+      await mode(url, execution);
     } finally {
-      const d = new Client({ connectionString: admin });
-      await d.connect();
-      await d.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-      await d.end();
+      await scratch.drop();
     }
   }
 }

@@ -12,9 +12,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
-import net from 'node:net';
 import path from 'node:path';
-import { Client } from 'pg';
+import { freePort } from '@hindsight/db';
+import { createScratchDatabase } from './scratch-database';
 
 const rounds = Number(process.argv[2] ?? 40);
 const FLOODERS = 4;
@@ -31,16 +31,6 @@ const FLOODS: Record<string, string> = {
   '3 × incidents(first: 100) nested (cost only)': aliases(3, 'incidents(first: 100) { nodes { causalFactors { key leadsTo { kind to { key text leadsTo { kind } } } } } }'),
 };
 const NORMAL = `{ incident(slug: "${SLUG}") { title timeline { key asWritten } actionables { key status } } }`;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-    s.on('error', reject);
-  });
-}
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
 
@@ -117,18 +107,11 @@ async function stopApp(child: ChildProcess): Promise<void> {
 }
 
 async function main() {
-  const admin = process.env.DATABASE_URL;
-  if (!admin) throw new Error('set DATABASE_URL to a server where a scratch database may be created');
-  const name = `hindsight_limits_bench_${process.pid}`;
-  const c = new Client({ connectionString: admin });
-  await c.connect();
-  await c.query(`CREATE DATABASE "${name}"`);
-  await c.end();
-  const url = new URL(admin);
-  url.pathname = `/${name}`;
+  const scratch = await createScratchDatabase('hindsight_limits_bench');
+  const url = scratch.url;
   let app: ChildProcess | undefined;
   try {
-    const started = await startApp(url.toString());
+    const started = await startApp(url);
     app = started.child;
     const { port } = started;
     const pid = app.pid!;
@@ -185,7 +168,7 @@ async function main() {
     app = undefined;
 
     // The same kind of request with the limits out of the way: one 500-alias introspection.
-    const open = await startApp(url.toString(), { GRAPHQL_MAX_TOKENS: '1000000', GRAPHQL_MAX_ALIASES: '10000', GRAPHQL_MAX_COST: '100000000', SEED_ON_START: 'false' });
+    const open = await startApp(url, { GRAPHQL_MAX_TOKENS: '1000000', GRAPHQL_MAX_ALIASES: '10000', GRAPHQL_MAX_COST: '100000000', SEED_ON_START: 'false' });
     app = open.child;
     await probes(open.port);
     const idleOpen = await probes(open.port);
@@ -202,10 +185,7 @@ async function main() {
   } finally {
     if (app) await stopApp(app);
     agent.destroy();
-    const d = new Client({ connectionString: admin });
-    await d.connect();
-    await d.query(`DROP DATABASE "${name}" WITH (FORCE)`);
-    await d.end();
+    await scratch.drop();
   }
 }
 
