@@ -47,6 +47,13 @@ export function requestLogger(logger: PinoLogger) {
       error || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : /^\/(health|metrics)(\/|$)/.test(pathOf(req.url)) ? 'debug' : 'info',
     customSuccessMessage: (req, res) => `${req.method} ${pathOf(req.url)} ${res.statusCode}`,
     customErrorMessage: (req, res) => `${req.method} ${pathOf(req.url)} ${res.statusCode}`,
+    // pino-http makes up an Error, stack and all, for every 5xx answer. A fault is logged once by
+    // the error mapping, and a deliberate 503 (shedding, draining) by its own warning, so the
+    // request line keeps only the status: no stack per shed request under overload.
+    customErrorObject: (_req, _res, _error, value: Record<string, unknown>) => {
+      const { err: _dropped, ...rest } = value;
+      return rest;
+    },
     // The request's own lines already carry reqId through the mixin; avoid a second copy.
     quietReqLogger: true,
   });
