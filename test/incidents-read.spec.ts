@@ -167,6 +167,14 @@ describe('GraphQL read API over the seeded incidents', () => {
     expect(new Set(byPattern.data.actionables.nodes.map((a) => a.incident.slug))).toEqual(new Set(['stackegg-haproxy-session-cap-2015']));
     const overdue = await t.gql<A>(`{ actionables(filter: { overdue: true }) { totalCount } }`);
     expect(overdue.data.actionables.totalCount).toBe(0);
+    // Three-valued: an open item with no due date is not overdue, so `overdue: false` keeps it.
+    const unresolved = await t.gql<A>(`{ actionables(filter: { status: [OPEN, IN_PROGRESS] }) { totalCount } }`);
+    const notOverdue = await t.gql<A>(`{ actionables(filter: { status: [OPEN, IN_PROGRESS], overdue: false }) { totalCount } }`);
+    expect(unresolved.data.actionables.totalCount).toBeGreaterThan(0);
+    expect(notOverdue.data.actionables.totalCount).toBe(unresolved.data.actionables.totalCount);
+    const all = await t.gql<A>(`{ actionables { totalCount } }`);
+    const everyNotOverdue = await t.gql<A>(`{ actionables(filter: { overdue: false }) { totalCount } }`);
+    expect(everyNotOverdue.data.actionables.totalCount).toBe(all.data.actionables.totalCount);
   });
 
   it('lists patterns with their incident counts', async () => {

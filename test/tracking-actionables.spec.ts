@@ -91,7 +91,7 @@ describe('actionable tracking: workflow, edits, references, audit trail, concurr
       dueDate: '2026-12-15',
       priority: 'P1',
       closedAt: null,
-      allowedTransitions: ['IN_PROGRESS'],
+      allowedTransitions: ['IN_PROGRESS', 'WONT_DO'],
       addresses: [{ key: 'cache-hit-rate-drop' }],
     });
     expect(a.references).toEqual([
@@ -136,8 +136,19 @@ describe('actionable tracking: workflow, edits, references, audit trail, concurr
   it('names the allowed transitions when refusing one', async () => {
     const a = await create('Shard the membership table');
     const res = await t.gql(TRANSITION, { id: a.id, to: 'DONE', v: 1 }, editor);
-    expect(res.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', from: 'open', allowed: ['in_progress'] });
-    expect(res.errors?.[0]?.message).toMatch(/from open it can move to in_progress/);
+    expect(res.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', from: 'open', allowed: ['in_progress', 'wont_do'] });
+    expect(res.errors?.[0]?.message).toMatch(/from open it can move to in_progress or wont_do/);
+  });
+
+  it('declines an open item at triage straight to wont_do, only with a reason', async () => {
+    const a = await create('Rewrite the scheduler in another language');
+    const bare = await t.gql(TRANSITION, { id: a.id, to: 'WONT_DO', v: 1 }, editor);
+    expect(bare.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'note' });
+    const declined = await t.gql<{ transitionActionable: Actionable }>(TRANSITION, { id: a.id, to: 'WONT_DO', v: 1, note: 'out of proportion to the risk' }, editor);
+    expect(declined.errors).toBeUndefined();
+    expect(declined.data.transitionActionable).toMatchObject({ status: 'WONT_DO', version: 2, closedBy: 'editor-token', wontDoReason: 'out of proportion to the risk', allowedTransitions: ['OPEN'] });
+    const events = (await history(a.key)).filter((e) => e.field === 'status');
+    expect(events.map((e) => [e.from, e.to, e.note, e.version])).toEqual([['open', 'wont_do', 'out of proportion to the risk', 2]]);
   });
 
   it('records one audit event per changed field, and nothing for a patch that changes nothing', async () => {
@@ -196,8 +207,8 @@ describe('actionable tracking: workflow, edits, references, audit trail, concurr
       ['unknown id', TRANSITION, () => ({ id: randomUUID(), to: 'IN_PROGRESS', v: 1 }), 'NOT_FOUND', null],
       ['malformed id', UPDATE, () => ({ id: 'not-a-uuid', v: 1, patch: { owner: 'x' } }), 'NOT_FOUND', null],
       ['unknown status', TRANSITION, () => ({ id: target.id, to: 'FINISHED', v: 1 }), 'BAD_USER_INPUT', null],
-      ['invalid transition', TRANSITION, () => ({ id: target.id, to: 'WONT_DO', v: 1, note: 'nope' }), 'BAD_USER_INPUT', 'to'],
-      ['wont_do without a reason', TRANSITION, () => ({ id: target.id, to: 'WONT_DO', v: 1 }), 'BAD_USER_INPUT', null],
+      ['invalid transition', TRANSITION, () => ({ id: target.id, to: 'DONE', v: 1, note: 'nope' }), 'BAD_USER_INPUT', 'to'],
+      ['wont_do without a reason', TRANSITION, () => ({ id: target.id, to: 'WONT_DO', v: 1 }), 'BAD_USER_INPUT', 'note'],
       ['due date in another format', UPDATE, () => ({ id: target.id, v: 1, patch: { dueDate: '31/12/2026' } }), 'BAD_USER_INPUT', 'patch.dueDate'],
       ['due date that is not a day', UPDATE, () => ({ id: target.id, v: 1, patch: { dueDate: '2026-02-30' } }), 'BAD_USER_INPUT', 'patch.dueDate'],
       ['reference of unknown shape', UPDATE, () => ({ id: target.id, v: 1, patch: { references: ['ticket 42'] } }), 'BAD_USER_INPUT', 'patch.references[0]'],

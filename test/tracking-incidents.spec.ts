@@ -136,6 +136,18 @@ describe('incident-level writes for editors', () => {
     const found = await t.gql<{ incidents: { nodes: { slug: string }[] } }>(`{ incidents(filter: { text: "zebrafish" }) { nodes { slug } } }`);
     expect(found.data.incidents.nodes.map((n) => n.slug)).toEqual(['apache-wedged-by-outbound-calls']);
 
+    // Reads follow the alias: a runbook's old link still finds the incident, its follow-ups and its model.
+    const read = await t.gql<{ incident: { slug: string } }>(`{ incident(slug: "${slug}") { slug } }`);
+    expect(read.data.incident).toEqual({ slug: 'apache-wedged-by-outbound-calls' });
+    type Count = { actionables: { totalCount: number } };
+    const byOld = await t.gql<Count>(`{ actionables(filter: { incident: "${slug}" }) { totalCount } }`);
+    const byNew = await t.gql<Count>(`{ actionables(filter: { incident: "apache-wedged-by-outbound-calls" }) { totalCount } }`);
+    expect(byOld.data.actionables.totalCount).toBeGreaterThan(0);
+    expect(byOld.data.actionables.totalCount).toBe(byNew.data.actionables.totalCount);
+    // This suite attaches no models: found through its alias, the incident answers that it has none.
+    const run = await t.gql(`mutation { runModel(incident: "${slug}") { scenarioKey } }`);
+    expect(run.errors?.[0]?.message).toMatch(/has no model attached/);
+
     const viaOld = await gql(`mutation { updateIncident(slug: "${slug}", expectedVersion: ${v + 1}, patch: { title: "x" }) { slug } }`);
     expect(viaOld.errors?.[0]?.extensions).toMatchObject({ code: 'NOT_FOUND', renamedTo: 'apache-wedged-by-outbound-calls' });
     const steal = await gql(`mutation { updateIncident(slug: "slack-cache-metastability-2022", expectedVersion: 1, patch: { slug: "${slug}" }) { slug } }`);

@@ -86,19 +86,15 @@ function likePattern(text: string): string {
 export class IncidentsService {
   constructor(private readonly prisma: PrismaService) {}
 
+  /**
+   * A published incident by its slug or by a slug it used to have (a rename keeps the old one as
+   * an alias, so links in runbooks keep working). The record carries the current slug: callers
+   * that show a URL compare it with the one they were given.
+   */
   async findBySlug(slug: string): Promise<IncidentRecord> {
-    const incident = await this.prisma.incident.findFirst({ where: { slug, status: 'published' } });
+    const incident = await this.prisma.incident.findFirst({ where: { status: 'published', OR: [{ slug }, { slugAliases: { some: { slug } } }] } });
     if (!incident) throw AppError.notFound('Incident', slug, 'slug');
     return incident;
-  }
-
-  /** The current slug of a published incident that used to be reachable as `slug`, or null. */
-  async resolveSlugAlias(slug: string): Promise<string | null> {
-    const alias = await this.prisma.incidentSlugAlias.findUnique({
-      where: { slug },
-      select: { incident: { select: { slug: true, status: true } } },
-    });
-    return alias?.incident.status === 'published' ? alias.incident.slug : null;
   }
 
   async listIncidents(filter: IncidentFilter = {}, args: PageArgs<IncidentOrder> = {}): Promise<Page<IncidentRecord> & { search: TextSearch | null }> {
@@ -173,13 +169,16 @@ export class IncidentsService {
     if (filter.owner) parts.push(Prisma.sql`lower(a."owner") = lower(${filter.owner})`);
     const overdue = Prisma.sql`(a."dueDate" < CURRENT_DATE AND a."status" IN ('open', 'in_progress'))`;
     if (filter.overdue === true) parts.push(overdue);
-    if (filter.overdue === false) parts.push(Prisma.sql`NOT ${overdue}`);
+    // Three-valued: an item with no due date is not overdue, so `NOT` alone would drop it (NULL).
+    if (filter.overdue === false) parts.push(Prisma.sql`${overdue} IS NOT TRUE`);
     if (filter.dueBefore) parts.push(Prisma.sql`a."dueDate" < ${filter.dueBefore}::date`);
     if (filter.pattern) {
       parts.push(Prisma.sql`EXISTS (SELECT 1 FROM "IncidentPattern" ip JOIN "Pattern" p ON p."id" = ip."patternId"
         WHERE ip."incidentId" = i."id" AND p."key" = ${filter.pattern})`);
     }
-    if (filter.incident) parts.push(Prisma.sql`i."slug" = ${filter.incident}`);
+    if (filter.incident) {
+      parts.push(Prisma.sql`(i."slug" = ${filter.incident} OR EXISTS (SELECT 1 FROM "IncidentSlugAlias" sa WHERE sa."incidentId" = i."id" AND sa."slug" = ${filter.incident}))`);
+    }
     if (filter.hasExternalRef != null) {
       const exists = Prisma.sql`EXISTS (SELECT 1 FROM "ExternalReference" r WHERE r."actionableId" = a."id")`;
       parts.push(filter.hasExternalRef ? exists : Prisma.sql`NOT ${exists}`);

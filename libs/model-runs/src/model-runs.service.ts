@@ -140,10 +140,19 @@ export class ModelRunsService {
     });
   }
 
+  /** An incident by its slug or a slug it had before a rename (as the incident pages and queries resolve it). */
+  private async incidentBySlug(slug: string, { publishedOnly }: { publishedOnly: boolean }): Promise<{ id: string }> {
+    const incident = await this.prisma.incident.findFirst({
+      where: { ...(publishedOnly ? { status: 'published' as const } : {}), OR: [{ slug }, { slugAliases: { some: { slug } } }] },
+      select: { id: true },
+    });
+    if (!incident) throw AppError.notFound('Incident', slug, 'incident');
+    return incident;
+  }
+
   /** Binds an incident to a spec version (the latest when none is named) and records its scenarios. */
   async attach(incidentSlug: string, specKey: string, version?: string | null, defaultParameters: Record<string, number> = {}): Promise<IncidentModelView> {
-    const incident = await this.prisma.incident.findUnique({ where: { slug: incidentSlug }, select: { id: true } });
-    if (!incident) throw AppError.notFound('Incident', incidentSlug, 'incident');
+    const incident = await this.incidentBySlug(incidentSlug, { publishedOnly: false });
     const specRow = version
       ? await this.prisma.modelSpec.findUnique({ where: { key_version: { key: specKey, version } } })
       : await this.prisma.modelSpec.findFirst({ where: { key: specKey }, orderBy: { createdAt: 'desc' } });
@@ -206,8 +215,7 @@ export class ModelRunsService {
     // their run id or a scenario's latestRun): under overload a refusal must cost nothing.
     const release = this.admit();
     try {
-      const incident = await this.prisma.incident.findFirst({ where: { slug: request.incidentSlug, status: 'published' }, select: { id: true } });
-      if (!incident) throw AppError.notFound('Incident', request.incidentSlug, 'incident');
+      const incident = await this.incidentBySlug(request.incidentSlug, { publishedOnly: true });
       const model = await this.modelOf(incident.id);
       if (!model) throw new AppError('NOT_FOUND', `Incident "${request.incidentSlug}" has no model attached.`, { field: 'incident' });
       return await this.runInputs(model, request.scenarioKey, request.parameters ?? {}, request.seed ?? this.options.defaultSeed, client, release);
@@ -650,8 +658,7 @@ export class ModelRunsService {
    * baseline, do use it).
    */
   async compare(incidentSlug: string, parameters: Record<string, number> = {}, seed?: number | null, client?: string | null): Promise<ScenarioComparison[]> {
-    const incident = await this.prisma.incident.findFirst({ where: { slug: incidentSlug, status: 'published' }, select: { id: true } });
-    if (!incident) throw AppError.notFound('Incident', incidentSlug, 'incident');
+    const incident = await this.incidentBySlug(incidentSlug, { publishedOnly: true });
     const model = await this.modelOf(incident.id);
     if (!model) throw new AppError('NOT_FOUND', `Incident "${incidentSlug}" has no model attached.`, { field: 'incident' });
     const comparisons: ScenarioComparison[] = [];

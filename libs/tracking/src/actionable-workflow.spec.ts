@@ -3,6 +3,7 @@ import { allowedTransitions, checkTransition } from './actionable-workflow';
 
 const ALLOWED: [ActionableStatus, ActionableStatus][] = [
   ['open', 'in_progress'],
+  ['open', 'wont_do'],
   ['in_progress', 'done'],
   ['in_progress', 'wont_do'],
   ['done', 'open'],
@@ -22,5 +23,6 @@ describe('actionable workflow', () => {
   it('needs a reason to move to wont_do', () => {
     expect(() => checkTransition('in_progress', 'wont_do', null)).toThrow(AppError);
     expect(() => checkTransition('in_progress', 'wont_do', '   ')).toThrow(/reason/);
+    expect(() => checkTransition('open', 'wont_do', null)).toThrow(/reason/);
   });
 });

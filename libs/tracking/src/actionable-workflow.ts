@@ -4,14 +4,17 @@ import { AppError, type ActionableStatus } from '@hindsight/domain';
  * The status workflow:
  *
  *   open ──▶ in_progress ──▶ done
- *     ▲                 └──▶ wont_do
+ *     │                 └──▶ wont_do
+ *     └──▶ wont_do   (declined at triage, with the reason)
+ *     ▲
  *     └──── reopen ◀──────── done | wont_do
  *
- * Closing always goes through in_progress, so "who worked on it" is never skipped; reopening
+ * Done always goes through in_progress, so "who worked on it" is never skipped; declining needs
+ * no work, so an open item can move to wont_do straight away (always with a reason). Reopening
  * always lands on open, so the item is triaged again.
  */
 export const TRANSITIONS: Readonly<Record<ActionableStatus, readonly ActionableStatus[]>> = {
-  open: ['in_progress'],
+  open: ['in_progress', 'wont_do'],
   in_progress: ['done', 'wont_do'],
   done: ['open'],
   wont_do: ['open'],

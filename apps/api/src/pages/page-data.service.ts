@@ -61,14 +61,8 @@ export class PageDataService {
 
   /** The incident, or the slug it now lives under when `slug` is an old one. */
   async findIncident(slug: string): Promise<{ incident: IncidentRecord } | { movedTo: string }> {
-    try {
-      return { incident: await this.incidents.findBySlug(slug) };
-    } catch (error) {
-      if (!(error instanceof AppError) || error.code !== 'NOT_FOUND') throw error;
-      const movedTo = await this.incidents.resolveSlugAlias(slug);
-      if (movedTo && movedTo !== slug) return { movedTo };
-      throw error;
-    }
+    const incident = await this.incidents.findBySlug(slug);
+    return incident.slug === slug ? { incident } : { movedTo: incident.slug };
   }
 
   async incidentDetails(incident: IncidentRecord): Promise<IncidentDetails> {

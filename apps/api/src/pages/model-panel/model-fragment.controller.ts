@@ -1,6 +1,5 @@
 import { Controller, Get, Param, Query, Req, Res, UseFilters, UseGuards } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { AppError } from '@hindsight/domain';
 import { IncidentsService } from '@hindsight/incidents';
 import { trustedHtml } from '@hindsight/web';
 import { PageErrorFilter } from '../page-error.filter';
@@ -26,15 +25,10 @@ export class ModelFragmentController {
 
   @Get(':slug/model')
   async fragment(@Param('slug') slug: string, @Query() query: Record<string, unknown>, @Req() req: Request, @Res() res: Response): Promise<void> {
-    const incident = await this.incidents.findBySlug(slug).catch(async (error: unknown) => {
-      // A renamed incident's old slug leads to the panel under its current one, like the page.
-      if (!(error instanceof AppError) || error.code !== 'NOT_FOUND') throw error;
-      const movedTo = await this.incidents.resolveSlugAlias(slug);
-      if (!movedTo || movedTo === slug) throw error;
-      return { movedTo };
-    });
-    if ('movedTo' in incident) {
-      res.redirect(301, `${fragmentPath(incident.movedTo)}${queryStringOf(req)}`);
+    // A renamed incident's old slug leads to the panel under its current one, like the page.
+    const incident = await this.incidents.findBySlug(slug);
+    if (incident.slug !== slug) {
+      res.redirect(301, `${fragmentPath(incident.slug)}${queryStringOf(req)}`);
       return;
     }
     const { html: markup } = await this.panel.render({ incidentId: incident.id, slug: incident.slug, form: formFields(query) });
