@@ -4,6 +4,7 @@ import type { IncidentRecord } from '@hindsight/incidents';
 import { html, trustedHtml, type SafeHtml } from '@hindsight/web';
 import { ReadOperation } from '../auth/roles.decorator';
 import { WhatIfRateLimitGuard } from './model-panel/what-if-rate-limit.guard';
+import { IncidentExports, wantsJson } from './incident-exports';
 import { INCIDENT_MODEL_PANEL, type ActionableVerdict, type IncidentModelPanel } from './incident-model-panel.token';
 import { PageDataService } from './page-data.service';
 import { PageErrorFilter } from './page-error.filter';
@@ -20,6 +21,7 @@ export class IncidentPageController {
   constructor(
     private readonly data: PageDataService,
     @Inject(INCIDENT_MODEL_PANEL) private readonly modelPanel: IncidentModelPanel,
+    private readonly exports: IncidentExports,
   ) {}
 
   /**
@@ -29,6 +31,7 @@ export class IncidentPageController {
    */
   @Get(':slug')
   async show(@Param('slug') slug: string, @Query() query: Record<string, unknown>, @Req() req: Request, @Res() res: Response): Promise<void> {
+    if (wantsJson(req)) return this.exports.sendIncident(slug, 'json', req, res);
     await this.render(slug, formFields(query), req, res);
   }
 

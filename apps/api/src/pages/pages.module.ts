@@ -3,6 +3,8 @@ import { IncidentsModule } from '../incidents/incidents.module';
 import { LimitsModule } from '../limits/limits.module';
 import { ActionableListPageController } from './actionable-list-page.controller';
 import { EmptyModelPanel } from './empty-model-panel.provider';
+import { IncidentExportController } from './incident-export.controller';
+import { IncidentExports } from './incident-exports';
 import { IncidentListPageController } from './incident-list-page.controller';
 import { INCIDENT_MODEL_PANEL, type IncidentModelPanel } from './incident-model-panel.token';
 import { IncidentPageController } from './incident-page.controller';
@@ -18,7 +20,8 @@ export interface PagesModuleOptions {
   imports?: NonNullable<ModuleMetadata['imports']>;
 }
 
-const CONTROLLERS = [IncidentListPageController, IncidentPageController, ActionableListPageController, PatternPageController, PageAssetsController];
+// The export routes (`:slug.json`, `:slug.md`) come before the pages' `:slug`, which would match them too.
+const CONTROLLERS = [IncidentExportController, IncidentListPageController, IncidentPageController, ActionableListPageController, PatternPageController, PageAssetsController];
 
 /** Server-rendered HTML pages for people: incidents, follow-ups, patterns. */
 @Module({})
@@ -28,7 +31,7 @@ export class PagesModule implements NestModule {
       module: PagesModule,
       imports: [IncidentsModule, LimitsModule, ...(options.imports ?? [])],
       controllers: CONTROLLERS,
-      providers: [PageDataService, { provide: INCIDENT_MODEL_PANEL, useClass: options.modelPanel ?? EmptyModelPanel }],
+      providers: [PageDataService, IncidentExports, { provide: INCIDENT_MODEL_PANEL, useClass: options.modelPanel ?? EmptyModelPanel }],
     };
   }
 
