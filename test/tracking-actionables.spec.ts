@@ -95,7 +95,8 @@ describe('actionable tracking: workflow, edits, references, audit trail, concurr
       addresses: [{ key: 'cache-hit-rate-drop' }],
     });
     expect(a.references).toEqual([
-      { kind: 'PHABRICATOR', ref: 'T200001', url: 'https://phabricator.wikimedia.org/T200001' },
+      // Slack has no Phabricator configured: the task is recognised but not linked to Wikimedia's.
+      { kind: 'PHABRICATOR', ref: 'T200001', url: null },
       { kind: 'GITHUB_ISSUE', ref: 'https://github.com/slack/mcrib/issues/42', url: 'https://github.com/slack/mcrib/issues/42' },
     ]);
     const again = await create('Alert on cache hit rate!');
@@ -167,7 +168,7 @@ describe('actionable tracking: workflow, edits, references, audit trail, concurr
     const updated = res.data.updateActionable;
     expect(updated).toMatchObject({ version: 2, owner: null, dueDate: '2027-01-31', priority: 'P0', title: patch.title });
     expect(updated.references).toEqual([
-      { kind: 'PHABRICATOR', ref: 'T1', url: 'https://phabricator.wikimedia.org/T1' },
+      { kind: 'PHABRICATOR', ref: 'T1', url: null },
       { kind: 'JIRA', ref: 'OPS-77', url: 'https://jira.example.com/browse/OPS-77' },
       { kind: 'GITHUB_PULL', ref: 'https://github.com/slack/vitess/pull/9/files', url: 'https://github.com/slack/vitess/pull/9' },
     ]);

@@ -84,7 +84,7 @@ describe('incident-level writes for editors', () => {
     expect(i.timeline.map((e) => e.key)).toEqual(['gateway-silent', 'queue-backs-up']);
     expect(i.causalLinks).toEqual([{ kind: 'ENABLES', from: { key: 'no-gateway-timeout' }, to: { key: 'workers-block' } }]);
     expect(i.actionables).toEqual([
-      { key: 'add-gateway-timeout', status: 'DONE', references: [{ kind: 'PHABRICATOR', ref: 'T9001', url: 'https://phabricator.wikimedia.org/T9001' }], addresses: [{ key: 'no-gateway-timeout' }] },
+      { key: 'add-gateway-timeout', status: 'DONE', references: [{ kind: 'PHABRICATOR', ref: 'T9001', url: null }], addresses: [{ key: 'no-gateway-timeout' }] },
       { key: 'cap-workers-per-dependency', status: 'OPEN', references: [], addresses: [{ key: 'workers-block' }] },
     ]);
     expect((await t.gql(`{ incident(slug: "${NEW_INCIDENT.slug}") { title } }`)).errors?.[0]?.extensions?.code).toBe('NOT_FOUND');

@@ -19,7 +19,7 @@ export type CausalLinkKind = (typeof CAUSAL_LINK_KINDS)[number];
 export const ACTIONABLE_STATUSES = ['open', 'in_progress', 'done', 'wont_do'] as const;
 export type ActionableStatus = (typeof ACTIONABLE_STATUSES)[number];
 
-export const REFERENCE_KINDS = ['phabricator', 'github_pull', 'github_issue', 'jira', 'url'] as const;
+export const REFERENCE_KINDS = ['phabricator', 'github_pull', 'github_issue', 'jira', 'url', 'gerrit', 'gitlab_issue', 'gitlab_merge_request', 'linear'] as const;
 export type ReferenceKind = (typeof REFERENCE_KINDS)[number];
 
 /** A point in time as the source gave it. `at` is ISO 8601 UTC (or null when the source gives none). */

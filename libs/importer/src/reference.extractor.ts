@@ -54,7 +54,7 @@ function canonicalUrl(url: string): string {
   }
 }
 
-const PRIORITY: Record<ReferenceKind, number> = { github_pull: 0, github_issue: 0, phabricator: 0, jira: 0, url: 1 };
+const PRIORITY: Record<ReferenceKind, number> = { github_pull: 0, github_issue: 0, phabricator: 0, jira: 0, gerrit: 0, gitlab_issue: 0, gitlab_merge_request: 0, linear: 0, url: 1 };
 
 /**
  * The references an actionable carries: URLs (GitHub pull requests and issues recognised),

@@ -27,6 +27,7 @@ describe('actionable input', () => {
   });
 
   it('refuses two spellings of the same reference', () => {
-    expect(() => checkActionablePatch({ references: ['T5', 'https://phabricator.wikimedia.org/T5'] }, DEFAULT_TRACKERS)).toThrow(/duplicate of "T5"/);
+    const wikimedia = { ...DEFAULT_TRACKERS, phabricator: 'https://phabricator.wikimedia.org' };
+    expect(() => checkActionablePatch({ references: ['T5', 'https://phabricator.wikimedia.org/T5'] }, wikimedia)).toThrow(/duplicate of "T5"/);
   });
 });

@@ -4,7 +4,7 @@ import { AppError, type ActionableStatus, type ExternalReferenceDocument } from 
 import { checkActionablePatch, formatCalendarDate, KEY, keyFromTitle, MAX_KEY_LENGTH, type CheckedActionablePatch } from './actionable-input.validator';
 import { CLOSED_STATUSES, checkTransition } from './actionable-workflow';
 import { appendAuditEvents, auditValue, sameValue, type AuditDraft } from './audit-log';
-import { TRACKING_OPTIONS, type TrackingOptions } from './tracking-options';
+import { TRACKING_OPTIONS, trackersFor, type TrackerBases, type TrackingOptions } from './tracking-options';
 import type { ActionablePatch, Actor, AuditValue, CreateActionableInput, TrackedActionableRecord } from './tracking.types';
 import { checkExpectedVersion, checkId, checkNote, conflict, inWriteTransaction } from './write-transaction';
 
@@ -59,10 +59,19 @@ export class ActionableWritesService {
     @Inject(TRACKING_OPTIONS) private readonly options: TrackingOptions,
   ) {}
 
+  /**
+   * The trackers of the incident's organization, to recognise references (and spot two spellings
+   * of one) as that organization writes them. Links are worked out again on every read.
+   */
+  private async trackersOf(where: Prisma.IncidentWhereInput): Promise<TrackerBases> {
+    const incident = await this.prisma.incident.findFirst({ where, select: { organization: true } });
+    return trackersFor(this.options.trackers, incident?.organization);
+  }
+
   async create(input: CreateActionableInput, actor: Actor, note?: string | null): Promise<TrackedActionableRecord> {
     const noteText = checkNote(note);
     const { incident: slug, key: wantedKey, ...fields } = input;
-    const checked = checkActionablePatch({ description: '', ...fields }, this.options.trackers, 'input.');
+    const checked = checkActionablePatch({ description: '', ...fields }, await this.trackersOf({ slug }), 'input.');
     if (wantedKey != null && (!KEY.test(wantedKey) || wantedKey.length > MAX_KEY_LENGTH)) {
       throw AppError.badField('input.key', `expected lower-case letters, digits and dashes (at most ${MAX_KEY_LENGTH} characters)`);
     }
@@ -114,7 +123,7 @@ export class ActionableWritesService {
     checkId('Actionable', id);
     checkExpectedVersion(expectedVersion);
     const noteText = checkNote(note);
-    const checked = checkActionablePatch(patch, this.options.trackers, 'patch.');
+    const checked = checkActionablePatch(patch, await this.trackersOf({ actionables: { some: { id } } }), 'patch.');
     return inWriteTransaction(this.prisma, async (tx) => {
       // Unknown factors are reported before a stale version: re-reading would not fix them.
       const current = await this.loadForWrite(tx, id);

@@ -26,7 +26,7 @@ import {
   type IncidentSnapshot,
   type IncidentStatusValue,
 } from './incident-snapshot';
-import { TRACKING_OPTIONS, type TrackingOptions } from './tracking-options';
+import { TRACKING_OPTIONS, trackersFor, type TrackingOptions } from './tracking-options';
 import type { Actor } from './tracking.types';
 import { checkExpectedVersion, checkNote, conflict, inWriteTransaction } from './write-transaction';
 
@@ -169,7 +169,7 @@ export class IncidentWritesService {
       }
       const references = (a.references ?? []).flatMap((raw, j) => {
         try {
-          return [parseExternalReference(raw, this.options.trackers, `${at}.references[${j}]`)];
+          return [parseExternalReference(raw, trackersFor(this.options.trackers, input.organization), `${at}.references[${j}]`)];
         } catch (error) {
           if (!(error instanceof AppError)) throw error;
           problems.push(...(error.details.problems as FieldProblem[]));

@@ -1,3 +1,4 @@
+import { DEFAULT_ORGANIZATION_TRACKERS, DEFAULT_TRACKERS, TRACKER_NAMES, type TrackerBases, type TrackerDirectory } from '@hindsight/tracking';
 import path from 'node:path';
 import { AppError, type FieldProblem } from '@hindsight/domain';
 
@@ -38,7 +39,7 @@ export interface AppConfig {
   };
   imports: { maxBytes: number; trackers: { phabricator?: string; jira?: string; github?: string } };
   /** Base URLs that turn actionables' tracker references (`T123`, `OPS-1`) into links. */
-  trackers: { phabricator: string; jira: string | null; github: string };
+  trackers: TrackerDirectory;
   /** `json`: one JSON object per line; `pretty`: short plain lines for a person at a terminal. */
   log: { level: LogLevelName; format: 'json' | 'pretty' };
   /** Bearer token a scraper must send to read /metrics; without one only loopback clients may. */
@@ -73,6 +74,45 @@ export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', '
 export type LogLevelName = (typeof LOG_LEVELS)[number];
 
 type Env = Record<string, string | undefined>;
+
+/**
+ * `TRACKERS_BY_ORGANIZATION`: JSON, organization name → its trackers, e.g.
+ * `{"Wikimedia Foundation":{"phabricator":"https://phabricator.wikimedia.org"},"Acme":{"jira":"https://acme.atlassian.net","github":null}}`.
+ */
+function organizationTrackers(raw: string | undefined, problems: FieldProblem[]): Record<string, Partial<TrackerBases>> {
+  if (raw === undefined || raw.trim() === '') return { ...DEFAULT_ORGANIZATION_TRACKERS };
+  const field = 'TRACKERS_BY_ORGANIZATION';
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    problems.push({ field, reason: 'expected JSON: an object from organization name to its trackers' });
+    return { ...DEFAULT_ORGANIZATION_TRACKERS };
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    problems.push({ field, reason: 'expected an object from organization name to its trackers' });
+    return { ...DEFAULT_ORGANIZATION_TRACKERS };
+  }
+  const result: Record<string, Partial<TrackerBases>> = {};
+  for (const [organization, trackers] of Object.entries(parsed as Record<string, unknown>)) {
+    if (typeof trackers !== 'object' || trackers === null || Array.isArray(trackers)) {
+      problems.push({ field: `${field}.${organization}`, reason: 'expected an object of tracker base URLs' });
+      continue;
+    }
+    const own: Partial<TrackerBases> = {};
+    for (const [name, base] of Object.entries(trackers as Record<string, unknown>)) {
+      if (!(TRACKER_NAMES as readonly string[]).includes(name)) {
+        problems.push({ field: `${field}.${organization}.${name}`, reason: `unknown tracker; expected one of ${TRACKER_NAMES.join(', ')}` });
+      } else if (base !== null && (typeof base !== 'string' || !/^https?:\/\/[^/\s]+/.test(base))) {
+        problems.push({ field: `${field}.${organization}.${name}`, reason: 'expected an http(s) base URL, or null for none' });
+      } else {
+        own[name as keyof TrackerBases] = base === null ? null : (base as string).replace(/\/+$/, '');
+      }
+    }
+    result[organization] = own;
+  }
+  return result;
+}
 
 export function loadConfig(env: Env = process.env, root = process.cwd(), isTty = Boolean(process.stdout.isTTY)): AppConfig {
   const problems: FieldProblem[] = [];
@@ -161,9 +201,15 @@ export function loadConfig(env: Env = process.env, root = process.cwd(), isTty =
       },
     },
     trackers: {
-      phabricator: baseUrl('TRACKER_PHABRICATOR_URL', 'https://phabricator.wikimedia.org')!,
-      jira: baseUrl('TRACKER_JIRA_URL', null),
-      github: baseUrl('TRACKER_GITHUB_URL', 'https://github.com')!,
+      defaults: {
+        phabricator: baseUrl('TRACKER_PHABRICATOR_URL', DEFAULT_TRACKERS.phabricator),
+        jira: baseUrl('TRACKER_JIRA_URL', DEFAULT_TRACKERS.jira),
+        github: baseUrl('TRACKER_GITHUB_URL', DEFAULT_TRACKERS.github),
+        gerrit: baseUrl('TRACKER_GERRIT_URL', DEFAULT_TRACKERS.gerrit),
+        gitlab: baseUrl('TRACKER_GITLAB_URL', DEFAULT_TRACKERS.gitlab),
+        linear: baseUrl('TRACKER_LINEAR_URL', DEFAULT_TRACKERS.linear),
+      },
+      organizations: organizationTrackers(env.TRACKERS_BY_ORGANIZATION, problems),
     },
     log: {
       level: oneOf('LOG_LEVEL', LOG_LEVELS, 'info'),

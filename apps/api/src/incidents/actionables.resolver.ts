@@ -9,7 +9,7 @@ import {
 import { ActionableOrderEnum } from '../common/graphql-enums';
 import { Loaders } from '../common/gql-context';
 import { toConnection } from '../common/page-info.type';
-import { Actionable, ActionableConnection, ActionableFilterInput, CausalFactor, ExternalReference, Incident } from './types/incident.types';
+import { Actionable, ActionableConnection, ActionableFilterInput, CausalFactor, Incident } from './types/incident.types';
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
@@ -43,11 +43,6 @@ export class ActionablesResolver {
   @ResolveField(() => Boolean, { description: 'Due date passed while still open or in progress.' })
   overdue(@Parent() a: ActionableRecord): boolean {
     return a.dueDate !== null && (a.status === 'open' || a.status === 'in_progress') && a.dueDate.toISOString().slice(0, 10) < new Date().toISOString().slice(0, 10);
-  }
-
-  @ResolveField(() => [ExternalReference])
-  references(@Parent() a: ActionableRecord, @Loaders() loaders: IncidentLoaders) {
-    return loaders.references.load(a.id);
   }
 
   @ResolveField(() => [CausalFactor], { description: 'The causal factors this work addresses.' })

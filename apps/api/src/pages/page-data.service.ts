@@ -9,6 +9,7 @@ import {
   type Page,
   type PatternWithCount,
 } from '@hindsight/incidents';
+import { TrackerLinks } from '../tracking/tracker-links';
 import type { FieldError, ParsedActionableList, ParsedIncidentList } from './list-query.parser';
 import type { ActionableListItem } from './views/actionable-list.view';
 import type { IncidentListItem, ListPage } from './views/incident-list.view';
@@ -52,6 +53,7 @@ export class PageDataService {
   constructor(
     private readonly incidents: IncidentsService,
     private readonly prisma: PrismaService,
+    private readonly trackerLinks: TrackerLinks,
   ) {}
 
   /** Loaders live for one page render, exactly like the GraphQL request context. */
@@ -81,7 +83,7 @@ export class PageDataService {
       timeline,
       factors,
       links,
-      actionables: actionables.map((a, i) => ({ ...a, references: references[i]!, addresses: addresses[i]! })),
+      actionables: actionables.map((a, i) => ({ ...a, references: this.trackerLinks.link(references[i]!, incident.organization), addresses: addresses[i]! })),
     };
   }
 
@@ -103,7 +105,7 @@ export class PageDataService {
       loadAll(loaders.incident, found.nodes.map((a) => a.incidentId)),
       loadAll(loaders.references, found.nodes.map((a) => a.id)),
     ]);
-    const items = found.nodes.map((actionable, i) => ({ actionable, incident: incidents[i] ?? null, references: references[i]! }));
+    const items = found.nodes.map((actionable, i) => ({ actionable, incident: incidents[i] ?? null, references: this.trackerLinks.link(references[i]!, incidents[i]?.organization ?? '') }));
     return { page: toListPage(found, items), errors };
   }
 

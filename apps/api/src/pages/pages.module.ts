@@ -1,6 +1,7 @@
 import { Module, type DynamicModule, type MiddlewareConsumer, type ModuleMetadata, type NestModule, type Type } from '@nestjs/common';
 import { IncidentsModule } from '../incidents/incidents.module';
 import { LimitsModule } from '../limits/limits.module';
+import { TrackingModule } from '../tracking/tracking.module';
 import { ActionableListPageController } from './actionable-list-page.controller';
 import { EmptyModelPanel } from './empty-model-panel.provider';
 import { IncidentExportController } from './incident-export.controller';
@@ -29,7 +30,7 @@ export class PagesModule implements NestModule {
   static register(options: PagesModuleOptions = {}): DynamicModule {
     return {
       module: PagesModule,
-      imports: [IncidentsModule, LimitsModule, ...(options.imports ?? [])],
+      imports: [IncidentsModule, LimitsModule, TrackingModule, ...(options.imports ?? [])],
       controllers: CONTROLLERS,
       providers: [PageDataService, IncidentExports, { provide: INCIDENT_MODEL_PANEL, useClass: options.modelPanel ?? EmptyModelPanel }],
     };

@@ -1,10 +1,12 @@
 import { Args, Context, Int, Parent, ResolveField, Resolver } from '@nestjs/graphql';
 import type { ActionableStatus } from '@hindsight/domain';
-import type { IncidentRecord } from '@hindsight/incidents';
+import type { ActionableRecord, IncidentLoaders, IncidentRecord } from '@hindsight/incidents';
 import { allowedTransitions, type ActionablePriority, type TrackedActionableRecord } from '@hindsight/tracking';
 import { ActionableStatusEnum } from '../common/graphql-enums';
 import type { GqlContext } from '../common/gql-context';
-import { Actionable, Incident } from '../incidents/types/incident.types';
+import { Loaders } from '../common/gql-context';
+import { Actionable, ExternalReference, Incident } from '../incidents/types/incident.types';
+import { TrackerLinks } from './tracker-links';
 import { ActionablePriorityEnum } from './tracking-enums';
 import { TrackingLoadersProvider } from './tracking-loaders.provider';
 import { AuditEvent, LinkedScenario, LinkedScenarioRun } from './types/tracking.types';
@@ -14,7 +16,16 @@ const LAST = { type: () => Int, defaultValue: 100, description: 'How many of the
 /** The tracking side of an actionable: priority, who closed it, its audit trail, its model scenario. */
 @Resolver(() => Actionable)
 export class TrackedActionableResolver {
-  constructor(private readonly loaders: TrackingLoadersProvider) {}
+  constructor(
+    private readonly loaders: TrackingLoadersProvider,
+    private readonly trackerLinks: TrackerLinks,
+  ) {}
+
+  @ResolveField(() => [ExternalReference], { description: "Tracker references as written, each linked with its incident's organization's trackers as configured now." })
+  async references(@Parent() a: ActionableRecord, @Loaders() loaders: IncidentLoaders) {
+    const [references, incident] = await Promise.all([loaders.references.load(a.id), loaders.incident.load(a.incidentId)]);
+    return this.trackerLinks.link(references, incident?.organization ?? '');
+  }
 
   @ResolveField(() => ActionablePriorityEnum, { nullable: true })
   priority(@Parent() a: TrackedActionableRecord): ActionablePriority | null {

@@ -16,6 +16,7 @@ import { ActionableStatsResolver } from './actionable-stats.resolver';
 import { FreshLoadersInterceptor } from './fresh-loaders.interceptor';
 import { IncidentMutationsResolver } from './incident-mutations.resolver';
 import { IncidentHistoryResolver, TrackedActionableResolver } from './tracked-actionable.resolver';
+import { TrackerLinks } from './tracker-links';
 import { TrackingLoadersProvider } from './tracking-loaders.provider';
 
 /** The write side: actionable tracking, incident corrections, audit trail and stats over GraphQL. */
@@ -29,6 +30,7 @@ import { TrackingLoadersProvider } from './tracking-loaders.provider';
     IncidentWritesService,
     ActionableStatsService,
     TrackingLoadersProvider,
+    TrackerLinks,
     FreshLoadersInterceptor,
     ActionableMutationsResolver,
     IncidentMutationsResolver,
@@ -36,6 +38,6 @@ import { TrackingLoadersProvider } from './tracking-loaders.provider';
     IncidentHistoryResolver,
     ActionableStatsResolver,
   ],
-  exports: [ActionableWritesService, IncidentWritesService],
+  exports: [ActionableWritesService, IncidentWritesService, TrackerLinks],
 })
 export class TrackingModule {}

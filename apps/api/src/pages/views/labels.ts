@@ -36,6 +36,10 @@ export const REFERENCE_KIND_LABELS: Record<ReferenceKind, string> = {
   github_issue: 'GitHub issue',
   jira: 'Jira',
   url: 'Link',
+  gerrit: 'Gerrit change',
+  gitlab_issue: 'GitLab issue',
+  gitlab_merge_request: 'GitLab merge request',
+  linear: 'Linear',
 };
 
 /** Factors have no short name of their own; their stable keys are written to be read. */
