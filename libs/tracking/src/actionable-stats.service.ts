@@ -30,6 +30,16 @@ type CountRow = {
 
 const UNFINISHED = Prisma.sql`a."status" IN ('open', 'in_progress')`;
 
+/**
+ * When a follow-up was raised: its creation here (the audit trail's create event) or, for one
+ * that came with the postmortem (seeded, imported or written with the incident), the incident's
+ * own end (resolved, else mitigated, detected, started), since the postmortem raised it. Only
+ * when neither is known does the time it was stored stand in.
+ */
+export const RAISED_AT = Prisma.sql`COALESCE(
+    (SELECT min(e."at") FROM "AuditEvent" e WHERE e."actionableId" = a."id" AND e."entity" = 'actionable' AND e."action" = 'create'),
+    i."resolvedAt", i."mitigatedAt", i."detectedAt", i."startedAt", a."createdAt")`;
+
 /** The aggregates every grouping shares; one scan per query, counted with FILTER. */
 const AGGREGATES = Prisma.sql`
   count(*) AS total,
@@ -38,7 +48,7 @@ const AGGREGATES = Prisma.sql`
   count(*) FILTER (WHERE a."status" = 'done') AS done,
   count(*) FILTER (WHERE a."status" = 'wont_do') AS wont_do,
   count(*) FILTER (WHERE a."dueDate" < CURRENT_DATE AND ${UNFINISHED}) AS overdue,
-  (percentile_cont(0.5) WITHIN GROUP (ORDER BY EXTRACT(EPOCH FROM (now() - a."createdAt")) / 86400.0)
+  (percentile_cont(0.5) WITHIN GROUP (ORDER BY EXTRACT(EPOCH FROM (now() - ${RAISED_AT})) / 86400.0)
      FILTER (WHERE ${UNFINISHED}))::float8 AS median_days`;
 
 function counts(row: CountRow | undefined): ActionableCounts {

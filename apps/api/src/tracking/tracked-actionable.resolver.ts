@@ -32,9 +32,20 @@ export class TrackedActionableResolver {
     return a.priority;
   }
 
-  @ResolveField(() => Date, { nullable: true, description: 'When it moved to DONE or WONT_DO; null while open.' })
-  closedAt(@Parent() a: TrackedActionableRecord): Date | null {
-    return a.closedAt;
+  @ResolveField(() => Date, {
+    nullable: true,
+    description:
+      "When it moved to DONE or WONT_DO. For an item the postmortem itself reports closed (no status change recorded here), the incident's own end time (resolved, else mitigated, detected or started): see closedAtRecorded. Null while open, or when neither is known.",
+  })
+  async closedAt(@Parent() a: TrackedActionableRecord, @Loaders() loaders: IncidentLoaders): Promise<Date | null> {
+    if (a.closedAt || (a.status !== 'done' && a.status !== 'wont_do')) return a.closedAt;
+    const incident = await loaders.incident.load(a.incidentId);
+    return incident ? (incident.resolvedAt ?? incident.mitigatedAt ?? incident.detectedAt ?? incident.startedAt) : null;
+  }
+
+  @ResolveField(() => Boolean, { description: 'Whether closedAt was recorded by a status change here (false: taken from the incident, or still open).' })
+  closedAtRecorded(@Parent() a: TrackedActionableRecord): boolean {
+    return a.closedAt !== null;
   }
 
   @ResolveField(() => String, { nullable: true, description: 'Who moved it to DONE or WONT_DO.' })

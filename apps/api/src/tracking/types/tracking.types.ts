@@ -26,7 +26,7 @@ export class ActionableCounts {
   @Field(() => Int) done!: number;
   @Field(() => Int) wontDo!: number;
   @Field(() => Int, { description: 'Due date passed while still open or in progress.' }) overdue!: number;
-  @Field(() => Float, { nullable: true, description: 'Median days since creation of the items still open or in progress; null when none are.' })
+  @Field(() => Float, { nullable: true, description: 'Median days since the items still open or in progress were raised (created here, or for items that came with the postmortem, the incident\'s own end time); null when none are.' })
   medianOpenAgeDays!: number | null;
 }
 
