@@ -40,6 +40,8 @@ export interface AppConfig {
   imports: { maxBytes: number; trackers: { phabricator?: string; jira?: string; github?: string } };
   /** Base URLs that turn actionables' tracker references (`T123`, `OPS-1`) into links. */
   trackers: TrackerDirectory;
+  /** Signed webhooks on follow-up changes and newly overdue follow-ups; off without subscribers. */
+  notifications: { subscribers: string[]; secret: string; pollMs: number; timeoutMs: number; retryLimit: number; publicUrl: string | null };
   /** `json`: one JSON object per line; `pretty`: short plain lines for a person at a terminal. */
   log: { level: LogLevelName; format: 'json' | 'pretty' };
   /** Bearer token a scraper must send to read /metrics; without one only loopback clients may. */
@@ -211,6 +213,22 @@ export function loadConfig(env: Env = process.env, root = process.cwd(), isTty =
       },
       organizations: organizationTrackers(env.TRACKERS_BY_ORGANIZATION, problems),
     },
+    notifications: {
+      subscribers: (env.NOTIFY_WEBHOOK_URLS ?? '')
+        .split(',')
+        .map((u) => u.trim())
+        .filter((u) => u !== '')
+        .filter((u) => {
+          const ok = /^https?:\/\/[^/\s]+/.test(u);
+          if (!ok) problems.push({ field: 'NOTIFY_WEBHOOK_URLS', reason: `expected http(s) URLs separated by commas; got "${u}"` });
+          return ok;
+        }),
+      secret: env.NOTIFY_WEBHOOK_SECRET?.trim() ?? '',
+      pollMs: int('NOTIFY_POLL_MS', 5_000, 50, 3_600_000),
+      timeoutMs: int('NOTIFY_TIMEOUT_MS', 5_000, 100, 120_000),
+      retryLimit: int('NOTIFY_RETRY_LIMIT', 5, 0, 100),
+      publicUrl: baseUrl('PUBLIC_URL', null),
+    },
     log: {
       level: oneOf('LOG_LEVEL', LOG_LEVELS, 'info'),
       // Plain lines only for a person at a terminal; anything else (a file, a pipe, a container
@@ -237,6 +255,9 @@ export function loadConfig(env: Env = process.env, root = process.cwd(), isTty =
       penaltySeconds: int('RATE_LIMIT_PENALTY_SECONDS', 60, 0, 86_400),
     },
   };
+  if (config.notifications.subscribers.length > 0 && config.notifications.secret === '') {
+    problems.push({ field: 'NOTIFY_WEBHOOK_SECRET', reason: 'is needed to sign the webhooks NOTIFY_WEBHOOK_URLS receives' });
+  }
   if (problems.length > 0) throw AppError.badInput(problems);
   return config;
 }
