@@ -5,9 +5,11 @@ const common = {
   rootDir: __dirname,
   testEnvironment: 'node',
   transform: { '^.+\\.(t|j|mj)s$': swc },
-  // Nest 12, marked and sanitize-html's parser (htmlparser2 and its dom* helpers) ship ESM
-  // only; jest must transform them like our own code.
-  transformIgnorePatterns: ['/node_modules/(?!(@nestjs|@apollo|@as-integrations|marked|htmlparser2|domhandler|domutils|domelementtype|dom-serializer|entities)/)'],
+  // Nest 12, marked, sanitize-html's parser (htmlparser2 and its dom* helpers) and Octokit (with
+  // its helpers) ship ESM only; jest must transform them like our own code.
+  transformIgnorePatterns: [
+    '/node_modules/(?!(@nestjs|@apollo|@as-integrations|marked|htmlparser2|domhandler|domutils|domelementtype|dom-serializer|entities|@octokit|universal-user-agent|before-after-hook|json-with-bigint|jira\\.js/node_modules/mime|mime)/)',
+  ],
   moduleNameMapper: { '^@hindsight/([a-z-]+)$': '<rootDir>/libs/$1/src/index.ts' },
 };
 

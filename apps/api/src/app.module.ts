@@ -28,6 +28,7 @@ import { MetricsService } from './metrics/metrics.service';
 import { ModelPanelModule } from './pages/model-panel/model-panel.module';
 import { ModelPanel } from './pages/model-panel/model-panel.provider';
 import { NotificationsModule } from './notifications/notifications.module';
+import { TrackerSyncModule } from './tracker-sync/tracker-sync.module';
 import { PagesModule } from './pages/pages.module';
 import { TrackingModule } from './tracking/tracking.module';
 
@@ -89,6 +90,7 @@ export class AppModule {
         MetricsModule,
         HealthProbesModule,
         NotificationsModule,
+        TrackerSyncModule,
       ],
       controllers: [HealthController, ExplorerController],
       providers: [{ provide: APP_FILTER, useClass: AppErrorFilter }],

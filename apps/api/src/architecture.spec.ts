@@ -34,7 +34,8 @@ const ALLOWED: Record<string, (spec: string) => boolean> = {
   imports: (s) => ['@hindsight/domain', '@hindsight/db', '@hindsight/incidents', '@hindsight/importer', '@hindsight/tracking', '@nestjs/common'].includes(s),
   // The engine's number formatter, so the charts print figures exactly as the CLI and checks do.
   web: (s) => ['@hindsight/domain', '@hindsight/models', 'marked', 'sanitize-html'].includes(s),
-  notifications: (s) => ['@hindsight/db', '@nestjs/common', 'pg-boss'].includes(s),
+  notifications: (s) => ['@hindsight/db', '@hindsight/tracking', '@nestjs/common', 'pg-boss'].includes(s),
+  'tracker-sync': (s) => ['@hindsight/db', '@hindsight/domain', '@hindsight/tracking', '@nestjs/common', 'pg-boss', '@octokit/rest', 'jira.js'].includes(s),
   'model-runs': (s) => ['@hindsight/domain', '@hindsight/db', '@hindsight/models', '@nestjs/common', 'dataloader', 'pg-boss'].includes(s),
 };
 

@@ -105,6 +105,8 @@ export async function createApp(config: AppConfig, databaseUrl: string, options:
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, databaseUrl), {
     logger: new PinoNestLogger(log),
     abortOnError: false,
+    // Kept beside the parsed body, so tracker webhooks can check their signatures over the exact bytes.
+    rawBody: true,
   });
   // Nothing tells a client which framework answers.
   app.disable('x-powered-by');

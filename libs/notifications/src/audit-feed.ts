@@ -1,40 +1,24 @@
-import { Prisma, type PrismaService } from '@hindsight/db';
+import type { Prisma, PrismaService } from '@hindsight/db';
+import { readAuditFeed, tryReaderLock, type AuditFeedEvent } from '@hindsight/tracking';
 import type { Notice } from './notice';
 
 type Tx = Prisma.TransactionClient;
 
-const CURSOR = 'webhooks';
 /** Events and overdue items taken per poll; the rest wait for the next one. */
 export const BATCH = 500;
 
-interface EventRow {
-  id: bigint;
-  txid: string;
-  at: Date;
-  actor: string;
-  actionableId: string | null;
-  entityKey: string;
-  action: 'create' | 'update' | 'delete';
-  field: string | null;
-  from: unknown;
-  to: unknown;
-  note: string | null;
-  slug: string | null;
-}
-
 /**
- * Reads the audit trail as an outbox: the follow-up events written since the last read, taking
- * only events of transactions that have finished (their transaction id is below the oldest one
- * still running), so an event that commits late is never skipped. One reader at a time (an
- * advisory lock), the cursor moved in the same transaction as the read; the caller hands the
- * notices on before the transaction commits, so a crash repeats them rather than losing them.
+ * The notices since the last read: the follow-up events of the audit trail (read as an outbox,
+ * see `readAuditFeed`) and the follow-ups newly overdue. One reader at a time (an advisory lock);
+ * the caller hands the notices on before the transaction commits, so a crash repeats them rather
+ * than losing them. The first read starts from now: what happened before notifications were turned
+ * on, and what was already overdue then, is not announced.
  */
 export async function takeNotices(prisma: PrismaService, publicUrl: string | null, deliver: (notices: Notice[]) => Promise<void>): Promise<number> {
   return prisma.$transaction(async (tx) => {
-    const [lock] = await tx.$queryRaw<{ ok: boolean }[]>`SELECT pg_try_advisory_xact_lock(hashtext('hindsight:notifications')) AS ok`;
-    if (!lock?.ok) return 0;
-    await startCursor(tx);
-    const events = await newEvents(tx);
+    if (!(await tryReaderLock(tx, 'hindsight:notifications'))) return 0;
+    const { events, started } = await readAuditFeed(tx, 'webhooks', BATCH);
+    if (started) await markOverdueAsKnown(tx);
     const overdue = await newlyOverdue(tx);
     const notices = [...events.map((e) => eventNotice(e, publicUrl)), ...overdue.map((o) => overdueNotice(o, publicUrl))];
     if (notices.length > 0) await deliver(notices);
@@ -42,39 +26,11 @@ export async function takeNotices(prisma: PrismaService, publicUrl: string | nul
   });
 }
 
-/**
- * The first read starts from now: what happened before notifications were turned on, and what
- * was already overdue then, is not announced.
- */
-async function startCursor(tx: Tx): Promise<void> {
-  const created = await tx.$executeRaw`INSERT INTO "NotificationCursor" ("name", "txid", "eventId")
-    SELECT ${CURSOR}, COALESCE(max(e."txid"), '0'::xid8), COALESCE(max(e."id"), 0) FROM "AuditEvent" e
-    ON CONFLICT ("name") DO NOTHING`;
-  if (created === 0) return;
+async function markOverdueAsKnown(tx: Tx): Promise<void> {
   await tx.$executeRaw`INSERT INTO "OverdueNotice" ("actionableId", "dueDate")
     SELECT a."id", a."dueDate" FROM "Actionable" a
     WHERE a."status" IN ('open', 'in_progress') AND a."dueDate" < CURRENT_DATE
     ON CONFLICT DO NOTHING`;
-}
-
-async function newEvents(tx: Tx): Promise<EventRow[]> {
-  const rows = await tx.$queryRaw<EventRow[]>`
-    SELECT e."id", e."txid"::text AS txid, e."at", e."actor", e."actionableId"::text AS "actionableId", e."entityKey",
-           e."action"::text AS action, e."field", e."from", e."to", e."note", i."slug"
-    FROM "AuditEvent" e
-    CROSS JOIN "NotificationCursor" c
-    LEFT JOIN "Incident" i ON i."id" = e."incidentId"
-    WHERE c."name" = ${CURSOR}
-      AND e."entity" = 'actionable'
-      AND (e."txid", e."id") > (c."txid", c."eventId")
-      AND e."txid" < pg_snapshot_xmin(pg_current_snapshot())
-    ORDER BY e."txid", e."id"
-    LIMIT ${BATCH}`;
-  const last = rows[rows.length - 1];
-  if (last) {
-    await tx.$executeRaw`UPDATE "NotificationCursor" SET "txid" = ${last.txid}::xid8, "eventId" = ${last.id}, "updatedAt" = now() WHERE "name" = ${CURSOR}`;
-  }
-  return rows;
 }
 
 interface OverdueRow {
@@ -105,7 +61,7 @@ function link(publicUrl: string | null, slug: string | null, key: string): strin
   return publicUrl && slug ? `${publicUrl.replace(/\/+$/, '')}/incidents/${encodeURIComponent(slug)}#actionable-${key}` : null;
 }
 
-function eventNotice(e: EventRow, publicUrl: string | null): Notice {
+function eventNotice(e: AuditFeedEvent, publicUrl: string | null): Notice {
   const type = e.action === 'create' ? 'actionable.created' : e.action === 'delete' ? 'actionable.deleted' : 'actionable.updated';
   return {
     id: `audit-${e.id}`,

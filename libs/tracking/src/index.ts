@@ -10,3 +10,4 @@ export * from './actionable-writes.service';
 export * from './incident-writes.service';
 export * from './actionable-stats.service';
 export * from './api-tokens.service';
+export * from './audit-feed';

@@ -1,3 +1,4 @@
+import type { TrackerSyncOptions } from '@hindsight/tracker-sync';
 import { DEFAULT_ORGANIZATION_TRACKERS, DEFAULT_TRACKERS, TRACKER_NAMES, type TrackerBases, type TrackerDirectory } from '@hindsight/tracking';
 import path from 'node:path';
 import { AppError, type FieldProblem } from '@hindsight/domain';
@@ -42,6 +43,8 @@ export interface AppConfig {
   trackers: TrackerDirectory;
   /** Signed webhooks on follow-up changes and newly overdue follow-ups; off without subscribers. */
   notifications: { subscribers: string[]; secret: string; pollMs: number; timeoutMs: number; retryLimit: number; publicUrl: string | null };
+  /** Two-way sync with GitHub issues and Jira (see libs/tracker-sync); a tracker without credentials is not synced. */
+  trackerSync: TrackerSyncOptions;
   /** `json`: one JSON object per line; `pretty`: short plain lines for a person at a terminal. */
   log: { level: LogLevelName; format: 'json' | 'pretty' };
   /** Bearer token a scraper must send to read /metrics; without one only loopback clients may. */
@@ -228,6 +231,19 @@ export function loadConfig(env: Env = process.env, root = process.cwd(), isTty =
       timeoutMs: int('NOTIFY_TIMEOUT_MS', 5_000, 100, 120_000),
       retryLimit: int('NOTIFY_RETRY_LIMIT', 5, 0, 100),
       publicUrl: baseUrl('PUBLIC_URL', null),
+    },
+    trackerSync: {
+      github: env.GITHUB_TOKEN?.trim()
+        ? { apiUrl: baseUrl('GITHUB_API_URL', 'https://api.github.com')!, token: env.GITHUB_TOKEN.trim(), webhookSecret: env.GITHUB_WEBHOOK_SECRET?.trim() || null }
+        : null,
+      jira:
+        env.JIRA_URL?.trim() && env.JIRA_EMAIL?.trim() && env.JIRA_API_TOKEN?.trim()
+          ? { url: baseUrl('JIRA_URL', null)!, email: env.JIRA_EMAIL.trim(), apiToken: env.JIRA_API_TOKEN.trim(), webhookSecret: env.JIRA_WEBHOOK_SECRET?.trim() || null }
+          : null,
+      writeBack: bool('TRACKER_SYNC_WRITE_BACK', false),
+      timeoutMs: int('TRACKER_SYNC_TIMEOUT_MS', 5_000, 100, 120_000),
+      pollMs: int('TRACKER_SYNC_POLL_MS', 5_000, 50, 3_600_000),
+      retryBudgetPerMinute: int('TRACKER_SYNC_RETRY_BUDGET', 30, 0, 10_000),
     },
     log: {
       level: oneOf('LOG_LEVEL', LOG_LEVELS, 'info'),
