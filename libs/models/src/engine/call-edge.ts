@@ -84,6 +84,11 @@ export class EdgeRt {
   /** Position in the caller's `calls`, and the call step that follows this one. */
   index = 0;
   nextStep = 1;
+  /**
+   * No client policy that acts on an attempt (no timeout, no retries, no retry budget) and one
+   * callee per call: DES sends such a call from a source without a Call or an Attempt.
+   */
+  plain = false;
 
   constructor(
     readonly key: string,
@@ -133,11 +138,13 @@ export class Call {
     const rt = this.rt;
     const now = rt.kernel.now;
     const edge = this.edge;
-    edge.stats.attempts.add(now, mass);
-    if (attemptNo > 1) edge.stats.retries.add(now, mass);
-    if (this.source) {
-      this.source.stats.attempts.add(now, mass);
-      if (attemptNo > 1) this.source.stats.retries.add(now, mass);
+    const es = edge.stats;
+    if (es.attempts.on) es.attempts.add(now, mass);
+    if (attemptNo > 1 && es.retries.on) es.retries.add(now, mass);
+    const src = this.source;
+    if (src !== null) {
+      if (src.stats.attempts.on) src.stats.attempts.add(now, mass);
+      if (attemptNo > 1 && src.stats.retries.on) src.stats.retries.add(now, mass);
     }
     if (attemptNo === 1 && edge.budget) edge.budget.earn(now, mass);
     const reps = repetitions > 0 ? repetitions : Math.max(1, Math.round(edge.sequential()));

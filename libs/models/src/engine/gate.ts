@@ -96,12 +96,9 @@ export abstract class Gate {
   unqueue(v: Visit): void {
     this.unqueuePart(v, v.mass);
     this.live--;
-    if (this.live === 0) {
-      // Reused rather than replaced: a queue that empties often keeps its capacity.
-      this.queue.length = 0;
-      this.qHead = 0;
-      this.queueMass = 0;
-    }
+    // The array is kept as it is (truncating it would free its storage, and the next push
+    // allocate it again); shiftHead compacts it once the head has moved far enough.
+    if (this.live === 0) this.queueMass = 0;
   }
 
 
@@ -148,7 +145,7 @@ export abstract class Gate {
         this.poolStats.queue.addInterval(startClock, now, -m);
       }
     }
-    st.stats.admitted.add(now, m);
+    if (st.stats.admitted.on) st.stats.admitted.add(now, m);
     st.stats.recordWait(now, Math.min(now, startClock) - v.enqueuedAt, m);
     st.startService(v, startClock);
   }

@@ -2,6 +2,7 @@ import { EPS, OK, STEP_LOOKASIDE, S_DONE, S_NEW } from './runtime.constants';
 import type { Port } from './mean-field.port';
 import type { Attempt } from './call-edge';
 import type { Instance } from './gate';
+import type { Source } from './source';
 import type { LookasideRt, Station } from './station';
 
 /** A visit: one request (DES) or one cohort of requests (fluid) at one station, and its lineage. */
@@ -34,6 +35,11 @@ export class Visit {
   repeat = 1;
   /** Fluid: number standing for (station, instance, caller port, lineage); -1 until needed. */
   prefix = -1;
+  /**
+   * DES: the source waiting for this visit when its call has no client policy (a plain edge:
+   * no timeout, no retries, one callee). Such a call needs no Call or Attempt; `parent` is null.
+   */
+  client: Source | null = null;
 
   constructor(
     public mass: number,
