@@ -68,6 +68,9 @@ export class Level {
   value = 0;
   total = 0;
   private last = 0;
+  /** The window of the time `lastEnd` (the end of the previous integration: usually the next start). */
+  private lastEnd = -1;
+  private lastEndIndex = 0;
 
   constructor(private readonly grid: TimeGrid) {
     this.buf = new Float64Array(grid.fineCount);
@@ -108,8 +111,10 @@ export class Level {
     this.total += v * (t1 - t0);
     if (!this.on) return;
     const w = g.width;
-    const i0 = g.index(t0);
+    const i0 = t0 === this.lastEnd ? this.lastEndIndex : g.index(t0);
     const i1 = g.index(t1);
+    this.lastEnd = t1;
+    this.lastEndIndex = i1;
     const d = this.buf;
     if (i0 === i1) {
       d[i0] += v * (t1 - t0);

@@ -1,6 +1,6 @@
 import { RandomStream } from '../kernel/random.stream';
 import type { Evaluate } from '../spec/expression.parser';
-import { EV_SOURCE, EV_SOURCE_RATE, OK } from './runtime.constants';
+import * as constants from './runtime.constants';
 import { SourceStats } from './run.stats';
 import { firstAttempt } from './mean-field.port';
 import type { Duration } from './value.compiler';
@@ -12,6 +12,9 @@ import { Root, Visit } from './visit';
 // Local bindings for globals read in hot loops: test runners that evaluate modules in a vm
 // context make every global lookup an order of magnitude slower than a local one.
 const Math = globalThis.Math;
+// The same for the runtime's constants: transpiled to CommonJS, an imported name is a getter
+// on the module object, read at every use; bound once here, it is a local constant.
+const { EV_SOURCE, EV_SOURCE_RATE, OK } = constants;
 const Array = globalThis.Array;
 
 export class SourceToken {

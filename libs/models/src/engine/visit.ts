@@ -1,4 +1,4 @@
-import { EPS, OK, STEP_LOOKASIDE, S_DONE, S_NEW } from './runtime.constants';
+import * as constants from './runtime.constants';
 import type { Port } from './mean-field.port';
 import type { Attempt } from './call-edge';
 import type { Instance } from './gate';
@@ -9,6 +9,9 @@ import type { LookasideRt, Station } from './station';
 // Local bindings for globals read in hot loops: test runners that evaluate modules in a vm
 // context make every global lookup an order of magnitude slower than a local one.
 const Math = globalThis.Math;
+// The same for the runtime's constants: transpiled to CommonJS, an imported name is a getter
+// on the module object, read at every use; bound once here, it is a local constant.
+const { EPS, OK, STEP_LOOKASIDE, S_DONE, S_NEW } = constants;
 const Infinity = globalThis.Infinity;
 
 /** What an emitted or retried request inherits from the request tree it came from. */
