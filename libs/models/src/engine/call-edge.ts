@@ -100,19 +100,6 @@ export class EdgeRt {
     readonly callerScale: number,
   ) {}
 
-  /**
-   * DES, a plain edge: the single attempt of Call.startAttempt without a Call or an Attempt.
-   * Books the attempt and returns the callee's visit (the caller links it and sends it).
-   */
-  plainVisit(root: Root, work: number, now: number): Visit {
-    if (this.stats.attempts.on) this.stats.attempts.add(now, 1);
-    const target = this.target;
-    const n = target.instances.length;
-    // As startAttempt with a fan-out of one: a random replica when there are several.
-    const inst = n > 1 ? target.instances[this.rng.int(n)] : target.instances[0];
-    return new Visit(1, target, inst, null, root, work, now);
-  }
-
   /** DES: delay before retry number `r` (1-based), its jitter drawn. */
   drawDelay(r: number): number {
     return this.delay(r, -1);

@@ -6,7 +6,7 @@ import { firstAttempt } from './mean-field.port';
 import type { Duration } from './value.compiler';
 import { type EdgeRt, Call } from './call-edge';
 import type { FlowSimulation } from './flow.runtime';
-import { Root } from './visit';
+import { Root, Visit } from './visit';
 
 /** Sources: open arrivals (rate, profile, trace) and closed users with think time. */
 // Local bindings for globals read in hot loops: test runners that evaluate modules in a vm
@@ -125,10 +125,16 @@ export class Source {
    * 1, the same bookings and the same draw of the replica).
    */
   private sendPlain(now: number): void {
-    const v = this.edge.plainVisit(this.root, this.work(), now);
+    const edge = this.edge;
+    const work = this.work();
+    if (edge.stats.attempts.on) edge.stats.attempts.add(now, 1);
     if (this.stats.attempts.on) this.stats.attempts.add(now, 1);
+    const target = edge.target;
+    const n = target.instances.length;
+    const inst = n > 1 ? target.instances[edge.rng.int(n)] : target.instances[0];
+    const v = new Visit(1, target, inst, null, this.root, work, now);
     v.client = this;
-    v.station.arrive(v);
+    target.arrive(v);
   }
 
   /** DES, a plain edge: the visit answered (Call.finish of its only attempt); `t0` is when it was sent. */

@@ -318,7 +318,7 @@ export class Station {
     const rt = this.rt;
     const steps = this.steps;
     while (i < steps.length) {
-      if (!this.continueAfterTimeout && (v.parent !== null || v.caller !== null)) {
+      if (!this.continueAfterTimeout && v.parent !== null) {
         const awaited = rt.mode.stopAbandoned(this, v);
         if (awaited === null) return;
         v = awaited;
@@ -373,7 +373,7 @@ export class Station {
     if (st.latency.on) st.latency.add(now, (now - v.arrivedAt) / reps, m * reps);
     let abandoned = 0;
     if (orphaned) abandoned = m;
-    else if (v.parent !== null || v.caller !== null) abandoned = rt.mode.abandonedMass(v, m);
+    else if (v.parent !== null) abandoned = rt.mode.abandonedMass(v, m);
     if (v.status === OK) {
       if (m - abandoned > EPS) {
         if (st.goodput.on) st.goodput.add(now, (m - abandoned) * reps);
@@ -389,7 +389,6 @@ export class Station {
     if (this.emits.length > 0) this.emit(v);
     if (v.parent !== null) rt.mode.answerCaller(v, m, abandoned);
     else if (v.client !== null) v.client.answered(m, v.status, v.arrivedAt);
-    else if (v.caller !== null) v.caller.answerPlain(m, v.status);
     if (v.rate) {
       const l = this.linger.mean();
       if (l > 0) {
@@ -468,7 +467,6 @@ export class Station {
   private answer(v: Visit, m: number, status: number): void {
     if (v.parent !== null) this.rt.mode.answer(v, m, status);
     else if (v.client !== null) v.client.answered(m, status, v.arrivedAt);
-    else if (v.caller !== null) v.caller.answerPlain(m, status);
   }
 
   /** Process stop: everything inside fails at once and new arrivals are refused. */

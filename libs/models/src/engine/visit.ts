@@ -43,8 +43,6 @@ export class Visit {
    * no timeout, no retries, one callee). Such a call needs no Call or Attempt; `parent` is null.
    */
   client: Source | null = null;
-  /** DES: the visit waiting for this one when its call is plain (as `client`, for a station's call). */
-  caller: Visit | null = null;
 
   constructor(
     public mass: number,
@@ -106,49 +104,28 @@ export class Visit {
   /** DES: true when nobody up the call chain is still waiting for this visit. */
   isAbandoned(): boolean {
     if (this.dead) return true;
-    // Up the chain: through an attempt (which may have timed out) or a plain call's caller.
-    let v: Visit = this;
-    for (;;) {
-      const a = v.parent as Attempt | null;
-      let pv: Visit | null;
-      if (a !== null) {
-        if (a.abandoned) return true;
-        pv = a.call.parentVisit;
-      } else {
-        pv = v.caller;
-      }
+    let a = this.parent as Attempt | null;
+    while (a !== null) {
+      if (a.abandoned) return true;
+      const pv = a.call.parentVisit;
       if (pv === null) return false;
       if (pv.dead) return true;
-      v = pv;
+      a = pv.parent as Attempt | null;
     }
+    return false;
   }
 
-  /** Earliest deadline of any attempt up the call chain (plain calls have none). */
+  /** Earliest deadline of any attempt up the call chain. */
   deadline(): number {
     let d = Infinity;
-    let v: Visit | null = this;
-    while (v !== null) {
-      const a = v.parent as Attempt | null;
-      if (a !== null) {
-        if (a.deadline < d) d = a.deadline;
-        v = a.call.parentVisit;
-      } else {
-        v = v.caller;
-      }
+    let a = this.parent as Attempt | null;
+    while (a !== null) {
+      if (a.deadline < d) d = a.deadline;
+      const pv = a.call.parentVisit;
+      if (pv === null) break;
+      a = pv.parent as Attempt | null;
     }
     return d;
-  }
-
-  /**
-   * DES: a plain call of this visit answered (what Attempt.childResult, Call.onAttemptResult
-   * and Call.finish do for a call's only attempt).
-   */
-  answerPlain(x: number, status: number): void {
-    if (this.dead) return;
-    const station = this.station;
-    const edge = this.step === STEP_LOOKASIDE ? (station.lookaside as LookasideRt).edge : station.calls[this.step];
-    if (status !== OK && edge.stats.failures.on) edge.stats.failures.add(station.rt.kernel.now, x);
-    this.onCallResult(x, status === OK ? OK : (edge.errorMap.get(status) ?? status));
   }
 
   onCallResult(x: number, status: number): void {

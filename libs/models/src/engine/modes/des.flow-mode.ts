@@ -113,12 +113,6 @@ export class DesFlowMode implements FlowMode {
   }
 
   startCall(rt: FlowSimulation, v: Visit, edge: EdgeRt, work: number): void {
-    if (edge.plain) {
-      const child = edge.plainVisit(v.root, work, rt.kernel.now);
-      child.caller = v;
-      child.station.arrive(child);
-      return;
-    }
     new Call(rt, edge, v, null, v.root, work).startAttempt(v.mass, 0, 1);
   }
 
