@@ -1,7 +1,7 @@
 import type { RandomStream } from '../kernel/random.stream';
 import type { Evaluate } from '../spec/expression.parser';
 import type { RetryCondition } from '../spec/model-spec.types';
-import { EPS, EV_RETRY, EV_TIMEOUT, OK, Status } from './runtime.constants';
+import * as constants from './runtime.constants';
 import type { EdgeStats } from './run.stats';
 import type { Port } from './mean-field.port';
 import type { FlowSimulation } from './flow.runtime';
@@ -13,6 +13,9 @@ import { type Root, Visit } from './visit';
 // Local bindings for globals read in hot loops: test runners that evaluate modules in a vm
 // context make every global lookup an order of magnitude slower than a local one.
 const Math = globalThis.Math;
+// The same for the runtime's constants: transpiled to CommonJS, an imported name is a getter
+// on the module object, read at every use; bound once here, it is a local constant.
+const { EPS, EV_RETRY, EV_TIMEOUT, OK, Status } = constants;
 const Infinity = globalThis.Infinity;
 
 export class RetryBudget {
@@ -84,6 +87,11 @@ export class EdgeRt {
   /** Position in the caller's `calls`, and the call step that follows this one. */
   index = 0;
   nextStep = 1;
+  /**
+   * No client policy that acts on an attempt (no timeout, no retries, no retry budget) and one
+   * callee per call: DES sends such a call from a source without a Call or an Attempt.
+   */
+  plain = false;
 
   constructor(
     readonly key: string,
@@ -133,11 +141,13 @@ export class Call {
     const rt = this.rt;
     const now = rt.kernel.now;
     const edge = this.edge;
-    edge.stats.attempts.add(now, mass);
-    if (attemptNo > 1) edge.stats.retries.add(now, mass);
-    if (this.source) {
-      this.source.stats.attempts.add(now, mass);
-      if (attemptNo > 1) this.source.stats.retries.add(now, mass);
+    const es = edge.stats;
+    if (es.attempts.on) es.attempts.add(now, mass);
+    if (attemptNo > 1 && es.retries.on) es.retries.add(now, mass);
+    const src = this.source;
+    if (src !== null) {
+      if (src.stats.attempts.on) src.stats.attempts.add(now, mass);
+      if (attemptNo > 1 && src.stats.retries.on) src.stats.retries.add(now, mass);
     }
     if (attemptNo === 1 && edge.budget) edge.budget.earn(now, mass);
     const reps = repetitions > 0 ? repetitions : Math.max(1, Math.round(edge.sequential()));

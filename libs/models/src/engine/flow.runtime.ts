@@ -294,6 +294,7 @@ export class FlowSimulation {
     edge.onErrorIgnore = c.onError === 'ignore';
     if (c.work !== undefined) edge.work = compileValue(c.work, 1, store);
     edge.target = target;
+    edge.plain = isPlainCall(c, policy);
     if (!stream.startsWith('source:')) edge.port = this.mode.createPort(this, edge, null);
     if (policy.concurrencyLimit !== undefined) {
       // A client-side limit is a gate in front of the callee: a hidden station whose slots
@@ -456,6 +457,25 @@ export class FlowSimulation {
     for (const p of this.pools.values()) p.gate.kick();
   }
 
+}
+
+/** Zero or absent: a literal that switches a policy field off for the whole run. */
+const off = (x: unknown): boolean => x === undefined || x === 0;
+
+/**
+ * A call whose attempts nothing acts on: no timeout, no retries, no retry budget, no client
+ * concurrency limit, one callee (no multiplicity, fan-out of one). Decided from the spec's
+ * literals, so a parameter that could switch a policy on later keeps the general path.
+ */
+function isPlainCall(c: CallSpec, policy: ClientPolicySpec): boolean {
+  return (
+    off(policy.timeout) &&
+    off(policy.retries) &&
+    policy.retryBudget === undefined &&
+    policy.concurrencyLimit === undefined &&
+    (c.multiplicity === undefined || c.multiplicity === 1) &&
+    (c.fanOut === undefined || c.fanOut === 'one' || c.fanOut === 1)
+  );
 }
 
 export { Status } from './runtime.constants';

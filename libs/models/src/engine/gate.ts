@@ -1,5 +1,5 @@
 import type { Evaluate } from '../spec/expression.parser';
-import { EPS, EV_QUEUE_DEADLINE, EV_TICK, S_NEW, S_QUEUED, Status } from './runtime.constants';
+import * as constants from './runtime.constants';
 import type { PoolStats } from './run.stats';
 import type { Port } from './mean-field.port';
 import type { FlowSimulation } from './flow.runtime';
@@ -9,6 +9,9 @@ import type { Visit } from './visit';
 // Local bindings for globals read in hot loops: test runners that evaluate modules in a vm
 // context make every global lookup an order of magnitude slower than a local one.
 const Math = globalThis.Math;
+// The same for the runtime's constants: transpiled to CommonJS, an imported name is a getter
+// on the module object, read at every use; bound once here, it is a local constant.
+const { EPS, EV_QUEUE_DEADLINE, EV_TICK, S_NEW, S_QUEUED, Status } = constants;
 const Infinity = globalThis.Infinity;
 
 /** Fluid rate regime: a cohort waiting for its planned start. */
@@ -96,12 +99,9 @@ export abstract class Gate {
   unqueue(v: Visit): void {
     this.unqueuePart(v, v.mass);
     this.live--;
-    if (this.live === 0) {
-      // Reused rather than replaced: a queue that empties often keeps its capacity.
-      this.queue.length = 0;
-      this.qHead = 0;
-      this.queueMass = 0;
-    }
+    // The array is kept as it is (truncating it would free its storage, and the next push
+    // allocate it again); shiftHead compacts it once the head has moved far enough.
+    if (this.live === 0) this.queueMass = 0;
   }
 
 
@@ -133,7 +133,7 @@ export abstract class Gate {
     this.holding += m;
     const st = v.station;
     st.stats.holding.change(now, m);
-    const by = st.stats.holdingBy[v.root.source];
+    const by = st.stats.holdingBy.length > 0 ? st.stats.holdingBy[v.root.source] : undefined;
     if (by) by.change(now, m);
     if (this.poolStats) this.poolStats.holding.change(now, m);
     if (startClock < now) {
@@ -148,7 +148,7 @@ export abstract class Gate {
         this.poolStats.queue.addInterval(startClock, now, -m);
       }
     }
-    st.stats.admitted.add(now, m);
+    if (st.stats.admitted.on) st.stats.admitted.add(now, m);
     st.stats.recordWait(now, Math.min(now, startClock) - v.enqueuedAt, m);
     st.startService(v, startClock);
   }
@@ -161,8 +161,10 @@ export abstract class Gate {
     if (this.holding < EPS) this.holding = 0;
     const st = v.station;
     st.stats.holding.change(now, -m);
-    const by = st.stats.holdingBy[v.root.source];
-    if (by) by.change(now, -m);
+    if (st.stats.holdingBy.length > 0) {
+      const by = st.stats.holdingBy[v.root.source];
+      if (by) by.change(now, -m);
+    }
     if (this.poolStats) this.poolStats.holding.change(now, -m);
     if (this.queueLength === 0) return;
     this.onReleased(m, now);

@@ -38,7 +38,8 @@ export class TimeGrid {
 /** Mass per fine window (arrivals, completions, retries, ...). */
 export class Counter {
   private readonly buf: Float64Array;
-  private used = false;
+  /** Recording (something reads the windows); hot paths test it before calling `add`. */
+  on = false;
 
   constructor(private readonly grid: TimeGrid) {
     this.buf = new Float64Array(grid.fineCount);
@@ -46,12 +47,12 @@ export class Counter {
 
   /** The windows; reading them switches recording on. */
   get data(): Float64Array {
-    this.used = true;
+    this.on = true;
     return this.buf;
   }
 
   add(t: number, x: number): void {
-    if (!this.used || t > this.grid.horizon) return;
+    if (!this.on || t > this.grid.horizon) return;
     this.buf[this.grid.index(t)] += x;
   }
 }
@@ -62,10 +63,14 @@ export class Counter {
  */
 export class Level {
   private readonly buf: Float64Array;
-  private used = false;
+  /** The windows are recorded (something reads them); the total is kept either way. */
+  on = false;
   value = 0;
   total = 0;
   private last = 0;
+  /** The window of the time `lastEnd` (the end of the previous integration: usually the next start). */
+  private lastEnd = -1;
+  private lastEndIndex = 0;
 
   constructor(private readonly grid: TimeGrid) {
     this.buf = new Float64Array(grid.fineCount);
@@ -73,7 +78,7 @@ export class Level {
 
   /** The windows; reading them switches recording on. */
   get data(): Float64Array {
-    this.used = true;
+    this.on = true;
     return this.buf;
   }
 
@@ -104,10 +109,12 @@ export class Level {
     if (t1 > g.horizon) t1 = g.horizon;
     if (!(t1 > t0)) return;
     this.total += v * (t1 - t0);
-    if (!this.used) return;
+    if (!this.on) return;
     const w = g.width;
-    const i0 = g.index(t0);
+    const i0 = t0 === this.lastEnd ? this.lastEndIndex : g.index(t0);
     const i1 = g.index(t1);
+    this.lastEnd = t1;
+    this.lastEndIndex = i1;
     const d = this.buf;
     if (i0 === i1) {
       d[i0] += v * (t1 - t0);
@@ -127,7 +134,8 @@ export class LatencyHistogram {
 
   private readonly sums: Float64Array;
   private readonly masses: Float64Array;
-  private used = false;
+  /** Recording (something reads the sums or the bins); hot paths test it before calling `add`. */
+  on = false;
   /** Empty unless some probe or check reads a percentile: the bins cost a logarithm per sample. */
   readonly bins: Float64Array;
   private readonly fine: number;
@@ -140,23 +148,23 @@ export class LatencyHistogram {
     this.sums = new Float64Array(grid.fineCount);
     this.masses = new Float64Array(grid.fineCount);
     this.bins = new Float64Array(withBins ? grid.points * LatencyHistogram.BINS : 0);
-    this.used = withBins;
+    this.on = withBins;
   }
 
   /** Summed latency × mass per window; reading it switches recording on. */
   get sum(): Float64Array {
-    this.used = true;
+    this.on = true;
     return this.sums;
   }
 
   /** Mass per window; reading it switches recording on. */
   get mass(): Float64Array {
-    this.used = true;
+    this.on = true;
     return this.masses;
   }
 
   add(t: number, latency: number, mass: number): void {
-    if (!this.used || t > this.grid.horizon) return;
+    if (!this.on || t > this.grid.horizon) return;
     const i = this.grid.index(t);
     this.sums[i] += latency * mass;
     this.masses[i] += mass;

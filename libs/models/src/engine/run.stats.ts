@@ -57,10 +57,10 @@ export class StationStats {
 
   /** Mass `m` got its slot at `now` after waiting `wait` seconds. */
   recordWait(now: number, wait: number, m: number): void {
-    this.waitSum.add(now, m * wait);
-    this.waitMass.add(now, m);
-    if (wait > 0) this.waited.add(now, m);
-    this.waitTimes.add(now, wait, m);
+    if (this.waitSum.on) this.waitSum.add(now, m * wait);
+    if (this.waitMass.on) this.waitMass.add(now, m);
+    if (wait > 0 && this.waited.on) this.waited.add(now, m);
+    if (this.waitTimes.on) this.waitTimes.add(now, wait, m);
   }
 }
 

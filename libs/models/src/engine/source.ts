@@ -1,17 +1,20 @@
 import { RandomStream } from '../kernel/random.stream';
 import type { Evaluate } from '../spec/expression.parser';
-import { EV_SOURCE, EV_SOURCE_RATE, OK } from './runtime.constants';
+import * as constants from './runtime.constants';
 import { SourceStats } from './run.stats';
 import { firstAttempt } from './mean-field.port';
 import type { Duration } from './value.compiler';
 import { type EdgeRt, Call } from './call-edge';
 import type { FlowSimulation } from './flow.runtime';
-import { Root } from './visit';
+import { Root, Visit } from './visit';
 
 /** Sources: open arrivals (rate, profile, trace) and closed users with think time. */
 // Local bindings for globals read in hot loops: test runners that evaluate modules in a vm
 // context make every global lookup an order of magnitude slower than a local one.
 const Math = globalThis.Math;
+// The same for the runtime's constants: transpiled to CommonJS, an imported name is a getter
+// on the module object, read at every use; bound once here, it is a local constant.
+const { EV_SOURCE, EV_SOURCE_RATE, OK } = constants;
 const Array = globalThis.Array;
 
 export class SourceToken {
@@ -104,13 +107,40 @@ export class Source {
   newRequest(mass: number): void {
     const rt = this.rt;
     const now = rt.kernel.now;
-    this.stats.offered.add(now, mass);
+    if (this.stats.offered.on) this.stats.offered.add(now, mass);
     if (this.edge.port) {
       this.edge.port.send(null, firstAttempt(mass), 0, 0, now, this.work());
       return;
     }
+    if (this.edge.plain) {
+      this.sendPlain(now);
+      return;
+    }
     const call = new Call(rt, this.edge, null, this, this.root, this.work());
     call.startAttempt(mass, 0, 1);
+  }
+
+  /**
+   * DES, a plain edge: the attempt of Call.startAttempt without its objects (one visit of mass
+   * 1, the same bookings and the same draw of the replica).
+   */
+  private sendPlain(now: number): void {
+    const edge = this.edge;
+    const work = this.work();
+    if (edge.stats.attempts.on) edge.stats.attempts.add(now, 1);
+    if (this.stats.attempts.on) this.stats.attempts.add(now, 1);
+    const target = edge.target;
+    const n = target.instances.length;
+    const inst = n > 1 ? target.instances[edge.rng.int(n)] : target.instances[0];
+    const v = new Visit(1, target, inst, null, this.root, work, now);
+    v.client = this;
+    target.arrive(v);
+  }
+
+  /** DES, a plain edge: the visit answered (Call.finish of its only attempt); `t0` is when it was sent. */
+  answered(x: number, status: number, t0: number): void {
+    if (status !== OK && this.edge.stats.failures.on) this.edge.stats.failures.add(this.rt.kernel.now, x);
+    this.onFinished(x, status, t0);
   }
 
   /** DES: a client retry, injected after its backoff. */
@@ -123,11 +153,12 @@ export class Source {
   onFinished(x: number, status: number, t0: number): void {
     const rt = this.rt;
     const now = rt.kernel.now;
+    const st = this.stats;
     if (status === OK) {
-      this.stats.success.add(now, x);
-      this.stats.latency.add(now, now - t0, x);
-    } else {
-      this.stats.failures.add(now, x);
+      if (st.success.on) st.success.add(now, x);
+      if (st.latency.on) st.latency.add(now, now - t0, x);
+    } else if (st.failures.on) {
+      st.failures.add(now, x);
     }
     if (this.kind === 'closed') {
       const think = this.think as Duration;

@@ -1,6 +1,6 @@
 import { RandomStream } from '../kernel/random.stream';
 import type { Evaluate } from '../spec/expression.parser';
-import { EPS, EV_LINGER_END, EV_RATE_START, EV_SERVICE_END, MAX_SYNC_DEPTH, OK, STEP_LOOKASIDE, S_CALLING, S_DONE, S_HUNG, S_LINGER, S_QUEUED, S_SERVICE, Status } from './runtime.constants';
+import * as constants from './runtime.constants';
 import { StationStats } from './run.stats';
 import type { Duration } from './value.compiler';
 import type { CacheRt } from './cache';
@@ -13,6 +13,9 @@ import type { Visit } from './visit';
 // Local bindings for globals read in hot loops: test runners that evaluate modules in a vm
 // context make every global lookup an order of magnitude slower than a local one.
 const Math = globalThis.Math;
+// The same for the runtime's constants: transpiled to CommonJS, an imported name is a getter
+// on the module object, read at every use; bound once here, it is a local constant.
+const { EPS, EV_LINGER_END, EV_RATE_START, EV_SERVICE_END, MAX_SYNC_DEPTH, OK, STEP_LOOKASIDE, S_CALLING, S_DONE, S_HUNG, S_LINGER, S_QUEUED, S_SERVICE, Status } = constants;
 const Array = globalThis.Array;
 const Infinity = globalThis.Infinity;
 
@@ -113,9 +116,11 @@ export class Station {
     const now = rt.kernel.now;
     const st = this.stats;
     const m = v.mass;
-    st.offered.add(now, m);
-    const ob = st.offeredBy[v.root.source];
-    if (ob) ob.add(now, m);
+    if (st.offered.on) st.offered.add(now, m);
+    if (st.offeredBy.length > 0) {
+      const ob = st.offeredBy[v.root.source];
+      if (ob) ob.add(now, m);
+    }
     st.arrivals += m;
     st.insideMass += m;
     st.insideArrivalSum += m * now;
@@ -257,7 +262,8 @@ export class Station {
     // Fluid admissions on the step grid are back-dated to when the slot was freed.
     if (startClock < now) end = Math.max(now, startClock + d);
     v.state = S_SERVICE;
-    this.stats.working.change(now, v.mass);
+    // Nothing reads the total of `working` (only its windows): unread, it is not kept at all.
+    if (this.stats.working.on) this.stats.working.change(now, v.mass);
     if (end <= now && rt.syncDepth < MAX_SYNC_DEPTH) {
       // No work to wait for: continue now, without an event (bounded, so that a cycle of
       // zero-time stations cannot recurse without end).
@@ -284,7 +290,7 @@ export class Station {
 
   onServiceEnd(v: Visit): void {
     if (v.dead) return;
-    if (!v.rate) this.stats.working.change(this.rt.kernel.now, -v.mass);
+    if (!v.rate && this.stats.working.on) this.stats.working.change(this.rt.kernel.now, -v.mass);
     if (this.blackholed) {
       v.state = S_HUNG;
       v.inst.hung.push(v);
@@ -358,25 +364,31 @@ export class Station {
     const st = this.stats;
     const m = v.mass;
     const reps = v.repeat;
-    st.throughput.add(now, m * reps);
-    const tb = st.throughputBy[v.root.source];
-    if (tb) tb.add(now, m * reps);
-    st.latency.add(now, (now - v.arrivedAt) / reps, m * reps);
+    const bySource = st.throughputBy.length > 0;
+    if (st.throughput.on) st.throughput.add(now, m * reps);
+    if (bySource) {
+      const tb = st.throughputBy[v.root.source];
+      if (tb) tb.add(now, m * reps);
+    }
+    if (st.latency.on) st.latency.add(now, (now - v.arrivedAt) / reps, m * reps);
     let abandoned = 0;
     if (orphaned) abandoned = m;
     else if (v.parent !== null) abandoned = rt.mode.abandonedMass(v, m);
     if (v.status === OK) {
       if (m - abandoned > EPS) {
-        st.goodput.add(now, (m - abandoned) * reps);
-        const gb = st.goodputBy[v.root.source];
-        if (gb) gb.add(now, (m - abandoned) * reps);
+        if (st.goodput.on) st.goodput.add(now, (m - abandoned) * reps);
+        if (bySource) {
+          const gb = st.goodputBy[v.root.source];
+          if (gb) gb.add(now, (m - abandoned) * reps);
+        }
       }
-    } else {
+    } else if (st.errors.on) {
       st.errors.add(now, m * reps);
     }
-    if (abandoned > 0) st.abandonedDone.add(now, abandoned * reps);
+    if (abandoned > 0 && st.abandonedDone.on) st.abandonedDone.add(now, abandoned * reps);
     if (this.emits.length > 0) this.emit(v);
     if (v.parent !== null) rt.mode.answerCaller(v, m, abandoned);
+    else if (v.client !== null) v.client.answered(m, v.status, v.arrivedAt);
     if (v.rate) {
       const l = this.linger.mean();
       if (l > 0) {
@@ -453,8 +465,8 @@ export class Station {
   }
 
   private answer(v: Visit, m: number, status: number): void {
-    if (v.parent === null) return;
-    this.rt.mode.answer(v, m, status);
+    if (v.parent !== null) this.rt.mode.answer(v, m, status);
+    else if (v.client !== null) v.client.answered(m, status, v.arrivedAt);
   }
 
   /** Process stop: everything inside fails at once and new arrivals are refused. */
@@ -469,7 +481,7 @@ export class Station {
       v.dead = true;
       const gate = v.inst.gate;
       if (state === S_QUEUED) gate.unqueue(v);
-      if (state === S_SERVICE) this.stats.working.change(now, -v.mass);
+      if (state === S_SERVICE && this.stats.working.on) this.stats.working.change(now, -v.mass);
       if (state === S_SERVICE || state === S_CALLING || state === S_LINGER || state === S_HUNG) {
         gate.holding -= v.mass;
         if (gate.holding < EPS) gate.holding = 0;

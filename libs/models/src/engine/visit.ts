@@ -1,13 +1,17 @@
-import { EPS, OK, STEP_LOOKASIDE, S_DONE, S_NEW } from './runtime.constants';
+import * as constants from './runtime.constants';
 import type { Port } from './mean-field.port';
 import type { Attempt } from './call-edge';
 import type { Instance } from './gate';
+import type { Source } from './source';
 import type { LookasideRt, Station } from './station';
 
 /** A visit: one request (DES) or one cohort of requests (fluid) at one station, and its lineage. */
 // Local bindings for globals read in hot loops: test runners that evaluate modules in a vm
 // context make every global lookup an order of magnitude slower than a local one.
 const Math = globalThis.Math;
+// The same for the runtime's constants: transpiled to CommonJS, an imported name is a getter
+// on the module object, read at every use; bound once here, it is a local constant.
+const { EPS, OK, STEP_LOOKASIDE, S_DONE, S_NEW } = constants;
 const Infinity = globalThis.Infinity;
 
 /** What an emitted or retried request inherits from the request tree it came from. */
@@ -34,6 +38,11 @@ export class Visit {
   repeat = 1;
   /** Fluid: number standing for (station, instance, caller port, lineage); -1 until needed. */
   prefix = -1;
+  /**
+   * DES: the source waiting for this visit when its call has no client policy (a plain edge:
+   * no timeout, no retries, one callee). Such a call needs no Call or Attempt; `parent` is null.
+   */
+  client: Source | null = null;
 
   constructor(
     public mass: number,
