@@ -33,6 +33,9 @@ export async function main(argv: string[]): Promise<number> {
   const incidents = intArg(argv, 'incidents', null, 1, 10_000_000);
   const seed = intArg(argv, 'seed', 1, 0, 2 ** 31 - 1);
   const batchSize = intArg(argv, 'batch', 250, 1, 5_000);
+  // A batch is a few large statements; on a busy machine they may take longer than a request's
+  // statement limit. DB_STATEMENT_TIMEOUT_MS still wins when set.
+  process.env.DB_STATEMENT_TIMEOUT_MS ??= '300000';
   const seeds = readSeedFiles(path.join(projectRoot(), 'seeds'));
   return withDatabase(async (prisma) => {
     await seedDatabase(prisma, seeds);

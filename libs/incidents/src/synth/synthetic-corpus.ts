@@ -11,27 +11,40 @@ import { validateIncidentDocument, type IncidentDocument, type TimePrecision } f
  * source's language (German, French, Spanish, Portuguese, Vietnamese, Japanese, Chinese).
  */
 
-/** mulberry32: a small, fast, seedable generator; `Math.random` cannot be seeded. */
-export function seededRandom(seed: number): () => number {
+/**
+ * sfc32 (Chris Doty-Humphrey's small fast counting generator): 128 bits of state, seeded with
+ * the corpus seed and the incident number themselves, so no two incidents share a stream.
+ * Hand-written because it is ten lines and `Math.random` cannot be seeded.
+ */
+export function seededRandom(seed: number, n = 0): () => number {
   let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  let b = n >>> 0;
+  let c = 0x9e3779b9;
+  let d = 1;
+  const next = () => {
+    a >>>= 0;
+    b >>>= 0;
+    c >>>= 0;
+    d >>>= 0;
+    let t = (a + b) | 0;
+    a = b ^ (b >>> 9);
+    b = (c + (c << 3)) | 0;
+    c = (c << 21) | (c >>> 11);
+    d = (d + 1) | 0;
+    t = (t + d) | 0;
+    c = (c + t) | 0;
+    return (t >>> 0) / 4294967296;
   };
-}
-
-function mix(seed: number, n: number): number {
-  let h = (seed ^ 0x9e3779b9) >>> 0;
-  h = Math.imul(h ^ (n + 0x7f4a7c15), 0x85ebca6b) >>> 0;
-  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35) >>> 0;
-  return (h ^ (h >>> 16)) >>> 0;
+  for (let i = 0; i < 15; i++) next();
+  return next;
 }
 
 class Draw {
-  constructor(readonly next: () => number) {}
+  private ids = 0;
+  constructor(
+    readonly next: () => number,
+    private readonly idPrefix: string,
+  ) {}
   int(min: number, max: number): number {
     return min + Math.floor(this.next() * (max - min + 1));
   }
@@ -48,12 +61,13 @@ class Draw {
     for (let i = 0; i < n; i++) out.push(pool.splice(Math.floor(this.next() * pool.length), 1)[0]!);
     return out;
   }
-  /** A uuid (version 4 layout) from the generator, so ids are reproducible too. */
+  /**
+   * A reproducible id in the uuid layout, unique by construction: the seed, the incident number
+   * and a counter within the incident (not random, so two incidents can never share one).
+   */
   uuid(): string {
-    const word = () => Math.floor(this.next() * 0x100000000).toString(16).padStart(8, '0');
-    const h = word() + word() + word() + word();
-    const variant = ((parseInt(h[16]!, 16) & 0x3) | 0x8).toString(16);
-    return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-${variant}${h.slice(17, 20)}-${h.slice(20)}`;
+    const i = (this.ids++).toString(16).padStart(12, '0');
+    return `${this.idPrefix}-8000-${i}`;
   }
 }
 
@@ -176,7 +190,8 @@ export function syntheticSlug(seed: number, n: number): string {
 
 /** Incident number `n` of the corpus with seed `seed`, validated like any imported document. */
 export function syntheticIncident(seed: number, n: number, patternKeys: readonly string[]): SyntheticIncident {
-  const d = new Draw(seededRandom(mix(seed, n)));
+  const nHex = n.toString(16).padStart(7, '0');
+  const d = new Draw(seededRandom(seed, n), `${(seed >>> 0).toString(16).padStart(8, '0')}-${nHex.slice(0, 4)}-4${nHex.slice(4, 7)}`);
   const lang = d.pick(LANGUAGES);
   const organization = `${d.pick(ORG_HEADS)} ${d.pick(ORG_TAILS)}`;
   const components = d.some(COMPONENTS, 1, 4);
