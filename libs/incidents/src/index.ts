@@ -10,3 +10,4 @@ export * from './search-query';
 export * from './synth/synthetic-corpus';
 export * from './synth/bulk-writer';
 export * from './synth/load-corpus';
+export * from './incident-tree-query';
