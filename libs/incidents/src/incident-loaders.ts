@@ -1,5 +1,6 @@
 import DataLoader from 'dataloader';
 import type { PrismaService } from '@hindsight/db';
+import { actionableTreeStatement, incidentTreeStatement, type ActionableInclude, type IncidentInclude } from './incident-tree-query';
 import type {
   ActionableRecord,
   CausalFactorRecord,
@@ -30,7 +31,7 @@ export class IncidentLoaders {
   constructor(private readonly prisma: PrismaService) {}
 
   readonly incident = new DataLoader<string, IncidentRecord | null>(async (ids) =>
-    byId(ids, await this.prisma.incident.findMany({ where: { id: { in: [...ids] } } })),
+    byId(ids, await this.prisma.incident.findMany({ where: { id: { in: [...ids] } }, omit: { searchText: true } })),
   );
 
   readonly timeline = new DataLoader<string, TimelineEventRecord[]>(async (incidentIds) =>
@@ -86,6 +87,69 @@ export class IncidentLoaders {
     return groupBy(actionableIds, rows, (r) => r.actionableId).map((group) => group.map((r) => r.factor));
   });
 
+  /** Narratives are large: rows loaded without one get it from here, for all of them in one statement. */
+  readonly narrative = new DataLoader<string, string>(async (ids) => {
+    const rows = await this.prisma.incident.findMany({ where: { id: { in: [...ids] } }, select: { id: true, narrative: true } });
+    const map = new Map(rows.map((r) => [r.id, r.narrative]));
+    return ids.map((id) => map.get(id) ?? '');
+  });
+
+  /**
+   * Published incidents by id (in the order given; missing ones left out) or by slug, with the
+   * children `include` names, in one named statement; every child collection lands in its
+   * loader, so the nested resolvers ask no further query. Without `include.narrative` the
+   * records carry `narrative: null` and the `narrative` loader fetches it when asked.
+   */
+  async loadIncidentTrees(by: { ids: readonly string[] } | { slug: string }, include: IncidentInclude): Promise<IncidentRecord[]> {
+    const ids = 'ids' in by ? by.ids : null;
+    if (ids && ids.length === 0) return [];
+    const statement = incidentTreeStatement(ids ? 'ids' : 'slug', include);
+    const { rows } = await this.prisma.pool.query<Record<string, unknown>>({ ...statement, values: [ids ? [...ids] : (by as { slug: string }).slug] });
+    const records = rows.map((row) => this.primeIncident(row, include));
+    if (!ids) return records;
+    const byId = new Map(records.map((r) => [r.id, r]));
+    return ids.map((id) => byId.get(id)).filter((r): r is IncidentRecord => r !== undefined);
+  }
+
+  /** Actionables by id (in the order given), with the children `include` names, in one named statement. */
+  async loadActionableTrees(ids: readonly string[], include: ActionableInclude): Promise<ActionableRecord[]> {
+    if (ids.length === 0) return [];
+    const { rows } = await this.prisma.pool.query<Record<string, unknown>>({ ...actionableTreeStatement(include), values: [[...ids]] });
+    const records = rows.map((row) => {
+      const a = toActionable(row.row as Record<string, unknown>);
+      if (include.references) this.references.prime(a.id, (row.j_references as Record<string, unknown>[]).map(toReference));
+      if (include.addresses) this.addressedFactors.prime(a.id, (row.j_addresses as CausalFactorRecord[]).map((f) => f));
+      if (include.incident && row.j_incident) this.incident.prime(a.incidentId, toIncident({ ...(row.j_incident as Record<string, unknown>), narrative: null }));
+      return a;
+    });
+    const byId = new Map(records.map((r) => [r.id, r]));
+    return ids.map((id) => byId.get(id)).filter((r): r is ActionableRecord => r !== undefined);
+  }
+
+  private primeIncident(row: Record<string, unknown>, include: IncidentInclude): IncidentRecord {
+    const incident = toIncident(row);
+    const id = incident.id;
+    this.incident.prime(id, incident);
+    if (include.narrative) this.narrative.prime(id, incident.narrative);
+    if (include.patterns) this.patterns.prime(id, row.j_patterns as PatternRecord[]);
+    if (include.timeline) this.timeline.prime(id, (row.j_timeline as Record<string, unknown>[]).map(toTimelineEvent));
+    if (include.factors) {
+      const factors = row.j_factors as CausalFactorRecord[];
+      this.factors.prime(id, factors);
+      for (const f of factors) this.factor.prime(f.id, f);
+    }
+    if (include.links) this.links.prime(id, row.j_links as CausalLinkRecord[]);
+    if (include.actionables) {
+      const rows = row.j_actionables as Record<string, unknown>[];
+      this.actionables.prime(id, rows.map(toActionable));
+      for (const a of rows) {
+        if (include.references) this.references.prime(a.id as string, (a.references as Record<string, unknown>[]).map(toReference));
+        if (include.addresses) this.addressedFactors.prime(a.id as string, a.addresses as CausalFactorRecord[]);
+      }
+    }
+    return incident;
+  }
+
   readonly patterns = new DataLoader<string, PatternRecord[]>(async (incidentIds) => {
     const rows = await this.prisma.incidentPattern.findMany({
       where: { incidentId: { in: [...incidentIds] } },
@@ -94,4 +158,40 @@ export class IncidentLoaders {
     });
     return groupBy(incidentIds, rows, (r) => r.incidentId).map((group) => group.map((r) => r.pattern));
   });
+}
+
+// JSON from Postgres carries instants and dates as strings; the read models carry Dates.
+const instant = (v: unknown): Date | null => (v === null || v === undefined ? null : v instanceof Date ? v : new Date(v as string));
+const day = (v: unknown): Date | null => (v === null || v === undefined ? null : v instanceof Date ? v : new Date(`${(v as string).slice(0, 10)}T00:00:00Z`));
+
+function toIncident(row: Record<string, unknown>): IncidentRecord {
+  const { j_patterns: _p, j_timeline: _t, j_factors: _f, j_links: _l, j_actionables: _a, ...r } = row;
+  return {
+    ...(r as unknown as IncidentRecord),
+    startedAt: instant(r.startedAt),
+    detectedAt: instant(r.detectedAt),
+    mitigatedAt: instant(r.mitigatedAt),
+    resolvedAt: instant(r.resolvedAt),
+    createdAt: instant(r.createdAt)!,
+    updatedAt: instant(r.updatedAt)!,
+  };
+}
+
+function toTimelineEvent(row: Record<string, unknown>): TimelineEventRecord {
+  return { ...(row as unknown as TimelineEventRecord), at: instant(row.at) };
+}
+
+function toActionable(row: Record<string, unknown>): ActionableRecord {
+  const { references: _r, addresses: _a, ...r } = row;
+  return {
+    ...(r as unknown as ActionableRecord),
+    dueDate: day(r.dueDate),
+    closedAt: instant(r.closedAt),
+    createdAt: instant(r.createdAt)!,
+    updatedAt: instant(r.updatedAt)!,
+  } as ActionableRecord;
+}
+
+function toReference(row: Record<string, unknown>): ExternalReferenceRecord {
+  return row as unknown as ExternalReferenceRecord;
 }

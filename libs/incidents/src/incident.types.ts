@@ -101,7 +101,10 @@ export interface Page<T> {
   nodes: T[];
   /** Opaque cursor per node, same order as `nodes`. */
   cursors: string[];
-  totalCount: number;
+  /** Exact number of rows matching the filter, across pages: one count statement, run on the first call only. */
+  count(): Promise<number>;
+  /** The planner's estimate of that number, from table statistics: no scan, may be off. */
+  estimate(): Promise<number>;
   hasNextPage: boolean;
   hasPreviousPage: boolean;
 }

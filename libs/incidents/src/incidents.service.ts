@@ -1,9 +1,21 @@
+import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { Prisma, PrismaService } from '@hindsight/db';
 import { AppError, LIMITS, type ActionableStatus } from '@hindsight/domain';
 import { buildTextSearch, type TextSearch } from './search-query';
 import { checkPageSize, decodeCursor, encodeCursor } from './keyset';
 import type { ActionableRecord, IncidentRecord, Page, PatternRecord } from './incident.types';
+import { IncidentLoaders } from './incident-loaders';
+import type { ActionableInclude, IncidentInclude } from './incident-tree-query';
+
+/** How to build the nodes of a page: the request's loaders and what the query selected under them. */
+export interface TreeOptions<I> {
+  loaders?: IncidentLoaders;
+  include?: I;
+}
+
+/** Everything but the search columns, which only search reads. */
+const INCIDENT_OMIT = { searchText: true } as const;
 
 export const INCIDENT_ORDERS = ['STARTED_AT_DESC', 'STARTED_AT_ASC', 'TITLE_ASC', 'UPDATED_AT_DESC', 'RELEVANCE'] as const;
 export type IncidentOrder = (typeof INCIDENT_ORDERS)[number];
@@ -88,16 +100,22 @@ export class IncidentsService {
 
   /**
    * A published incident by its slug or by a slug it used to have (a rename keeps the old one as
-   * an alias, so links in runbooks keep working). The record carries the current slug: callers
+   * an alias, so links in runbooks keep working), in one statement with every nested collection
+   * `include` names (see incident-tree-query.ts). The record carries the current slug: callers
    * that show a URL compare it with the one they were given.
    */
-  async findBySlug(slug: string): Promise<IncidentRecord> {
-    const incident = await this.prisma.incident.findFirst({ where: { status: 'published', OR: [{ slug }, { slugAliases: { some: { slug } } }] } });
+  async findBySlug(slug: string, options: TreeOptions<IncidentInclude> = {}): Promise<IncidentRecord> {
+    const loaders = options.loaders ?? new IncidentLoaders(this.prisma);
+    const [incident] = await loaders.loadIncidentTrees({ slug }, { narrative: true, ...options.include });
     if (!incident) throw AppError.notFound('Incident', slug, 'slug');
     return incident;
   }
 
-  async listIncidents(filter: IncidentFilter = {}, args: PageArgs<IncidentOrder> = {}): Promise<Page<IncidentRecord> & { search: TextSearch | null }> {
+  async listIncidents(
+    filter: IncidentFilter = {},
+    args: PageArgs<IncidentOrder> = {},
+    options: TreeOptions<IncidentInclude> = {},
+  ): Promise<Page<IncidentRecord> & { search: TextSearch | null }> {
     const search = filter.text && filter.text.trim() !== '' ? await buildTextSearch(this.prisma, filter.text) : null;
     const orderBy = args.orderBy ?? (search ? 'RELEVANCE' : 'STARTED_AT_DESC');
     if (orderBy === 'RELEVANCE' && !search) throw AppError.badField('orderBy', 'RELEVANCE orders search results; give filter.text');
@@ -114,11 +132,16 @@ export class IncidentsService {
       orderBy === 'RELEVANCE' ? `RELEVANCE:${search!.fingerprint}` : orderBy,
       args,
     );
-    const rows = await this.prisma.incident.findMany({ where: { id: { in: page.ids } } });
-    return { ...page, nodes: orderLike(page.ids, rows), search };
+    const loaders = options.loaders ?? new IncidentLoaders(this.prisma);
+    const nodes = await loaders.loadIncidentTrees({ ids: page.ids }, options.include ?? { narrative: true });
+    return { ...page, nodes, search };
   }
 
-  async listActionables(filter: ActionableFilter = {}, args: PageArgs<ActionableOrder> = {}): Promise<Page<ActionableRecord>> {
+  async listActionables(
+    filter: ActionableFilter = {},
+    args: PageArgs<ActionableOrder> = {},
+    options: TreeOptions<ActionableInclude> = {},
+  ): Promise<Page<ActionableRecord>> {
     const where = this.actionableWhere(filter);
     const orderBy = args.orderBy ?? 'DUE_DATE_ASC';
     const page = await this.keysetPage(
@@ -128,8 +151,8 @@ export class IncidentsService {
       orderBy,
       args,
     );
-    const rows = await this.prisma.actionable.findMany({ where: { id: { in: page.ids } } });
-    return { ...page, nodes: orderLike(page.ids, rows) };
+    const loaders = options.loaders ?? new IncidentLoaders(this.prisma);
+    return { ...page, nodes: await loaders.loadActionableTrees(page.ids, options.include ?? {}) };
   }
 
   async listPatterns(): Promise<PatternWithCount[]> {
@@ -164,7 +187,7 @@ export class IncidentsService {
     checkFilterTexts('filter', { owner: filter.owner, pattern: filter.pattern, incident: filter.incident });
     const parts: Prisma.Sql[] = [Prisma.sql`i."status" = 'published'`];
     if (filter.status && filter.status.length > 0) {
-      parts.push(Prisma.sql`a."status"::text IN (${Prisma.join(filter.status)})`);
+      parts.push(Prisma.sql`a."status" = ANY(${[...filter.status]}::"ActionableStatus"[])`);
     }
     if (filter.owner) parts.push(Prisma.sql`lower(a."owner") = lower(${filter.owner})`);
     const overdue = Prisma.sql`(a."dueDate" < CURRENT_DATE AND a."status" IN ('open', 'in_progress'))`;
@@ -186,7 +209,11 @@ export class IncidentsService {
     return Prisma.join(parts, ' AND ');
   }
 
-  /** One count and one page query; the page carries the sort value for the cursors. */
+  /**
+   * One page query, by a named prepared statement; the count is a second statement run only
+   * when `count()` is called (GraphQL: when `totalCount` is selected), the estimate a plan
+   * without execution (`estimate()`, for `totalCountEstimate`).
+   */
   private async keysetPage(
     from: Prisma.Sql,
     id: Prisma.Sql,
@@ -201,21 +228,37 @@ export class IncidentsService {
     const after = cursor
       ? Prisma.sql`AND (${sort.expr}, ${id}) ${comparator} (CAST(${cursor.value} AS ${sort.cast}), CAST(${cursor.id} AS uuid))`
       : Prisma.empty;
-    const [countRows, rows] = await Promise.all([
-      this.prisma.$queryRaw<{ n: bigint }[]>`SELECT count(*) AS n ${from}`,
-      this.prisma.$queryRaw<{ id: string; sort: string }[]>`
+    const rows = await this.named<{ id: string; sort: string }>(Prisma.sql`
         SELECT ${id}::text AS id, ${sort.expr}::text AS sort ${from} ${after}
         ORDER BY ${sort.expr} ${direction}, ${id} ${direction}
-        LIMIT ${size + 1}`,
-    ]);
+        LIMIT ${size + 1}`);
     const pageRows = rows.slice(0, size);
+    let counted: Promise<number> | null = null;
     return {
       ids: pageRows.map((r) => r.id),
       cursors: pageRows.map((r) => encodeCursor({ order, value: r.sort, id: r.id })),
-      totalCount: Number(countRows[0]?.n ?? 0),
+      count: () => (counted ??= this.named<{ n: string }>(Prisma.sql`SELECT count(*)::text AS n ${from}`).then((r) => Number(r[0]?.n ?? 0))),
+      estimate: () => this.estimate(from),
       hasNextPage: rows.length > size,
       hasPreviousPage: cursor !== null,
     };
+  }
+
+  /** The planner's row estimate for the filter: no rows are read, so it costs a plan, not a scan. */
+  private async estimate(from: Prisma.Sql): Promise<number> {
+    const q = Prisma.sql`EXPLAIN (FORMAT JSON) SELECT 1 ${from}`;
+    const values = q.values.map((v) => (v instanceof Date ? v.toISOString() : v));
+    const { rows } = await this.prisma.pool.query<{ 'QUERY PLAN': [{ Plan: { 'Plan Rows': number } }] }>(q.text, values);
+    return Math.round(rows[0]?.['QUERY PLAN'][0]?.Plan['Plan Rows'] ?? 0);
+  }
+
+  /** A statement prepared once per connection: the name is a digest of its text. */
+  private async named<T extends object>(q: Prisma.Sql): Promise<T[]> {
+    const text = q.text;
+    const name = `q_${createHash('sha1').update(text).digest('base64url').slice(0, 20)}`;
+    // Instants go as ISO text, so a `::date` cast never depends on the process's time zone.
+    const values = q.values.map((v) => (v instanceof Date ? v.toISOString() : v));
+    return (await this.prisma.pool.query<T>({ name, text, values })).rows;
   }
 }
 
@@ -227,7 +270,3 @@ function withCount({ _count, ...p }: PatternRecord & { _count: { incidents: numb
   return { ...p, incidentCount: _count.incidents };
 }
 
-function orderLike<T extends { id: string }>(ids: string[], rows: T[]): T[] {
-  const byId = new Map(rows.map((r) => [r.id, r]));
-  return ids.map((id) => byId.get(id)).filter((r): r is T => r !== undefined);
-}

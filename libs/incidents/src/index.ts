@@ -7,3 +7,7 @@ export * from './seed/seed-files';
 export * from './seed/seeder';
 export * from './search-document';
 export * from './search-query';
+export * from './synth/synthetic-corpus';
+export * from './synth/bulk-writer';
+export * from './synth/load-corpus';
+export * from './incident-tree-query';

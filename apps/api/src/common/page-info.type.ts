@@ -9,12 +9,20 @@ export class PageInfo {
   @Field(() => String, { nullable: true }) endCursor!: string | null;
 }
 
+/** What a connection's count fields resolve from. */
+export interface ConnectionCounts {
+  count(): Promise<number>;
+  estimate(): Promise<number>;
+}
+
 /** The Relay connection shape shared by every list: edges, nodes, pageInfo and totalCount. */
 export function toConnection<T>(page: Page<T>) {
   return {
     edges: page.nodes.map((node, i) => ({ node, cursor: page.cursors[i]! })),
     nodes: page.nodes,
-    totalCount: page.totalCount,
+    // Resolved by the connection's totalCount/totalCountEstimate fields, only when selected.
+    count: () => page.count(),
+    estimate: () => page.estimate(),
     pageInfo: {
       hasNextPage: page.hasNextPage,
       hasPreviousPage: page.hasPreviousPage,

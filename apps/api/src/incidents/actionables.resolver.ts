@@ -1,4 +1,5 @@
-import { Args, Int, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
+import { Args, Info, Int, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
+import type { GraphQLResolveInfo } from 'graphql';
 import { AppError } from '@hindsight/domain';
 import {
   IncidentsService,
@@ -9,6 +10,8 @@ import {
 import { ActionableOrderEnum } from '../common/graphql-enums';
 import { Loaders } from '../common/gql-context';
 import { toConnection } from '../common/page-info.type';
+import { nodesOf, selectionOf } from '../common/selection';
+import { actionableInclude } from './includes';
 import { Actionable, ActionableConnection, ActionableFilterInput, CausalFactor, Incident } from './types/incident.types';
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
@@ -23,6 +26,8 @@ export class ActionablesResolver {
     @Args('orderBy', { type: () => ActionableOrderEnum, nullable: true }) orderBy: ActionableOrder | null,
     @Args('first', { type: () => Int, nullable: true }) first: number | null,
     @Args('after', { type: () => String, nullable: true }) after: string | null,
+    @Loaders() loaders: IncidentLoaders,
+    @Info() info: GraphQLResolveInfo,
   ) {
     const { dueBefore, ...rest } = filter ?? {};
     if (dueBefore != null && (!DATE.test(dueBefore) || Number.isNaN(Date.parse(dueBefore)))) {
@@ -31,6 +36,7 @@ export class ActionablesResolver {
     const page = await this.service.listActionables(
       { ...rest, dueBefore: dueBefore ? new Date(`${dueBefore}T00:00:00Z`) : null },
       { orderBy, first, after },
+      { loaders, include: actionableInclude(nodesOf(selectionOf(info))) },
     );
     return toConnection(page);
   }

@@ -1,4 +1,5 @@
-import { Args, Int, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
+import { Args, Info, Int, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
+import type { GraphQLResolveInfo } from 'graphql';
 import {
   IncidentsService,
   type IncidentLoaders,
@@ -8,6 +9,8 @@ import {
 import { IncidentOrderEnum } from '../common/graphql-enums';
 import { Loaders } from '../common/gql-context';
 import { toConnection } from '../common/page-info.type';
+import { nodesOf, selectionOf } from '../common/selection';
+import { incidentInclude } from './includes';
 import {
   Actionable,
   CausalFactor,
@@ -26,8 +29,8 @@ export class IncidentsResolver {
   constructor(private readonly service: IncidentsService) {}
 
   @Query(() => Incident, { description: 'One incident by its slug; NOT_FOUND when there is none.' })
-  incident(@Args('slug') slug: string) {
-    return this.service.findBySlug(slug);
+  incident(@Args('slug') slug: string, @Loaders() loaders: IncidentLoaders, @Info() info: GraphQLResolveInfo) {
+    return this.service.findBySlug(slug, { loaders, include: incidentInclude(selectionOf(info)) });
   }
 
   @Query(() => IncidentConnection, { description: 'Incidents, newest first by default. `first` is capped at 100.' })
@@ -36,9 +39,18 @@ export class IncidentsResolver {
     @Args('orderBy', { type: () => IncidentOrderEnum, nullable: true }) orderBy: IncidentOrder | null,
     @Args('first', { type: () => Int, nullable: true }) first: number | null,
     @Args('after', { type: () => String, nullable: true }) after: string | null,
+    @Loaders() loaders: IncidentLoaders,
+    @Info() info: GraphQLResolveInfo,
   ) {
-    const page = await this.service.listIncidents(filter ?? {}, { orderBy, first, after });
+    const include = incidentInclude(nodesOf(selectionOf(info)));
+    const page = await this.service.listIncidents(filter ?? {}, { orderBy, first, after }, { loaders, include });
     return { ...toConnection(page), searchWidened: page.search?.widened ?? [] };
+  }
+
+  @ResolveField(() => String, { description: 'Markdown.' })
+  narrative(@Parent() i: IncidentRecord, @Loaders() loaders: IncidentLoaders): string | Promise<string> {
+    // Lists load the (large) narrative only when selected; anything else that needs it loads it here.
+    return typeof i.narrative === 'string' ? i.narrative : loaders.narrative.load(i.id);
   }
 
   @ResolveField(() => IncidentSource)

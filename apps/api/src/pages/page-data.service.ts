@@ -28,10 +28,10 @@ async function loadAll<K, V>(loader: Loadable<K, V>, keys: readonly K[]): Promis
   return results as V[];
 }
 
-function toListPage<T, U>(page: Page<T>, items: U[]): ListPage<U> {
+async function toListPage<T, U>(page: Page<T>, items: U[]): Promise<ListPage<U>> {
   return {
     items,
-    totalCount: page.totalCount,
+    totalCount: await page.count(),
     hasNextPage: page.hasNextPage,
     hasPreviousPage: page.hasPreviousPage,
     endCursor: page.cursors[page.cursors.length - 1] ?? null,
@@ -61,14 +61,21 @@ export class PageDataService {
     return new IncidentLoaders(this.prisma);
   }
 
+  /** The loaders an incident was read with (its children already in them), for `incidentDetails`. */
+  private readonly readWith = new WeakMap<IncidentRecord, IncidentLoaders>();
+
   /** The incident, or the slug it now lives under when `slug` is an old one. */
   async findIncident(slug: string): Promise<{ incident: IncidentRecord } | { movedTo: string }> {
-    const incident = await this.incidents.findBySlug(slug);
-    return incident.slug === slug ? { incident } : { movedTo: incident.slug };
+    const loaders = this.loaders();
+    const everything = { narrative: true, patterns: true, timeline: true, factors: true, links: true, actionables: true, references: true, addresses: true };
+    const incident = await this.incidents.findBySlug(slug, { loaders, include: everything });
+    if (incident.slug !== slug) return { movedTo: incident.slug };
+    this.readWith.set(incident, loaders);
+    return { incident };
   }
 
   async incidentDetails(incident: IncidentRecord): Promise<IncidentDetails> {
-    const loaders = this.loaders();
+    const loaders = this.readWith.get(incident) ?? this.loaders();
     const [patterns, timeline, factors, links, actionables] = await Promise.all([
       loaders.patterns.load(incident.id),
       loaders.timeline.load(incident.id),
@@ -89,39 +96,45 @@ export class PageDataService {
 
   async incidentList(parsed: ParsedIncidentList): Promise<{ patterns: PatternWithCount[]; page: ListPage<IncidentListItem> | null; errors: FieldError[] }> {
     const errors = [...parsed.errors];
+    const loaders = this.loaders();
     const [patterns, found] = await Promise.all([
       this.incidents.listPatterns(),
-      errors.length > 0 ? null : refusedAsNull(this.incidents.listIncidents(parsed.filter, parsed.page), errors),
+      errors.length > 0 ? null : refusedAsNull(this.incidents.listIncidents(parsed.filter, parsed.page, { loaders, include: { patterns: true } }), errors),
     ]);
-    return { patterns, page: found ? await this.withPatterns(found) : null, errors };
+    return { patterns, page: found ? await this.withPatterns(found, loaders) : null, errors };
   }
 
   async actionableList(parsed: ParsedActionableList): Promise<{ page: ListPage<ActionableListItem> | null; errors: FieldError[] }> {
     const errors = [...parsed.errors];
-    const found = errors.length > 0 ? null : await refusedAsNull(this.incidents.listActionables(parsed.filter, parsed.page), errors);
-    if (!found) return { page: null, errors };
     const loaders = this.loaders();
+    const found =
+      errors.length > 0 ? null : await refusedAsNull(this.incidents.listActionables(parsed.filter, parsed.page, { loaders, include: { incident: true, references: true } }), errors);
+    if (!found) return { page: null, errors };
     const [incidents, references] = await Promise.all([
       loadAll(loaders.incident, found.nodes.map((a) => a.incidentId)),
       loadAll(loaders.references, found.nodes.map((a) => a.id)),
     ]);
     const items = found.nodes.map((actionable, i) => ({ actionable, incident: incidents[i] ?? null, references: this.trackerLinks.link(references[i]!, incidents[i]?.organization ?? '') }));
-    return { page: toListPage(found, items), errors };
+    return { page: await toListPage(found, items), errors };
   }
 
   async patternPage(key: string, first: number, after: string, queryErrors: FieldError[]): Promise<{ pattern: PatternWithCount; page: ListPage<IncidentListItem> | null; errors: FieldError[] }> {
     const errors = [...queryErrors];
     const pattern = await this.incidents.findPattern(key);
-    const found = errors.length > 0 ? null : await refusedAsNull(this.incidents.listIncidents({ patterns: [key] }, { first, after: after || null, orderBy: 'STARTED_AT_DESC' }), errors);
-    return { pattern, page: found ? await this.withPatterns(found) : null, errors };
+    const loaders = this.loaders();
+    const found =
+      errors.length > 0
+        ? null
+        : await refusedAsNull(this.incidents.listIncidents({ patterns: [key] }, { first, after: after || null, orderBy: 'STARTED_AT_DESC' }, { loaders, include: { patterns: true } }), errors);
+    return { pattern, page: found ? await this.withPatterns(found, loaders) : null, errors };
   }
 
   patternIndex(): Promise<PatternWithCount[]> {
     return this.incidents.listPatterns();
   }
 
-  private async withPatterns(found: Page<IncidentRecord>): Promise<ListPage<IncidentListItem>> {
-    const patterns = await loadAll(this.loaders().patterns, found.nodes.map((i) => i.id));
+  private async withPatterns(found: Page<IncidentRecord>, loaders: IncidentLoaders): Promise<ListPage<IncidentListItem>> {
+    const patterns = await loadAll(loaders.patterns, found.nodes.map((i) => i.id));
     return toListPage(found, found.nodes.map((incident, i) => ({ incident, patterns: patterns[i]! })));
   }
 }

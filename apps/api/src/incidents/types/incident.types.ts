@@ -123,7 +123,9 @@ export class IncidentConnection {
   @Field(() => [IncidentEdge]) edges!: IncidentEdge[];
   @Field(() => [Incident]) nodes!: Incident[];
   @Field(() => PageInfo) pageInfo!: PageInfo;
-  @Field(() => Int, { description: 'All incidents matching the filter, across pages.' }) totalCount!: number;
+  @Field(() => Int, { description: 'All incidents matching the filter, across pages: exact, counted when selected (a scan of the matches).' }) totalCount!: number;
+  @Field(() => Int, { description: "Estimate of totalCount from the database's statistics: no scan, may be off by a few percent (more for text searches)." })
+  totalCountEstimate!: number;
   @Field(() => [SearchWidening], { description: 'For a text search: words no incident contains, widened to close known words (typos).' })
   searchWidened!: SearchWidening[];
 }
@@ -139,7 +141,9 @@ export class ActionableConnection {
   @Field(() => [ActionableEdge]) edges!: ActionableEdge[];
   @Field(() => [Actionable]) nodes!: Actionable[];
   @Field(() => PageInfo) pageInfo!: PageInfo;
-  @Field(() => Int) totalCount!: number;
+  @Field(() => Int, { description: 'All actionables matching the filter, across pages: exact, counted when selected (a scan of the matches).' }) totalCount!: number;
+  @Field(() => Int, { description: "Estimate of totalCount from the database's statistics: no scan, may be off." })
+  totalCountEstimate!: number;
 }
 
 @InputType()

@@ -1,0 +1,215 @@
+/**
+ * Read paths at scale, beside PostGraphile v5 and a hand-written SQL floor on the same database,
+ * in one run (A B C A B C per cell): incident detail with every nested field, the incident list,
+ * the actionables board with filters and totalCount. Latency percentiles and throughput by
+ * autocannon over loopback; bounded: DURATION seconds per cell (default 5) after 2 s of warm-up.
+ *
+ *   npm --prefix bench/peers ci           # PostGraphile and autocannon, outside the app's install
+ *   BENCH_DATABASE_URL=postgresql://…/hindsight_synth_100k node -r ./scripts/register-ts.js bench/read-bench.ts
+ *
+ * BENCH_DATABASE_URL is a database filled by `npm run synth` (it is migrated, never written).
+ * Prints a JSON line per measurement and a markdown table of medians and same-run ratios.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { Client } from 'pg';
+import { freePort, projectRoot } from '@hindsight/db';
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const autocannon = require(path.join(projectRoot(), 'bench', 'peers', 'node_modules', 'autocannon')) as (
+  opts: Record<string, unknown>,
+) => Promise<{ latency: { p50: number; p97_5: number; p99: number; p90: number }; requests: { average: number }; non2xx: number; errors: number }>;
+
+const url = process.env.BENCH_DATABASE_URL;
+if (!url) throw new Error('set BENCH_DATABASE_URL to a database filled by npm run synth');
+const DURATION = Number(process.env.DURATION ?? 5);
+const POOL = 10;
+const CONNECTIONS = (process.env.CONNECTIONS ?? '1,10').split(',').map(Number);
+const ROUNDS = Number(process.env.ROUNDS ?? 2);
+const root = projectRoot();
+
+const DETAIL_FIELDS = `slug title organization components summary narrative impact source { title url language } started { at precision } detected { at precision }
+  mitigated { at precision } resolved { at precision } version patterns { key name }
+  timeline { key asWritten at precision kind text }
+  causalFactors { key role component text }
+  causalLinks { kind from { key } to { key } }
+  actionables { key title description owner status dueDate priority references { kind ref url } addresses { key } }`;
+
+const PGL_DETAIL = `slug title organization components summary narrative impact sourceTitle sourceUrl sourceLanguage startedAt startedPrecision detectedAt detectedPrecision
+  mitigatedAt mitigatedPrecision resolvedAt resolvedPrecision version
+  incidentPatternsByIncidentId { nodes { patternByPatternId { key name } } }
+  timelineEventsByIncidentId(orderBy: POSITION_ASC) { nodes { key asWritten at precision kind text } }
+  causalFactorsByIncidentId(orderBy: POSITION_ASC) { nodes { key role component text } }
+  causalLinksByIncidentId { nodes { kind causalFactorByFromId { key } causalFactorByToId { key } } }
+  actionablesByIncidentId(orderBy: POSITION_ASC) { nodes { key title description owner status dueDate priority
+    externalReferencesByActionableId(orderBy: POSITION_ASC) { nodes { kind ref url } }
+    actionableFactorsByActionableId { nodes { causalFactorByFactorId { key } } } } }`;
+
+type Target = 'hindsight' | 'postgraphile' | 'floor';
+interface Case {
+  name: string;
+  requests: Partial<Record<Target, { path: string; method: string; body?: string }>>;
+}
+
+const gql = (query: string) => ({ path: '/graphql', method: 'POST', body: JSON.stringify({ query }) });
+
+function cases(slug: string): Case[] {
+  return [
+    {
+      name: 'detail',
+      requests: {
+        hindsight: gql(`{ incident(slug: "${slug}") { ${DETAIL_FIELDS} } }`),
+        postgraphile: gql(`{ allIncidents(condition: { slug: "${slug}" }, first: 1) { nodes { ${PGL_DETAIL} } } }`),
+        floor: { path: `/detail?slug=${slug}`, method: 'GET' },
+      },
+    },
+    {
+      name: 'list',
+      requests: {
+        hindsight: gql(`{ incidents(first: 20) { pageInfo { hasNextPage endCursor } nodes { slug title organization started { at precision } patterns { key } actionables { key status } } } }`),
+        postgraphile: gql(
+          `{ allIncidents(first: 20, orderBy: [STARTED_AT_DESC, ROW_ID_DESC]) { pageInfo { hasNextPage endCursor } nodes { slug title organization startedAt startedPrecision
+            incidentPatternsByIncidentId { nodes { patternByPatternId { key } } } actionablesByIncidentId(orderBy: POSITION_ASC) { nodes { key status } } } } }`,
+        ),
+        floor: { path: '/list', method: 'GET' },
+      },
+    },
+    {
+      name: 'board',
+      requests: {
+        hindsight: gql(`{ actionables(first: 20, filter: { status: [OPEN, IN_PROGRESS], overdue: true }) { pageInfo { endCursor } nodes { key title owner dueDate status incident { slug } } } }`),
+        floor: { path: '/board', method: 'GET' },
+      },
+    },
+    {
+      name: 'totalCount',
+      requests: {
+        hindsight: gql(`{ incidents(first: 1) { totalCount } }`),
+        postgraphile: gql(`{ allIncidents(first: 1) { totalCount } }`),
+        floor: { path: '/count', method: 'GET' },
+      },
+    },
+    { name: 'totalCountEstimate', requests: { hindsight: gql(`{ incidents(first: 1) { totalCountEstimate } }`) } },
+  ];
+}
+
+function start(cmd: string, args: string[], env: Record<string, string>, cwd: string, ready: RegExp | null): Promise<ChildProcess> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    if (!ready) resolve(child);
+    let out = '';
+    const onData = (d: Buffer) => {
+      out += d.toString();
+      if (ready?.test(out)) resolve(child);
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    child.on('exit', (code) => {
+      if (code !== null && code !== 0) console.error(`${args.join(' ')} exited ${code}: ${out.slice(-2000)}`);
+      reject(new Error(`${args.join(' ')} exited ${code}`));
+    });
+    if (ready) setTimeout(() => reject(new Error(`${args.join(' ')} did not start: ${out.slice(-2000)}`)), 180_000).unref();
+  });
+}
+
+async function main() {
+  const c = new Client({ connectionString: url });
+  await c.connect();
+  const { rows } = await c.query<{ n: number; slug: string }>(
+    `SELECT (SELECT count(*)::int FROM "Incident") AS n, (SELECT "slug" FROM "Incident" WHERE "slug" LIKE 'synth-%' ORDER BY "slug" LIMIT 1 OFFSET 100) AS slug`,
+  );
+  await c.end();
+  const { n, slug } = rows[0]!;
+  console.error(`read bench on ${n} incidents; detail of ${slug}; ${DURATION}s per cell, connections ${CONNECTIONS.join(',')}, ${ROUNDS} rounds`);
+
+  const [appPort, pglPort, floorPort] = [await freePort(), await freePort(), await freePort()];
+  const app = await start(
+    process.execPath,
+    ['scripts/start.js'],
+    {
+      DATABASE_URL: url!,
+      PORT: String(appPort),
+      LOG_LEVEL: 'silent',
+      SEED_ON_START: 'false',
+      DB_POOL_MAX: String(POOL),
+      RATE_LIMIT_WRITES_PER_TOKEN: '0',
+      RATE_LIMIT_WRITES_PER_ADDRESS: '0',
+      RATE_LIMIT_MODEL_RUNS_PER_TOKEN: '0',
+      RATE_LIMIT_MODEL_RUNS_PER_ADDRESS: '0',
+      RATE_LIMIT_REFUSALS_PER_CLIENT: '0',
+      NODE_ENV: 'production',
+    },
+    root,
+    null,
+  );
+  const children: ChildProcess[] = [app];
+  try {
+    const pgl = await start(process.execPath, ['--import', './with-resolvers.mjs', 'postgraphile-server.mjs', url!, String(pglPort), String(POOL)], { GRAPHILE_ENV: 'production' }, path.join(root, 'bench', 'peers'), /listening/);
+    children.push(pgl);
+    const floor = await start(process.execPath, ['-r', './scripts/register-ts.js', 'bench/read-floor-server.ts', url!, String(floorPort), String(POOL)], {}, root, /listening/);
+    children.push(floor);
+    await waitHttp(appPort);
+    const ports: Record<Target, number> = { hindsight: appPort, postgraphile: pglPort, floor: floorPort };
+
+    const results: Record<string, { p50: number; p97_5: number; p99: number; rps: number }[]> = {};
+    for (const cse of cases(slug)) {
+      for (const connections of CONNECTIONS) {
+        for (let round = 0; round < ROUNDS; round++) {
+          for (const [target, request] of Object.entries(cse.requests) as [Target, { path: string; method: string; body?: string }][]) {
+            const opts = {
+              url: `http://127.0.0.1:${ports[target]}${request.path}`,
+              method: request.method,
+              body: request.body,
+              headers: { 'content-type': 'application/json' },
+              connections,
+              pipelining: 1,
+            };
+            if (round === 0) await autocannon({ ...opts, duration: 2 });
+            const r = await autocannon({ ...opts, duration: DURATION });
+            if (r.non2xx > 0 || r.errors > 0) throw new Error(`${cse.name} ${target}: ${r.non2xx} non-2xx, ${r.errors} errors`);
+            const row = { p50: r.latency.p50, p97_5: r.latency.p97_5, p99: r.latency.p99, rps: r.requests.average };
+            (results[`${cse.name}|${connections}|${target}`] ??= []).push(row);
+            console.log(JSON.stringify({ case: cse.name, connections, target, round, ...row }));
+          }
+        }
+      }
+    }
+    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)]!;
+    console.log(`\n| query | conns | target | p50 ms | p97.5 ms | p99 ms | req/s | req/s vs PostGraphile | p97.5 vs floor |`);
+    console.log(`|---|---|---|---|---|---|---|---|---|`);
+    for (const cse of cases(slug)) {
+      for (const connections of CONNECTIONS) {
+        const get = (t: Target) => results[`${cse.name}|${connections}|${t}`];
+        for (const t of Object.keys(cse.requests) as Target[]) {
+          const rs = get(t)!;
+          const rps = median(rs.map((r) => r.rps));
+          const pgl = get('postgraphile');
+          const fl = get('floor');
+          const vsPgl = pgl && t !== 'postgraphile' ? (rps / median(pgl.map((r) => r.rps))).toFixed(2) : '';
+          const vsFloor = fl && t !== 'floor' ? (median(rs.map((r) => r.p97_5)) / Math.max(median(fl.map((r) => r.p97_5)), 1)).toFixed(2) : '';
+          console.log(`| ${cse.name} | ${connections} | ${t} | ${median(rs.map((r) => r.p50))} | ${median(rs.map((r) => r.p97_5))} | ${median(rs.map((r) => r.p99))} | ${rps.toFixed(0)} | ${vsPgl} | ${vsFloor} |`);
+        }
+      }
+    }
+  } finally {
+    for (const child of children) child.kill('SIGTERM');
+  }
+}
+
+async function waitHttp(port: number): Promise<void> {
+  for (let i = 0; i < 300; i++) {
+    try {
+      const res = await fetch(`http://127.0.0.1:${port}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"query":"{ __typename }"}' });
+      if (res.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  throw new Error('the app did not answer');
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});

@@ -1,0 +1,101 @@
+/**
+ * The hot read paths in one statement each: an incident (or a page of them) with the nested
+ * collections a query selected, as JSON aggregated by Postgres, and a page of actionables with
+ * theirs. Hand-written SQL because Prisma sends one or two statements per relation; these are
+ * sent as named prepared statements (parsed and planned once per connection), one name per
+ * combination of nested collections.
+ */
+
+/** What to load with each incident. Children that are not asked for cost nothing. */
+export interface IncidentInclude {
+  narrative?: boolean;
+  patterns?: boolean;
+  timeline?: boolean;
+  factors?: boolean;
+  links?: boolean;
+  actionables?: boolean;
+  references?: boolean;
+  addresses?: boolean;
+}
+
+/** What to load with each actionable of a board page. */
+export interface ActionableInclude {
+  references?: boolean;
+  addresses?: boolean;
+  incident?: boolean;
+}
+
+export const INCIDENT_COLUMNS = `i."id", i."slug", i."status"::text AS "status", i."title", i."organization", i."components", i."summary", i."impact",
+  i."sourceTitle", i."sourceUrl", i."sourceLanguage", i."startedAt", i."startedPrecision"::text AS "startedPrecision",
+  i."detectedAt", i."detectedPrecision"::text AS "detectedPrecision", i."mitigatedAt", i."mitigatedPrecision"::text AS "mitigatedPrecision",
+  i."resolvedAt", i."resolvedPrecision"::text AS "resolvedPrecision", i."version", i."createdAt", i."updatedAt"`;
+
+const ACTIONABLE_JSON = (alias: string) =>
+  `json_build_object('id', ${alias}."id", 'incidentId', ${alias}."incidentId", 'key', ${alias}."key", 'position', ${alias}."position",
+    'title', ${alias}."title", 'description', ${alias}."description", 'owner', ${alias}."owner", 'status', ${alias}."status",
+    'dueDate', ${alias}."dueDate", 'priority', ${alias}."priority", 'closedAt', ${alias}."closedAt", 'closedBy', ${alias}."closedBy",
+    'wontDoReason', ${alias}."wontDoReason", 'version', ${alias}."version", 'createdAt', ${alias}."createdAt", 'updatedAt', ${alias}."updatedAt")`;
+
+const REFERENCES_OF = (actionable: string) =>
+  `(SELECT COALESCE(json_agg(json_build_object('id', r."id", 'actionableId', r."actionableId", 'position', r."position", 'kind', r."kind", 'ref', r."ref", 'url', r."url") ORDER BY r."position"), '[]')
+    FROM "ExternalReference" r WHERE r."actionableId" = ${actionable}."id")`;
+
+const FACTOR_JSON = (alias: string) =>
+  `json_build_object('id', ${alias}."id", 'incidentId', ${alias}."incidentId", 'key', ${alias}."key", 'position', ${alias}."position", 'role', ${alias}."role", 'component', ${alias}."component", 'text', ${alias}."text")`;
+
+const ADDRESSES_OF = (actionable: string) =>
+  `(SELECT COALESCE(json_agg(${FACTOR_JSON('f')} ORDER BY f."position"), '[]')
+    FROM "ActionableFactor" x JOIN "CausalFactor" f ON f."id" = x."factorId" WHERE x."actionableId" = ${actionable}."id")`;
+
+/** A short name per combination (Postgres keeps 63 characters of a statement name). */
+function includeKey(include: object): string {
+  return Object.entries(include)
+    .filter(([, on]) => on)
+    .map(([k]) => k.slice(0, 3))
+    .sort()
+    .join('');
+}
+
+/** Incident rows (published only) chosen by id (`$1::uuid[]`) or by slug (`$1`), with their selected children. */
+export function incidentTreeStatement(by: 'ids' | 'slug', include: IncidentInclude): { name: string; text: string } {
+  const parts = [INCIDENT_COLUMNS, include.narrative ? `i."narrative"` : `NULL::text AS "narrative"`];
+  if (include.patterns) {
+    parts.push(`(SELECT COALESCE(json_agg(json_build_object('id', p."id", 'key', p."key", 'name', p."name", 'description', p."description") ORDER BY p."key"), '[]')
+      FROM "IncidentPattern" ip JOIN "Pattern" p ON p."id" = ip."patternId" WHERE ip."incidentId" = i."id") AS "j_patterns"`);
+  }
+  if (include.timeline) {
+    parts.push(`(SELECT COALESCE(json_agg(json_build_object('id', e."id", 'incidentId', e."incidentId", 'key', e."key", 'position', e."position", 'at', e."at",
+        'precision', e."precision", 'asWritten', e."asWritten", 'kind', e."kind", 'text', e."text") ORDER BY e."position"), '[]')
+      FROM "TimelineEvent" e WHERE e."incidentId" = i."id") AS "j_timeline"`);
+  }
+  if (include.factors) {
+    parts.push(`(SELECT COALESCE(json_agg(${FACTOR_JSON('f')} ORDER BY f."position"), '[]') FROM "CausalFactor" f WHERE f."incidentId" = i."id") AS "j_factors"`);
+  }
+  if (include.links) {
+    parts.push(`(SELECT COALESCE(json_agg(json_build_object('id', l."id", 'incidentId', l."incidentId", 'fromId', l."fromId", 'toId', l."toId", 'kind', l."kind") ORDER BY l."id"), '[]')
+      FROM "CausalLink" l WHERE l."incidentId" = i."id") AS "j_links"`);
+  }
+  if (include.actionables) {
+    const extra = [include.references ? `'references', ${REFERENCES_OF('a')}` : null, include.addresses ? `'addresses', ${ADDRESSES_OF('a')}` : null].filter(Boolean);
+    const row = extra.length > 0 ? `(${ACTIONABLE_JSON('a')}::jsonb || jsonb_build_object(${extra.join(', ')}))` : ACTIONABLE_JSON('a');
+    parts.push(`(SELECT COALESCE(json_agg(${row} ORDER BY a."position"), '[]') FROM "Actionable" a WHERE a."incidentId" = i."id") AS "j_actionables"`);
+  }
+  // By slug: the current one, or one it had before a rename (an alias).
+  const where = by === 'ids' ? `i."id" = ANY($1::uuid[])` : `(i."slug" = $1 OR EXISTS (SELECT 1 FROM "IncidentSlugAlias" sa WHERE sa."incidentId" = i."id" AND sa."slug" = $1))`;
+  return {
+    name: `incident_tree_${by}_${includeKey(include)}`,
+    text: `SELECT ${parts.join(',\n  ')}\nFROM "Incident" i WHERE ${where} AND i."status" = 'published'`,
+  };
+}
+
+/** Actionables by id (`$1::uuid[]`), with their selected children and incident. */
+export function actionableTreeStatement(include: ActionableInclude): { name: string; text: string } {
+  const parts = [`${ACTIONABLE_JSON('a')} AS "row"`];
+  if (include.references) parts.push(`${REFERENCES_OF('a')} AS "j_references"`);
+  if (include.addresses) parts.push(`${ADDRESSES_OF('a')} AS "j_addresses"`);
+  if (include.incident) parts.push(`(SELECT row_to_json(t) FROM (SELECT ${INCIDENT_COLUMNS} FROM "Incident" i WHERE i."id" = a."incidentId") t) AS "j_incident"`);
+  return {
+    name: `actionable_tree_${includeKey(include)}`,
+    text: `SELECT ${parts.join(',\n  ')}\nFROM "Actionable" a WHERE a."id" = ANY($1::uuid[])`,
+  };
+}

@@ -1,0 +1,85 @@
+import { PrismaService } from '@hindsight/db';
+import { IncidentsService, loadSyntheticCorpus } from '@hindsight/incidents';
+import { testPrisma, createTestDatabase, type TestDatabase } from './support/test-db';
+
+/**
+ * The expression indexes of migration 20261202060000_read_path_indexes exist and serve the
+ * keyset pages the service actually sends: with sorting disabled, the plan of each page
+ * statement reads an index in order and has no Sort node (an index that did not match the sort
+ * expression would leave the Sort in place).
+ */
+describe('read-path indexes match the list orders', () => {
+  let db: TestDatabase;
+  let prisma: PrismaService;
+  beforeAll(async () => {
+    db = await createTestDatabase({ seed: true });
+    prisma = testPrisma(db.url);
+    await loadSyntheticCorpus(prisma, { incidents: 50, seed: 3, batchSize: 50 });
+  }, 300_000);
+  afterAll(async () => {
+    await prisma.onModuleDestroy();
+    await db.drop();
+  });
+
+  async function pagePlans(run: (s: IncidentsService) => Promise<unknown>): Promise<string[]> {
+    const sent: { text: string; values: unknown[] }[] = [];
+    const pool = prisma.pool as unknown as { query: (...a: unknown[]) => Promise<unknown> };
+    const original = pool.query.bind(prisma.pool);
+    pool.query = (q: unknown, v?: unknown) => {
+      const c = typeof q === 'string' ? { text: q, values: (v as unknown[]) ?? [] } : (q as { text: string; values?: unknown[] });
+      if (/ORDER BY/.test(c.text) && /LIMIT/.test(c.text) && !/json_agg/.test(c.text)) sent.push({ text: c.text, values: c.values ?? [] });
+      return original(q, v);
+    };
+    try {
+      await run(new IncidentsService(prisma));
+    } finally {
+      pool.query = original;
+    }
+    const client = await prisma.pool.connect();
+    try {
+      await client.query('SET enable_sort = off');
+      const plans = [];
+      for (const s of sent) {
+        const r = await client.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${s.text}`, s.values.map((v) => (v instanceof Date ? v.toISOString() : v)));
+        plans.push(r.rows.map((x) => x['QUERY PLAN']).join('\n'));
+      }
+      await client.query('RESET enable_sort');
+      return plans;
+    } finally {
+      client.release();
+    }
+  }
+
+  it.each([
+    ['STARTED_AT_DESC', 'Incident_published_started_idx'],
+    ['STARTED_AT_ASC', 'Incident_published_started_idx'],
+    ['TITLE_ASC', 'Incident_published_title_idx'],
+    ['UPDATED_AT_DESC', 'Incident_updatedAt_id_idx'],
+  ] as const)('incidents ordered by %s read %s in order', async (orderBy, index) => {
+    const [plan] = await pagePlans((s) => s.listIncidents({}, { first: 5, orderBy }));
+    expect(plan).toContain(`"${index}"`);
+    expect(plan).not.toMatch(/\bSort\b/);
+  });
+
+  it.each([
+    ['DUE_DATE_ASC', 'Actionable_due_idx'],
+    ['UPDATED_AT_DESC', 'Actionable_updatedAt_id_idx'],
+    ['CREATED_AT_ASC', 'Actionable_createdAt_id_idx'],
+  ] as const)('actionables ordered by %s read %s in order', async (orderBy, index) => {
+    const [plan] = await pagePlans((s) => s.listActionables({ status: ['open', 'in_progress'] }, { first: 5, orderBy }));
+    expect(plan).toContain(`"${index}"`);
+    expect(plan).not.toMatch(/\bSort\b/);
+  });
+
+  it('finds an owner in any case through the lower(owner) index', async () => {
+    const client = await prisma.pool.connect();
+    try {
+      await client.query('SET enable_seqscan = off');
+      const r = await client.query<{ 'QUERY PLAN': string }>(`EXPLAIN SELECT 1 FROM "Actionable" a WHERE lower(a."owner") = lower($1)`, ['ALICE']);
+      expect(r.rows.map((x) => x['QUERY PLAN']).join('\n')).toContain('"Actionable_owner_lower_idx"');
+      await client.query('RESET enable_seqscan');
+    } finally {
+      client.release();
+    }
+  });
+});

@@ -1,0 +1,123 @@
+import { Client } from 'pg';
+import { PrismaService } from '@hindsight/db';
+import { loadSyntheticCorpus } from '@hindsight/incidents';
+import { issueTokens } from './support/api-tokens';
+import { startTestApp, type TestApp } from './support/test-app';
+
+/**
+ * Every list and nested read costs the same number of SQL statements at 10 incidents as at
+ * 1,000 (drafts: 3 and 100), and the hot paths cost exactly what incident-tree-query.ts says:
+ * one statement for an incident with all its nested collections, a page query plus one for a
+ * page of incidents or actionables with theirs, and the count only when totalCount is selected.
+ */
+
+const ALL_NESTED = `slug title narrative summary started { at precision } patterns { key name }
+  timeline { key at precision kind text }
+  causalFactors { key role component leadsTo { kind to { key } } followsFrom { from { key } } }
+  causalLinks { kind from { key } to { key } }
+  actionables { key status owner dueDate priority references { kind ref url } addresses { key } incident { slug } }`;
+
+const QUERIES: Record<string, { query: string; variables?: Record<string, unknown>; editor?: boolean; statements?: number }> = {
+  'incident detail, all nested fields': { query: `query($slug: String!) { incident(slug: $slug) { ${ALL_NESTED} } }`, variables: { slug: 'synth-s1-0' }, statements: 1 },
+  'incident list, all nested fields, no count': { query: `{ incidents(first: 100) { pageInfo { hasNextPage endCursor } nodes { ${ALL_NESTED} } } }`, statements: 2 },
+  'incident list with totalCount': { query: `{ incidents(first: 100) { totalCount nodes { slug } } }`, statements: 3 },
+  'incident list, filtered, ordered by title': {
+    query: `{ incidents(first: 50, orderBy: TITLE_ASC, filter: { organization: "a", startedFrom: "2009-01-01T00:00:00Z" }) { totalCountEstimate nodes { slug patterns { key } } } }`,
+  },
+  'incident list with history': { query: `{ incidents(first: 100) { nodes { slug history(last: 5) { action field } } } }` },
+  'actionables board with filters': {
+    query: `{ actionables(first: 100, filter: { status: [OPEN, IN_PROGRESS], hasExternalRef: true }) {
+      totalCount nodes { key title status owner dueDate overdue priority references { ref url } addresses { key role } incident { slug title } } } }`,
+    statements: 3,
+  },
+  'actionables board by owner and due date': {
+    query: `query($owner: String) { actionables(first: 100, orderBy: DUE_DATE_ASC, filter: { owner: $owner, dueBefore: "2100-01-01" }) { nodes { key history(last: 3) { action } incident { slug timeline { key } } } } }`,
+  },
+  'actionables board by priority': { query: `{ actionables(first: 100, orderBy: PRIORITY) { pageInfo { endCursor } nodes { key scenario { key } latestRun { status } } } }` },
+  patterns: { query: `{ patterns { key name incidentCount } }` },
+  'drafts with nested fields': { query: `{ draftIncidents(first: 100) { report { __typename } incident { slug timeline { key } actionables { key references { ref } } patterns { key } } } }`, editor: true },
+};
+
+describe('statement counts of every list and nested read, at 10 and at 1,000 incidents', () => {
+  let t: TestApp;
+  let editor: Record<string, string>;
+  beforeAll(async () => {
+    // Counts, never speed: a loaded machine may take long, so statements get minutes.
+    t = await startTestApp({ env: { DB_STATEMENT_TIMEOUT_MS: '300000' } });
+    editor = (await issueTokens(t)).as('editor');
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  const prisma = () => t.app.get(PrismaService);
+
+  /** Objects in the answer that have a key or slug: the rows it returned. */
+  function rowsOf(data: unknown): number {
+    if (Array.isArray(data)) return data.reduce((n: number, d) => n + rowsOf(d), 0);
+    if (data && typeof data === 'object') {
+      const own = 'key' in data || 'slug' in data ? 1 : 0;
+      return own + Object.values(data).reduce((n: number, v) => n + rowsOf(v), 0);
+    }
+    return 0;
+  }
+
+  async function statementsOf(name: string): Promise<{ statements: number; rows: number }> {
+    const q = QUERIES[name]!;
+    const before = prisma().statementCount;
+    const res = await t.gql<Record<string, unknown>>(q.query, q.variables, q.editor ? editor : undefined);
+    expect({ name, errors: res.errors }).toEqual({ name, errors: undefined });
+    const statements = prisma().statementCount - before;
+    return { statements, rows: rowsOf(res.data) };
+  }
+
+  /** Makes `n` of the synthetic incidents drafts again (the drafts list shows them). */
+  async function drafts(n: number): Promise<void> {
+    const c = new Client({ connectionString: t.db.url });
+    await c.connect();
+    try {
+      await c.query(`UPDATE "Incident" SET "status" = 'draft' WHERE "slug" IN (
+        SELECT "slug" FROM "Incident" WHERE "slug" LIKE 'synth-s1-%' ORDER BY split_part("slug", '-', 3)::int DESC LIMIT $1)`, [n]);
+      await c.query(`INSERT INTO "ImportedDocument" ("incidentId", "contentHash", "format", "report", "importedBy")
+        SELECT i."id", md5(i."slug"), 'markdown', '{"confidence": 0.5, "warnings": [], "unused": []}'::jsonb, 'test'
+        FROM "Incident" i WHERE i."status" = 'draft' ON CONFLICT DO NOTHING`);
+    } finally {
+      await c.end();
+    }
+  }
+
+  it('costs the same statements for 10 incidents as for 1,000, and what the hot paths promise', async () => {
+    // 4 shipped incidents + 6 synthetic ones = 10; then up to 1,000.
+    await loadSyntheticCorpus(prisma(), { incidents: 6, seed: 1, batchSize: 100 });
+    // An owner with dated work among the first ten, asked for in upper case (the filter ignores case).
+    const [{ owner }] = await prisma().$queryRaw<{ owner: string }[]>`SELECT upper("owner") AS owner FROM "Actionable"
+      WHERE "owner" IS NOT NULL AND "dueDate" IS NOT NULL GROUP BY "owner" ORDER BY count(*) DESC, "owner" LIMIT 1`;
+    QUERIES['actionables board by owner and due date']!.variables = { owner };
+    await drafts(3);
+    const small: Record<string, { statements: number; rows: number }> = {};
+    for (const name of Object.keys(QUERIES)) {
+      small[name] = await statementsOf(name);
+      // Every read returns rows already, so the comparison is between full and short pages, not empty ones.
+      expect({ name, rows: small[name]!.rows }).toEqual({ name, rows: expect.any(Number) });
+      expect(small[name]!.rows).toBeGreaterThan(0);
+    }
+
+    await loadSyntheticCorpus(prisma(), { incidents: 996, seed: 1, batchSize: 100 });
+    await drafts(100);
+    for (const name of Object.keys(QUERIES)) {
+      const big = await statementsOf(name);
+      expect({ name, statements: big.statements }).toEqual({ name, statements: small[name]!.statements });
+      const promised = QUERIES[name]!.statements;
+      if (promised !== undefined) expect({ name, statements: big.statements }).toEqual({ name, statements: promised });
+    }
+    // The large corpus really was read: pages are full where they were short.
+    const listed = await t.gql<{ incidents: { totalCount: number; nodes: unknown[] }; actionables: { nodes: unknown[] } }>(
+      `{ incidents(first: 100) { totalCount nodes { slug } } actionables(first: 100) { nodes { key } } }`,
+    );
+    const [{ n }] = await prisma().$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM "Incident" WHERE "status" = 'published'`;
+    expect(n).toBeGreaterThan(850);
+    expect(listed.data.incidents.totalCount).toBe(n);
+    expect(listed.data.incidents.nodes).toHaveLength(100);
+    expect(listed.data.actionables.nodes).toHaveLength(100);
+  }, 1_800_000);
+});
