@@ -110,9 +110,7 @@ export class IncidentsService {
     const sort: SortSpec =
       orderBy === 'RELEVANCE' ? { expr: Prisma.sql`ts_rank(i."searchDocument", s.q)`, cast: Prisma.sql`real`, desc: true } : INCIDENT_SORT[orderBy];
     const page = await this.keysetPage(
-      search
-        ? Prisma.sql`FROM "Incident" i CROSS JOIN (SELECT ${search.tsquery} AS q) s WHERE ${where} AND i."searchDocument" @@ s.q`
-        : Prisma.sql`FROM "Incident" i WHERE ${where}`,
+      this.fromWhere(where, search),
       Prisma.sql`i."id"`,
       sort,
       orderBy === 'RELEVANCE' ? `RELEVANCE:${search!.fingerprint}` : orderBy,
@@ -147,6 +145,20 @@ export class IncidentsService {
     return withCount(pattern);
   }
 
+  /**
+   * `FROM … WHERE …` of the published incidents a filter (and its parsed text search) selects,
+   * aliased `i`; facets and "did you mean" count over it.
+   */
+  resultSetSql(filter: IncidentFilter, search: TextSearch | null): Prisma.Sql {
+    return this.fromWhere(this.incidentWhere(filter), search);
+  }
+
+  private fromWhere(where: Prisma.Sql, search: TextSearch | null): Prisma.Sql {
+    return search
+      ? Prisma.sql`FROM "Incident" i CROSS JOIN (SELECT ${search.tsquery} AS q) s WHERE ${where} AND i."searchDocument" @@ s.q`
+      : Prisma.sql`FROM "Incident" i WHERE ${where}`;
+  }
+
   private incidentWhere(filter: IncidentFilter): Prisma.Sql {
     const patterns = Object.fromEntries((filter.patterns ?? []).map((p, i) => [`patterns[${i}]`, p]));
     checkFilterTexts('filter', { text: filter.text, organization: filter.organization, component: filter.component, ...patterns });
@@ -170,7 +182,7 @@ export class IncidentsService {
     if (filter.status && filter.status.length > 0) {
       parts.push(Prisma.sql`a."status"::text IN (${Prisma.join(filter.status)})`);
     }
-    if (filter.owner) parts.push(Prisma.sql`lower(a."owner") = lower(${filter.owner})`);
+    if (filter.owner) parts.push(Prisma.sql`a."owner" ILIKE ${likePattern(filter.owner.trim())}`);
     const overdue = Prisma.sql`(a."dueDate" < CURRENT_DATE AND a."status" IN ('open', 'in_progress'))`;
     if (filter.overdue === true) parts.push(overdue);
     if (filter.overdue === false) parts.push(Prisma.sql`NOT ${overdue}`);

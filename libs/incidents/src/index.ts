@@ -7,3 +7,6 @@ export * from './seed/seed-files';
 export * from './seed/seeder';
 export * from './search-document';
 export * from './search-query';
+export * from './search-language';
+export * from './search-results.service';
+export * from './related-incidents.service';

@@ -1,5 +1,6 @@
 import { Prisma } from '@hindsight/db';
 import { foldText, type IncidentDocument } from '@hindsight/domain';
+import { cjkBigrams, stemmingConfigFor } from './search-language';
 
 type Tx = Prisma.TransactionClient;
 
@@ -20,11 +21,25 @@ function withSplitForm(ref: string): string {
   return split === ref ? ref : `${ref} ${split}`;
 }
 
+/** Folds like the query does, and writes CJK runs as bigrams (see search-language.ts). */
+export function foldForSearch(parts: readonly string[]): string {
+  return cjkBigrams(foldText(parts.join('\n'))).replace(/ {2,}/g, ' ').trim();
+}
+
 export function searchSectionsOf(doc: IncidentDocument, patternNames: string[]): SearchSections {
-  const fold = (parts: string[]) => foldText(parts.join('\n'));
+  const fold = foldForSearch;
   return {
     A: fold([doc.title]),
-    B: fold([doc.summary, doc.impact, doc.organization, ...doc.components, ...patternNames, ...doc.patterns.map((p) => p.replace(/-/g, ' '))]),
+    B: fold([
+      doc.summary,
+      doc.impact,
+      doc.organization,
+      ...doc.components,
+      ...patternNames,
+      ...doc.patterns.map((p) => p.replace(/-/g, ' ')),
+      // The source's own words (a Vietnamese or Japanese summary) rank with the English summary.
+      doc.source.originalText ?? '',
+    ]),
     C: fold([
       ...doc.causalFactors.map((f) => `${f.component} ${f.text}`),
       ...doc.actionables.map((a) => `${a.title} ${a.description}`),
@@ -58,8 +73,14 @@ export async function writeSearchDocument(tx: Tx, incidentId: string, doc: Incid
   const s = searchSectionsOf(doc, patterns.map((p) => p.name));
   const weighted = (text: string, weight: string) =>
     Prisma.sql`setweight(to_tsvector('english', ${text}), ${weight}::"char") || setweight(to_tsvector('simple', ${text}), ${weight}::"char")`;
+  // The original-language text is also stemmed in its own language where Postgres can.
+  const config = stemmingConfigFor(doc.source.language);
+  const original =
+    doc.source.originalText && config && config !== 'english'
+      ? Prisma.sql` || setweight(to_tsvector(${config}::regconfig, ${foldForSearch([doc.source.originalText])}), 'B')`
+      : Prisma.empty;
   await tx.$executeRaw`UPDATE "Incident" SET "searchDocument" =
-    ${weighted(s.A, 'A')} || ${weighted(s.B, 'B')} || ${weighted(s.C, 'C')} || ${weighted(s.D, 'D')}
+    ${weighted(s.A, 'A')} || ${weighted(s.B, 'B')} || ${weighted(s.C, 'C')} || ${weighted(s.D, 'D')}${original}
     WHERE "id" = ${incidentId}::uuid`;
   await tx.$executeRaw`DELETE FROM "SearchWord" WHERE "incidentId" = ${incidentId}::uuid`;
   await tx.$executeRaw`INSERT INTO "SearchWord" ("word", "incidentId")

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Prisma } from '@hindsight/db';
 import { foldText } from '@hindsight/domain';
+import { cjkBigrams } from './search-language';
 
 type Db = Pick<Prisma.TransactionClient, '$queryRaw'>;
 
@@ -26,10 +27,12 @@ export interface TextSearch {
  */
 export function normalizeSearchText(raw: string): string {
   const folded = foldText(raw);
-  return folded.replace(/(^|\s)(-?)([^\s"]*\/[^\s"]*)/g, (_m, space: string, minus: string, token: string) => {
+  const identifiers = folded.replace(/(^|\s)(-?)([^\s"]*\/[^\s"]*)/g, (_m, space: string, minus: string, token: string) => {
     const words = token.split(/[^\p{L}\p{N}]+/u).filter(Boolean);
     return words.length === 0 ? space : `${space}${minus}"${words.join(' ')}"`;
   });
+  // A CJK word is searched as the phrase of its bigrams, as the document stores it.
+  return cjkBigrams(identifiers, { quote: true }).replace(/ {2,}/g, ' ').trim();
 }
 
 /** The words of a query worth widening: not excluded, not the `or` operator, long enough. */

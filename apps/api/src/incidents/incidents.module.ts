@@ -1,13 +1,27 @@
 import { Module } from '@nestjs/common';
-import { IncidentsService } from '@hindsight/incidents';
+import { IncidentsService, RelatedIncidentsService, SearchResultsService } from '@hindsight/incidents';
 import { ActionablesResolver } from './actionables.resolver';
 import { CausalFactorResolver, CausalLinkResolver } from './causal-graph.resolver';
 import { IncidentsResolver } from './incidents.resolver';
 import { PatternsResolver } from './patterns.resolver';
+import { FilterSuggestionsResolver, IncidentConnectionSearchResolver, IncidentEdgeSearchResolver, RelatedIncidentsResolver } from './search-results.resolver';
 
 /** Read side of the knowledge base over GraphQL. */
 @Module({
-  providers: [IncidentsService, IncidentsResolver, CausalFactorResolver, CausalLinkResolver, ActionablesResolver, PatternsResolver],
-  exports: [IncidentsService],
+  providers: [
+    IncidentsService,
+    SearchResultsService,
+    RelatedIncidentsService,
+    IncidentsResolver,
+    CausalFactorResolver,
+    CausalLinkResolver,
+    ActionablesResolver,
+    PatternsResolver,
+    IncidentConnectionSearchResolver,
+    IncidentEdgeSearchResolver,
+    RelatedIncidentsResolver,
+    FilterSuggestionsResolver,
+  ],
+  exports: [IncidentsService, SearchResultsService, RelatedIncidentsService],
 })
 export class IncidentsModule {}

@@ -1,6 +1,7 @@
 import { Args, Int, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
 import {
   IncidentsService,
+  SearchResultsService,
   type IncidentLoaders,
   type IncidentOrder,
   type IncidentRecord,
@@ -23,7 +24,10 @@ import {
 
 @Resolver(() => Incident)
 export class IncidentsResolver {
-  constructor(private readonly service: IncidentsService) {}
+  constructor(
+    private readonly service: IncidentsService,
+    private readonly searchResults: SearchResultsService,
+  ) {}
 
   @Query(() => Incident, { description: 'One incident by its slug; NOT_FOUND when there is none.' })
   incident(@Args('slug') slug: string) {
@@ -38,12 +42,14 @@ export class IncidentsResolver {
     @Args('after', { type: () => String, nullable: true }) after: string | null,
   ) {
     const page = await this.service.listIncidents(filter ?? {}, { orderBy, first, after });
-    return { ...toConnection(page), searchWidened: page.search?.widened ?? [] };
+    const connection = toConnection(page);
+    const searchContext = this.searchResults.context(filter ?? {}, page.search, page.totalCount, page.nodes.map((n) => n.id));
+    return { ...connection, edges: connection.edges.map((e) => ({ ...e, searchContext })), searchContext, searchWidened: page.search?.widened ?? [] };
   }
 
   @ResolveField(() => IncidentSource)
   source(@Parent() i: IncidentRecord): IncidentSource {
-    return { title: i.sourceTitle, url: i.sourceUrl, language: i.sourceLanguage };
+    return { title: i.sourceTitle, url: i.sourceUrl, language: i.sourceLanguage, originalText: i.sourceOriginalText };
   }
 
   @ResolveField(() => KeyTime) started(@Parent() i: IncidentRecord): KeyTime {
