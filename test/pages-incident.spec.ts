@@ -248,6 +248,7 @@ describe('incident pages', () => {
             timeline { key asWritten at precision kind text }
             causalFactors { key role component text leadsTo { kind to { key } } followsFrom { kind from { key } } }
             actionables { key title description status owner dueDate references { kind ref url } addresses { key } }
+            related { score incident { slug title organization } reasons { kind detail weight } }
           } }`,
           { slug },
         ),

@@ -1,3 +1,4 @@
+import request from 'supertest';
 import { issueTokens } from './support/api-tokens';
 import { startTestApp, type TestApp } from './support/test-app';
 
@@ -159,5 +160,23 @@ describe('search across languages, highlights, facets, corrections and related i
     for (const r of related) expect(r.score).toBeCloseTo(r.reasons.reduce((s, x) => s + x.weight, 0), 2);
     const bad = await t.gql(`{ incident(slug: "slack-cache-metastability-2022") { related(first: 0) { score } } }`);
     expect(bad.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+  });
+
+  it('shows matches, corrections, facets, suggestions and related incidents on the pages', async () => {
+    const get = (path: string) => request(t.app.getHttpServer()).get(path).expect(200);
+    const list = (await get('/incidents?q=memcached')).text;
+    expect(list).toMatch(/<mark>[Mm]emcached<\/mark>/);
+    expect(list).toContain('class="facets"');
+    // Suggestions as one types, without script: the browser filters a datalist.
+    expect(list).toMatch(/<input[^>]+name="organization"[^>]+list="field-organization-suggestions"/);
+    expect(list).toMatch(/<datalist id="field-component-suggestions">[^]*<option value="Apache \(mpm_prefork\)">/);
+    const typo = (await get('/incidents?q=slak+mcrb')).text;
+    expect(typo).toMatch(/Did you mean <a href="\/incidents\?q=slack\+mcrib">slack mcrib<\/a>/);
+    const byComponent = (await get('/incidents?component=apache')).text;
+    expect(byComponent).toContain('/incidents/apache-outbound-calls-without-timeouts-2011');
+    expect(byComponent).not.toContain('/incidents/slack-cache-metastability-2022"');
+    const page = (await get('/incidents/slack-cache-metastability-2022')).text;
+    expect(page).toContain('id="related-heading"');
+    expect(page).toMatch(/<a href="\/incidents\/changeprop-feedback-loop-2016">[^<]+<\/a>[^]*Same pattern/);
   });
 });

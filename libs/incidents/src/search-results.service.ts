@@ -74,6 +74,8 @@ const EXCERPT_CONTEXT = 90;
 const MAX_HIGHLIGHTS = 3;
 const MAX_FACET_VALUES = 50;
 const MAX_SUGGESTIONS = 50;
+const COMMON_VALUES = 200;
+const COMMON_VALUES_TTL_MS = 60_000;
 const WORD = /[\p{L}\p{N}]+/gu;
 
 interface FieldTexts {
@@ -230,12 +232,31 @@ export class SearchResultsService {
   }
 
   /**
-   * Values of a filter field containing `text` (case- and accent-insensitive), those starting
+   * The most frequent values of a filter field (up to 200), for a page's `<datalist>`; kept for
+   * a minute per process, since suggestions need not be up to the second and the list page
+   * should not scan every incident on each view.
+   */
+  async commonValues(field: SuggestionField): Promise<string[]> {
+    const cached = this.common.get(field);
+    if (cached && cached.until > Date.now()) return cached.values;
+    const values = (await this.valuesLike(field, '', COMMON_VALUES)).map((s) => s.value);
+    this.common.set(field, { values, until: Date.now() + COMMON_VALUES_TTL_MS });
+    return values;
+  }
+
+  private readonly common = new Map<SuggestionField, { values: string[]; until: number }>();
+
+  /**
+   * Values of a filter field containing `text` (case-insensitive), those starting
    * with it first, then the most frequent. Published incidents only.
    */
   async suggest(field: SuggestionField, text: string, first = 10): Promise<FilterSuggestion[]> {
     if (text.length > LIMITS.shortText) throw AppError.badField('text', `is ${text.length} characters long; the limit is ${LIMITS.shortText}`);
     if (!Number.isInteger(first) || first < 1 || first > MAX_SUGGESTIONS) throw AppError.badField('first', `expected 1 to ${MAX_SUGGESTIONS}`);
+    return this.valuesLike(field, text, first);
+  }
+
+  private valuesLike(field: SuggestionField, text: string, first: number): Promise<FilterSuggestion[]> {
     const like = `%${text.trim().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     const prefix = `${text.trim().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     const values =
