@@ -10,3 +10,6 @@ export * from './search-query';
 export * from './search-language';
 export * from './search-results.service';
 export * from './related-incidents.service';
+export * from './synth/synthetic-corpus';
+export * from './synth/bulk-writer';
+export * from './synth/load-corpus';

@@ -69,20 +69,35 @@ export function searchWordsOf(sections: SearchSections): string[] {
  * indexed; accents and case are already folded by `foldText`, the same fold the query gets.
  */
 export async function writeSearchDocument(tx: Tx, incidentId: string, doc: IncidentDocument): Promise<void> {
-  const patterns = await tx.pattern.findMany({ where: { key: { in: doc.patterns } }, select: { name: true } });
-  const s = searchSectionsOf(doc, patterns.map((p) => p.name));
-  const weighted = (text: string, weight: string) =>
-    Prisma.sql`setweight(to_tsvector('english', ${text}), ${weight}::"char") || setweight(to_tsvector('simple', ${text}), ${weight}::"char")`;
-  // The original-language text is also stemmed in its own language where Postgres can.
-  const config = stemmingConfigFor(doc.source.language);
-  const original =
-    doc.source.originalText && config && config !== 'english'
-      ? Prisma.sql` || setweight(to_tsvector(${config}::regconfig, ${foldForSearch([doc.source.originalText])}), 'B')`
-      : Prisma.empty;
-  await tx.$executeRaw`UPDATE "Incident" SET "searchDocument" =
-    ${weighted(s.A, 'A')} || ${weighted(s.B, 'B')} || ${weighted(s.C, 'C')} || ${weighted(s.D, 'D')}${original}
-    WHERE "id" = ${incidentId}::uuid`;
-  await tx.$executeRaw`DELETE FROM "SearchWord" WHERE "incidentId" = ${incidentId}::uuid`;
+  await writeSearchDocuments(tx, [{ incidentId, doc }]);
+}
+
+/** `writeSearchDocument` for many incidents at once: the same rows, in four statements whatever their number. */
+export async function writeSearchDocuments(tx: Tx, items: { incidentId: string; doc: IncidentDocument }[]): Promise<void> {
+  if (items.length === 0) return;
+  const keys = [...new Set(items.flatMap((i) => i.doc.patterns))];
+  const patterns = keys.length > 0 ? await tx.pattern.findMany({ where: { key: { in: keys } }, select: { key: true, name: true } }) : [];
+  const nameOf = new Map(patterns.map((p) => [p.key, p.name]));
+  const rows = items.map(({ incidentId, doc }) => {
+    // Pattern names in the document's order, so the same document always gives the same vector.
+    const sections = searchSectionsOf(doc, doc.patterns.flatMap((k) => (nameOf.has(k) ? [nameOf.get(k)!] : [])));
+    // The original-language text is also stemmed in its own language where Postgres can.
+    const config = stemmingConfigFor(doc.source.language);
+    const original = doc.source.originalText && config && config !== 'english' ? { O: foldForSearch([doc.source.originalText]), cfg: config } : { O: null, cfg: null };
+    return { id: incidentId, sections, original };
+  });
+  const weighted = (column: string, weight: string) => {
+    const text = Prisma.raw(`r."${column}"`);
+    return Prisma.sql`setweight(to_tsvector('english', ${text}), ${weight}::"char") || setweight(to_tsvector('simple', ${text}), ${weight}::"char")`;
+  };
+  await tx.$executeRaw`UPDATE "Incident" i SET "searchDocument" =
+    ${weighted('A', 'A')} || ${weighted('B', 'B')} || ${weighted('C', 'C')} || ${weighted('D', 'D')}
+      || CASE WHEN r."cfg" IS NULL THEN ''::tsvector ELSE setweight(to_tsvector(r."cfg"::regconfig, r."O"), 'B') END
+    FROM jsonb_to_recordset(${JSON.stringify(rows.map((r) => ({ id: r.id, ...r.sections, ...r.original })))}::jsonb) AS r("id" uuid, "A" text, "B" text, "C" text, "D" text, "O" text, "cfg" text)
+    WHERE i."id" = r."id"`;
+  const ids = rows.map((r) => r.id);
+  await tx.$executeRaw`DELETE FROM "SearchWord" WHERE "incidentId" = ANY(${ids}::uuid[])`;
+  const words = rows.flatMap((r) => searchWordsOf(r.sections).map((w) => [w, r.id] as const));
   await tx.$executeRaw`INSERT INTO "SearchWord" ("word", "incidentId")
-    SELECT w, ${incidentId}::uuid FROM unnest(${searchWordsOf(s)}::text[]) AS w`;
+    SELECT w, i FROM unnest(${words.map((w) => w[0])}::text[], ${words.map((w) => w[1])}::uuid[]) AS x(w, i)`;
 }
