@@ -25,6 +25,8 @@ export async function loadSyntheticCorpus(prisma: PrismaService, options: LoadCo
   const started = Date.now();
   let stored = 0;
   let skipped = 0;
+  // Two batches in flight: one is generated while the database stores the other.
+  const inFlight = new Set<Promise<void>>();
   for (let from = 0; from < options.incidents; from += options.batchSize) {
     const batch: SyntheticIncident[] = [];
     for (let n = from; n < Math.min(options.incidents, from + options.batchSize); n++) {
@@ -32,11 +34,19 @@ export async function loadSyntheticCorpus(prisma: PrismaService, options: LoadCo
       else batch.push(syntheticIncident(options.seed, n, patternKeys));
     }
     if (batch.length > 0) {
-      await prisma.$transaction((tx) => bulkInsertIncidents(tx, batch), { timeout: 300_000, maxWait: 30_000 });
-      stored += batch.length;
+      const write: Promise<void> = prisma
+        .$transaction((tx) => bulkInsertIncidents(tx, batch), { timeout: 300_000, maxWait: 30_000 })
+        .then(() => {
+          stored += batch.length;
+          inFlight.delete(write);
+          options.onProgress?.({ stored, total: options.incidents, skipped, elapsedMs: Date.now() - started });
+        });
+      inFlight.add(write);
+      if (inFlight.size >= 2) await Promise.race(inFlight);
     }
-    options.onProgress?.({ stored, total: options.incidents, skipped, elapsedMs: Date.now() - started });
   }
+  await Promise.all(inFlight);
+  options.onProgress?.({ stored, total: options.incidents, skipped, elapsedMs: Date.now() - started });
   await prisma.$executeRawUnsafe('ANALYZE');
   return { stored, skipped };
 }

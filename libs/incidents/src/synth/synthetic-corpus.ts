@@ -50,11 +50,10 @@ class Draw {
   }
   /** A uuid (version 4 layout) from the generator, so ids are reproducible too. */
   uuid(): string {
-    const hex = Array.from({ length: 32 }, () => Math.floor(this.next() * 16).toString(16));
-    hex[12] = '4';
-    hex[16] = ((parseInt(hex[16]!, 16) & 0x3) | 0x8).toString(16);
-    const h = hex.join('');
-    return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+    const word = () => Math.floor(this.next() * 0x100000000).toString(16).padStart(8, '0');
+    const h = word() + word() + word() + word();
+    const variant = ((parseInt(h[16]!, 16) & 0x3) | 0x8).toString(16);
+    return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-${variant}${h.slice(17, 20)}-${h.slice(20)}`;
   }
 }
 
