@@ -77,6 +77,9 @@ function checkFilterTexts(prefix: string, values: Record<string, string | null |
   if (problems.length > 0) throw AppError.badInput(problems);
 }
 
+/** Matches a relevance-ordered search ranks; see `relevancePool`. */
+export const RELEVANCE_POOL = 1000;
+
 function likePattern(text: string): string {
   return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
@@ -110,11 +113,12 @@ export class IncidentsService {
     const sort: SortSpec =
       orderBy === 'RELEVANCE' ? { expr: Prisma.sql`ts_rank(i."searchDocument", s.q)`, cast: Prisma.sql`real`, desc: true } : INCIDENT_SORT[orderBy];
     const page = await this.keysetPage(
-      this.fromWhere(where, search),
+      orderBy === 'RELEVANCE' ? this.relevancePool(where, search!) : this.fromWhere(where, search),
       Prisma.sql`i."id"`,
       sort,
       orderBy === 'RELEVANCE' ? `RELEVANCE:${search!.fingerprint}` : orderBy,
       args,
+      this.fromWhere(where, search),
     );
     const rows = await this.prisma.incident.findMany({ where: { id: { in: page.ids } } });
     return { ...page, nodes: orderLike(page.ids, rows), search };
@@ -151,6 +155,17 @@ export class IncidentsService {
    */
   resultSetSql(filter: IncidentFilter, search: TextSearch | null): Prisma.Sql {
     return this.fromWhere(this.incidentWhere(filter), search);
+  }
+
+  /**
+   * Relevance ranks at most RELEVANCE_POOL matches: ranking reads each match's whole search
+   * document, so a word found in most of 100,000 incidents would otherwise rank them all. The
+   * pool is the first matches in the index's (physical) order, so the order is stable from page
+   * to page; below the pool size, which is every rare word, typo and phrase, ranking is exact.
+   */
+  private relevancePool(where: Prisma.Sql, search: TextSearch): Prisma.Sql {
+    return Prisma.sql`FROM (SELECT i."id", i."searchDocument", s.q FROM "Incident" i CROSS JOIN (SELECT ${search.tsquery} AS q) s
+      WHERE ${where} AND i."searchDocument" @@ s.q LIMIT ${RELEVANCE_POOL}) i CROSS JOIN LATERAL (SELECT i.q) s WHERE true`;
   }
 
   private fromWhere(where: Prisma.Sql, search: TextSearch | null): Prisma.Sql {
@@ -206,6 +221,7 @@ export class IncidentsService {
     sort: SortSpec,
     order: string,
     args: PageArgs<string>,
+    countFrom: Prisma.Sql = from,
   ): Promise<Omit<Page<never>, 'nodes'> & { ids: string[] }> {
     const size = checkPageSize(args.first);
     const cursor = args.after ? decodeCursor(args.after, order) : null;
@@ -215,7 +231,7 @@ export class IncidentsService {
       ? Prisma.sql`AND (${sort.expr}, ${id}) ${comparator} (CAST(${cursor.value} AS ${sort.cast}), CAST(${cursor.id} AS uuid))`
       : Prisma.empty;
     const [countRows, rows] = await Promise.all([
-      this.prisma.$queryRaw<{ n: bigint }[]>`SELECT count(*) AS n ${from}`,
+      this.prisma.$queryRaw<{ n: bigint }[]>`SELECT count(*) AS n ${countFrom}`,
       this.prisma.$queryRaw<{ id: string; sort: string }[]>`
         SELECT ${id}::text AS id, ${sort.expr}::text AS sort ${from} ${after}
         ORDER BY ${sort.expr} ${direction}, ${id} ${direction}

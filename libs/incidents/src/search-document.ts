@@ -72,7 +72,7 @@ export async function writeSearchDocument(tx: Tx, incidentId: string, doc: Incid
   await writeSearchDocuments(tx, [{ incidentId, doc }]);
 }
 
-/** `writeSearchDocument` for many incidents at once: the same rows, in four statements whatever their number. */
+/** `writeSearchDocument` for many incidents at once: the same rows, in five statements whatever their number. */
 export async function writeSearchDocuments(tx: Tx, items: { incidentId: string; doc: IncidentDocument }[]): Promise<void> {
   if (items.length === 0) return;
   const keys = [...new Set(items.flatMap((i) => i.doc.patterns))];
@@ -100,4 +100,7 @@ export async function writeSearchDocuments(tx: Tx, items: { incidentId: string; 
   const words = rows.flatMap((r) => searchWordsOf(r.sections).map((w) => [w, r.id] as const));
   await tx.$executeRaw`INSERT INTO "SearchWord" ("word", "incidentId")
     SELECT w, i FROM unnest(${words.map((w) => w[0])}::text[], ${words.map((w) => w[1])}::uuid[]) AS x(w, i)`;
+  // Sorted, so concurrent writers take the lexicon's row locks in the same order.
+  const vocabulary = [...new Set(words.map((w) => w[0]))].sort();
+  await tx.$executeRaw`INSERT INTO "SearchLexicon" ("word") SELECT w FROM unnest(${vocabulary}::text[]) AS w ON CONFLICT DO NOTHING`;
 }

@@ -52,8 +52,9 @@ const bothConfigs = (text: string) => Prisma.sql`(plainto_tsquery('english', ${t
 /**
  * Builds the tsquery for a search: `websearch_to_tsquery` syntax (any order, "quoted phrases",
  * -exclusion, or) under the english (stemmed) and simple configurations, with every word the
- * index does not know OR-ed with its closest known words (trigram similarity, then edit distance) ("parsiod" →
- * parsoid). One statement looks the unknown words up.
+ * index does not know OR-ed with its closest known words (trigram similarity over the
+ * vocabulary, `SearchLexicon`, then edit distance) ("parsiod" → parsoid), each checked to be in
+ * a published incident. One statement looks the unknown words up.
  */
 export async function buildTextSearch(db: Db, raw: string): Promise<TextSearch> {
   const text = normalizeSearchText(raw);
@@ -63,9 +64,10 @@ export async function buildTextSearch(db: Db, raw: string): Promise<TextSearch> 
       ? []
       : await db.$queryRaw<{ word: string; alternatives: string[] }[]>`
         SELECT q.w AS word,
-          ARRAY(SELECT s."word" FROM "SearchWord" s JOIN "Incident" i ON i."id" = s."incidentId" AND i."status" = 'published'
-                WHERE s."word" % q.w AND levenshtein(s."word", q.w) <= 3 GROUP BY s."word"
-                ORDER BY levenshtein(s."word", q.w), similarity(s."word", q.w) DESC, s."word" LIMIT ${MAX_ALTERNATIVES}) AS alternatives
+          ARRAY(SELECT l."word" FROM "SearchLexicon" l
+                WHERE l."word" % q.w AND levenshtein(l."word", q.w) <= 3
+                  AND EXISTS (SELECT 1 FROM "SearchWord" s JOIN "Incident" i ON i."id" = s."incidentId" AND i."status" = 'published' WHERE s."word" = l."word")
+                ORDER BY levenshtein(l."word", q.w), similarity(l."word", q.w) DESC, l."word" LIMIT ${MAX_ALTERNATIVES}) AS alternatives
         FROM unnest(${words}::text[]) AS q(w)
         WHERE NOT EXISTS (SELECT 1 FROM "SearchWord" s JOIN "Incident" i ON i."id" = s."incidentId" AND i."status" = 'published'
                           WHERE s."word" = q.w)`;

@@ -197,9 +197,9 @@ export class SearchResultsService {
 
   /**
    * For a search that found nothing: the query with each unknown word replaced by the closest
-   * word the published incidents hold (trigram similarity, then edit distance, then how many
-   * incidents hold it), or by the closest component name, when the corrected query finds
-   * something with the same other filters. Null when there is nothing better to offer.
+   * word the published incidents hold (component names included: their words are indexed),
+   * nearest by edit distance then trigram similarity, when the corrected query finds something
+   * with the same other filters. Null when there is nothing better to offer.
    */
   async didYouMean(filter: IncidentFilter, search: TextSearch): Promise<DidYouMean | null> {
     const words = [...new Set(search.text.split(/\s+/).filter((t) => !t.startsWith('-') && t !== 'or').flatMap((t) => t.match(WORD) ?? []))].filter(
@@ -208,15 +208,10 @@ export class SearchResultsService {
     if (words.length === 0) return null;
     const found = await this.prisma.$queryRaw<{ word: string; replacement: string | null }[]>`
       SELECT q.w AS word, (
-        SELECT c.word FROM (
-          SELECT s."word" AS word, count(*) AS n FROM "SearchWord" s JOIN "Incident" i ON i."id" = s."incidentId" AND i."status" = 'published'
-          WHERE s."word" % q.w AND s."word" <> q.w GROUP BY s."word"
-          UNION ALL
-          SELECT lower(c) AS word, count(*) AS n FROM "Incident" i, unnest(i."components") AS c
-          WHERE i."status" = 'published' AND lower(c) % q.w AND lower(c) <> q.w GROUP BY lower(c)
-        ) c
-        WHERE levenshtein(c.word, q.w) <= GREATEST(1, length(q.w) / 3)
-        ORDER BY levenshtein(c.word, q.w), similarity(c.word, q.w) DESC, c.n DESC, c.word LIMIT 1
+        SELECT l."word" FROM "SearchLexicon" l
+        WHERE l."word" % q.w AND l."word" <> q.w AND levenshtein(l."word", q.w) <= GREATEST(1, length(q.w) / 3)
+          AND EXISTS (SELECT 1 FROM "SearchWord" s JOIN "Incident" i ON i."id" = s."incidentId" AND i."status" = 'published' WHERE s."word" = l."word")
+        ORDER BY levenshtein(l."word", q.w), similarity(l."word", q.w) DESC, l."word" LIMIT 1
       ) AS replacement
       FROM unnest(${words}::text[]) AS q(w)
       WHERE NOT EXISTS (SELECT 1 FROM "SearchWord" s JOIN "Incident" i ON i."id" = s."incidentId" AND i."status" = 'published' WHERE s."word" = q.w)`;
