@@ -8,6 +8,8 @@ type Db = Pick<Prisma.TransactionClient, '$queryRaw'>;
 /** Words shorter than this are never widened by trigram similarity: "ori" must not find "origin". */
 const MIN_FUZZY_LENGTH = 5;
 const MAX_ALTERNATIVES = 5;
+/** Close words looked at before checking which of them a published incident holds. */
+const CANDIDATES = 20;
 
 /** A parsed text search: the tsquery expression to match and rank with, and what it was built from. */
 export interface TextSearch {
@@ -64,10 +66,13 @@ export async function buildTextSearch(db: Db, raw: string): Promise<TextSearch> 
       ? []
       : await db.$queryRaw<{ word: string; alternatives: string[] }[]>`
         SELECT q.w AS word,
-          ARRAY(SELECT l."word" FROM "SearchLexicon" l
-                WHERE l."word" % q.w AND levenshtein(l."word", q.w) <= 3
-                  AND EXISTS (SELECT 1 FROM "SearchWord" s JOIN "Incident" i ON i."id" = s."incidentId" AND i."status" = 'published' WHERE s."word" = l."word")
-                ORDER BY levenshtein(l."word", q.w), similarity(l."word", q.w) DESC, l."word" LIMIT ${MAX_ALTERNATIVES}) AS alternatives
+          ARRAY(SELECT c.word FROM (
+                  SELECT l."word" AS word, levenshtein(l."word", q.w) AS d, similarity(l."word", q.w) AS sim FROM "SearchLexicon" l
+                  WHERE l."word" % q.w AND levenshtein(l."word", q.w) <= 3 ORDER BY d, sim DESC, word LIMIT ${CANDIDATES}) c
+                -- One index probe per candidate (LIMIT 1 keeps it a nested loop, not a join over all of SearchWord).
+                CROSS JOIN LATERAL (SELECT 1 FROM "SearchWord" s JOIN "Incident" i ON i."id" = s."incidentId" AND i."status" = 'published'
+                                    WHERE s."word" = c.word LIMIT 1) AS published
+                ORDER BY c.d, c.sim DESC, c.word LIMIT ${MAX_ALTERNATIVES}) AS alternatives
         FROM unnest(${words}::text[]) AS q(w)
         WHERE NOT EXISTS (SELECT 1 FROM "SearchWord" s JOIN "Incident" i ON i."id" = s."incidentId" AND i."status" = 'published'
                           WHERE s."word" = q.w)`;

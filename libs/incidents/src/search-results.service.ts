@@ -208,10 +208,13 @@ export class SearchResultsService {
     if (words.length === 0) return null;
     const found = await this.prisma.$queryRaw<{ word: string; replacement: string | null }[]>`
       SELECT q.w AS word, (
-        SELECT l."word" FROM "SearchLexicon" l
-        WHERE l."word" % q.w AND l."word" <> q.w AND levenshtein(l."word", q.w) <= GREATEST(1, length(q.w) / 3)
-          AND EXISTS (SELECT 1 FROM "SearchWord" s JOIN "Incident" i ON i."id" = s."incidentId" AND i."status" = 'published' WHERE s."word" = l."word")
-        ORDER BY levenshtein(l."word", q.w), similarity(l."word", q.w) DESC, l."word" LIMIT 1
+        SELECT c.word FROM (
+          SELECT l."word" AS word, levenshtein(l."word", q.w) AS d, similarity(l."word", q.w) AS sim FROM "SearchLexicon" l
+          WHERE l."word" % q.w AND l."word" <> q.w AND levenshtein(l."word", q.w) <= GREATEST(1, length(q.w) / 3)
+          ORDER BY d, sim DESC, word LIMIT 20) c
+        CROSS JOIN LATERAL (SELECT 1 FROM "SearchWord" s JOIN "Incident" i ON i."id" = s."incidentId" AND i."status" = 'published'
+                            WHERE s."word" = c.word LIMIT 1) AS published
+        ORDER BY c.d, c.sim DESC, c.word LIMIT 1
       ) AS replacement
       FROM unnest(${words}::text[]) AS q(w)
       WHERE NOT EXISTS (SELECT 1 FROM "SearchWord" s JOIN "Incident" i ON i."id" = s."incidentId" AND i."status" = 'published' WHERE s."word" = q.w)`;
