@@ -180,3 +180,46 @@ describe('search across languages, highlights, facets, corrections and related i
     expect(page).toMatch(/<a href="\/incidents\/changeprop-feedback-loop-2016">[^<]+<\/a>[^]*Same pattern/);
   });
 });
+
+describe('durations derived from key times, checked, and their distributions', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp();
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('derives durations with the coarser precision and flags a "resolved" that is a later follow-up', async () => {
+    type D = { minutes: number; precision: string; approximate: boolean } | null;
+    type R = { incident: { durations: { toDetect: D; toMitigate: D; toResolve: D; checks: { code: string; message: string }[] } } };
+    const q = (slug: string) => t.gql<R>(`query Q($s: String!) { incident(slug: $s) { durations { toDetect { minutes precision approximate } toMitigate { minutes precision approximate } toResolve { minutes precision approximate } checks { code message } } } }`, { s: slug });
+    const stackegg = (await q('stackegg-haproxy-session-cap-2015')).data.incident.durations;
+    expect(stackegg.toMitigate).toEqual({ minutes: 203, precision: 'SECOND', approximate: false });
+    expect(stackegg.toResolve!.minutes).toBeGreaterThan(24 * 60);
+    expect(stackegg.checks).toEqual([expect.objectContaining({ code: 'RESOLVED_LONG_AFTER_MITIGATION' })]);
+    // ChangeProp: started to ten minutes, mitigated approximately: approximate in, approximate out.
+    const changeprop = (await q('changeprop-feedback-loop-2016')).data.incident.durations;
+    expect(changeprop.toDetect).toEqual({ minutes: 8.2, precision: 'TEN_MINUTES', approximate: true });
+    expect(changeprop.toMitigate).toEqual({ minutes: 50, precision: 'APPROXIMATE', approximate: true });
+    expect(changeprop.checks).toEqual([]);
+    // Apache gives no times: nothing is made up.
+    const apache = (await q('apache-outbound-calls-without-timeouts-2011')).data.incident.durations;
+    expect(apache).toEqual({ toDetect: null, toMitigate: null, toResolve: null, checks: [] });
+  });
+
+  it('shows distributions across incidents, overall and per group', async () => {
+    type S = { incidentDurationStats: { group: string; count: number; approximateCount: number; p50: number; p90: number; max: number; histogram: number[] }[] };
+    const all = await t.gql<S>(`{ incidentDurationStats(metric: TIME_TO_MITIGATE) { group count approximateCount p50 p90 max histogram } }`);
+    expect(all.errors).toBeUndefined();
+    const [overall] = all.data.incidentDurationStats;
+    // ChangeProp (50 min, approximate) and StackEgg (203 min): Slack gives only a day, Apache nothing.
+    expect(overall).toEqual({ group: 'all', count: 2, approximateCount: 1, p50: 126.5, p90: 187.7, max: 203, histogram: [0, 0, 1, 1, 0, 0] });
+    const byYear = await t.gql<S>(`{ incidentDurationStats(metric: TIME_TO_MITIGATE, groupBy: YEAR) { group count } }`);
+    expect(byYear.data.incidentDurationStats).toEqual(expect.arrayContaining([{ group: '2015', count: 1 }, { group: '2016', count: 1 }]));
+    const byPattern = await t.gql<S>(`{ incidentDurationStats(metric: TIME_TO_DETECT, groupBy: PATTERN) { group count } }`);
+    expect(byPattern.data.incidentDurationStats.length).toBeGreaterThan(0);
+    const bad = await t.gql(`{ incidentDurationStats(metric: TIME_TO_DETECT, first: 0) { group } }`);
+    expect(bad.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+  });
+});

@@ -13,3 +13,4 @@ export * from './related-incidents.service';
 export * from './synth/synthetic-corpus';
 export * from './synth/bulk-writer';
 export * from './synth/load-corpus';
+export * from './incident-durations';

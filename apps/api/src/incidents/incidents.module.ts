@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
-import { IncidentsService, RelatedIncidentsService, SearchResultsService } from '@hindsight/incidents';
+import { IncidentDurationsService, IncidentsService, RelatedIncidentsService, SearchResultsService } from '@hindsight/incidents';
+import { IncidentDurationsResolver } from './incident-durations.resolver';
 import { ActionablesResolver } from './actionables.resolver';
 import { CausalFactorResolver, CausalLinkResolver } from './causal-graph.resolver';
 import { IncidentsResolver } from './incidents.resolver';
@@ -21,6 +22,8 @@ import { FilterSuggestionsResolver, IncidentConnectionSearchResolver, IncidentEd
     IncidentEdgeSearchResolver,
     RelatedIncidentsResolver,
     FilterSuggestionsResolver,
+    IncidentDurationsService,
+    IncidentDurationsResolver,
   ],
   exports: [IncidentsService, SearchResultsService, RelatedIncidentsService],
 })
