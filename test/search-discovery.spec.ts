@@ -80,6 +80,15 @@ describe('search across languages, highlights, facets, corrections and related i
     expect(title?.fragments.filter((f) => f.matched).map((f) => f.text)).toEqual(['滞留']);
   });
 
+  it("never widens a typo to a word only a draft holds, nor suggests it", async () => {
+    const draft = `---\ntitle: Quixotrelic cascade in the billing queue\ndate: 2024-02-03\norganization: Example Corp\n---\n# Quixotrelic cascade\n\n## Summary\nThe quixotrelic worker looped on one message.\n`;
+    const imported = await t.gql(`mutation I($input: ImportPostmortemInput!) { importPostmortem(input: $input) { incident { slug } } }`, { input: { document: draft } }, editor);
+    expect(imported.errors).toBeUndefined();
+    type W = { incidents: { totalCount: number; searchWidened: { word: string }[]; didYouMean: { text: string } | null } };
+    const typo = await t.gql<W>(`{ incidents(filter: { text: "quixotrelc" }) { totalCount searchWidened { word } didYouMean { text } } }`);
+    expect(typo.data.incidents).toEqual({ totalCount: 0, searchWidened: [], didYouMean: null });
+  });
+
   it('marks where each result matched, stems included, with the field named', async () => {
     const res = await search('retries or haproxy');
     const stackegg = res.edges.find((e) => e.node.slug === 'stackegg-haproxy-session-cap-2015')!;

@@ -78,7 +78,7 @@ function checkFilterTexts(prefix: string, values: Record<string, string | null |
 }
 
 /** Matches a relevance-ordered search ranks; see `relevancePool`. */
-export const RELEVANCE_POOL = 1000;
+export const RELEVANCE_POOL = 300;
 
 function likePattern(text: string): string {
   return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
