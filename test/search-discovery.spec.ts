@@ -231,4 +231,11 @@ describe('durations derived from key times, checked, and their distributions', (
     const bad = await t.gql(`{ incidentDurationStats(metric: TIME_TO_DETECT, first: 0) { group } }`);
     expect(bad.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
   });
+
+  it('shows the distributions on a page, grouped as asked', async () => {
+    const page = (await request(t.app.getHttpServer()).get('/durations?by=year').expect(200)).text;
+    expect(page).toContain('Time to mitigate');
+    expect(page).toMatch(/<th scope="row">2015<\/th><td>1<\/td>/);
+    expect(page).toContain('<strong>By year</strong>');
+  });
 });

@@ -25,6 +25,6 @@ import { FilterSuggestionsResolver, IncidentConnectionSearchResolver, IncidentEd
     IncidentDurationsService,
     IncidentDurationsResolver,
   ],
-  exports: [IncidentsService, SearchResultsService, RelatedIncidentsService],
+  exports: [IncidentsService, SearchResultsService, RelatedIncidentsService, IncidentDurationsService],
 })
 export class IncidentsModule {}

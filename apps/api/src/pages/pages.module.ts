@@ -9,6 +9,7 @@ import { IncidentPageController } from './incident-page.controller';
 import { PageAssetsController } from './page-assets.controller';
 import { PageDataService } from './page-data.service';
 import { PageHeadersMiddleware } from './page-headers.middleware';
+import { DurationsPageController } from './durations-page.controller';
 import { PatternPageController } from './pattern-page.controller';
 
 export interface PagesModuleOptions {
@@ -18,7 +19,7 @@ export interface PagesModuleOptions {
   imports?: NonNullable<ModuleMetadata['imports']>;
 }
 
-const CONTROLLERS = [IncidentListPageController, IncidentPageController, ActionableListPageController, PatternPageController, PageAssetsController];
+const CONTROLLERS = [IncidentListPageController, IncidentPageController, ActionableListPageController, PatternPageController, DurationsPageController, PageAssetsController];
 
 /** Server-rendered HTML pages for people: incidents, follow-ups, patterns. */
 @Module({})
