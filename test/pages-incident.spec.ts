@@ -249,6 +249,7 @@ describe('incident pages', () => {
             causalFactors { key role component text leadsTo { kind to { key } } followsFrom { kind from { key } } }
             actionables { key title description status owner dueDate references { kind ref url } addresses { key } }
             model { key }
+            related { score incident { slug title organization } reasons { kind detail weight } }
           } }`,
           { slug },
         ),

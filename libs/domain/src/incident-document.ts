@@ -79,6 +79,12 @@ export interface IncidentSourceDocument {
   url: string | null;
   /** BCP 47 language tag of the original document (`en`, `vi`). */
   language: string;
+  /**
+   * For a source not in English: a summary or key passages in the source's own language, kept
+   * beside the English text so the incident is found by the source's words. Null or absent
+   * for English sources.
+   */
+  originalText?: string | null;
 }
 
 export interface IncidentDocument {

@@ -105,6 +105,7 @@ export function validateIncidentDocument(value: Json, where = ''): IncidentDocum
   if (typeof source.language !== 'string' || !/^[a-z]{2,3}(?:-[A-Za-z0-9]+)*$/.test(source.language)) {
     fail('source.language', 'expected a BCP 47 language tag such as "en" or "vi"');
   }
+  if (source.originalText !== undefined) str(source.originalText, 'source.originalText', LIMITS.text, { nullable: true });
   const keyTimes = obj(doc.keyTimes, 'keyTimes');
   for (const name of ['started', 'detected', 'mitigated', 'resolved']) {
     const t = keyTimes[name];

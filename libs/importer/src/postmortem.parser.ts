@@ -76,6 +76,19 @@ const LANGUAGE_NAMES: Record<string, string> = {
   vietnamese: 'vi', 'tiếng việt': 'vi', 'tieng viet': 'vi',
 };
 
+/** Characters of the source's own text kept beside the draft for a source not in English. */
+const ORIGINAL_TEXT_CHARS = 4000;
+
+/**
+ * The key passages of a source not in English, in its language (the summary, then the start of
+ * the narrative), so the incident stays findable by the source's words after it is translated.
+ */
+function originalTextOf(language: string, summary: string, narrative: string): string | null {
+  if (language.split('-')[0] === 'en') return null;
+  const text = [summary, narrative].filter((t) => t.trim() !== '').join('\n\n');
+  return text.length <= ORIGINAL_TEXT_CHARS ? text || null : text.slice(0, ORIGINAL_TEXT_CHARS);
+}
+
 /** A BCP 47 tag from what front matter says: "en", "pt-BR", or a language's name. */
 function languageTag(value: string): string | null {
   const v = value.trim();
@@ -662,7 +675,7 @@ export function parsePostmortem(document: string | Buffer, options: ParsePostmor
     narrative,
     impact,
     patterns,
-    source: { title: meta.sourceTitle ?? title, url: options.sourceUrl ?? meta.source ?? null, language },
+    source: { title: meta.sourceTitle ?? title, url: options.sourceUrl ?? meta.source ?? null, language, originalText: originalTextOf(language, summary, narrative) },
     keyTimes: keyTimesOf(events),
     timeline: events,
     causalFactors,

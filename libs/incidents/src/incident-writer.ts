@@ -56,6 +56,7 @@ export async function writeIncidentDocument(tx: Tx, doc: IncidentDocument, optio
     sourceTitle: doc.source.title,
     sourceUrl: doc.source.url,
     sourceLanguage: doc.source.language,
+    sourceOriginalText: doc.source.originalText ?? null,
     startedAt: toDate(k.started?.at),
     startedPrecision: k.started?.precision ?? 'none',
     detectedAt: toDate(k.detected?.at),

@@ -23,6 +23,8 @@ export interface IncidentRecord {
   sourceTitle: string;
   sourceUrl: string | null;
   sourceLanguage: string;
+  /** For a source not in English: a summary or key passages in its own language. */
+  sourceOriginalText: string | null;
   startedAt: Date | null;
   startedPrecision: TimePrecision;
   detectedAt: Date | null;

@@ -89,6 +89,9 @@ function checkFilterTexts(prefix: string, values: Record<string, string | null |
   if (problems.length > 0) throw AppError.badInput(problems);
 }
 
+/** Matches a relevance-ordered search ranks; see `relevancePool`. */
+export const RELEVANCE_POOL = 300;
+
 function likePattern(text: string): string {
   return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
@@ -124,13 +127,12 @@ export class IncidentsService {
     const sort: SortSpec =
       orderBy === 'RELEVANCE' ? { expr: Prisma.sql`ts_rank(i."searchDocument", s.q)`, cast: Prisma.sql`real`, desc: true } : INCIDENT_SORT[orderBy];
     const page = await this.keysetPage(
-      search
-        ? Prisma.sql`FROM "Incident" i CROSS JOIN (SELECT ${search.tsquery} AS q) s WHERE ${where} AND i."searchDocument" @@ s.q`
-        : Prisma.sql`FROM "Incident" i WHERE ${where}`,
+      orderBy === 'RELEVANCE' ? this.relevancePool(where, search!) : this.fromWhere(where, search),
       Prisma.sql`i."id"`,
       sort,
       orderBy === 'RELEVANCE' ? `RELEVANCE:${search!.fingerprint}` : orderBy,
       args,
+      this.fromWhere(where, search),
     );
     const loaders = options.loaders ?? new IncidentLoaders(this.prisma);
     const nodes = await loaders.loadIncidentTrees({ ids: page.ids }, options.include ?? { narrative: true });
@@ -166,6 +168,31 @@ export class IncidentsService {
     return withCount(pattern);
   }
 
+  /**
+   * `FROM … WHERE …` of the published incidents a filter (and its parsed text search) selects,
+   * aliased `i`; facets and "did you mean" count over it.
+   */
+  resultSetSql(filter: IncidentFilter, search: TextSearch | null): Prisma.Sql {
+    return this.fromWhere(this.incidentWhere(filter), search);
+  }
+
+  /**
+   * Relevance ranks at most RELEVANCE_POOL matches: ranking reads each match's whole search
+   * document, so a word found in most of 100,000 incidents would otherwise rank them all. The
+   * pool is the first matches in the index's (physical) order, so the order is stable from page
+   * to page; below the pool size, which is every rare word, typo and phrase, ranking is exact.
+   */
+  private relevancePool(where: Prisma.Sql, search: TextSearch): Prisma.Sql {
+    return Prisma.sql`FROM (SELECT i."id", i."searchDocument", s.q FROM "Incident" i CROSS JOIN (SELECT ${search.tsquery} AS q) s
+      WHERE ${where} AND i."searchDocument" @@ s.q LIMIT ${RELEVANCE_POOL}) i CROSS JOIN LATERAL (SELECT i.q) s WHERE true`;
+  }
+
+  private fromWhere(where: Prisma.Sql, search: TextSearch | null): Prisma.Sql {
+    return search
+      ? Prisma.sql`FROM "Incident" i CROSS JOIN (SELECT ${search.tsquery} AS q) s WHERE ${where} AND i."searchDocument" @@ s.q`
+      : Prisma.sql`FROM "Incident" i WHERE ${where}`;
+  }
+
   private incidentWhere(filter: IncidentFilter): Prisma.Sql {
     const patterns = Object.fromEntries((filter.patterns ?? []).map((p, i) => [`patterns[${i}]`, p]));
     checkFilterTexts('filter', { text: filter.text, organization: filter.organization, component: filter.component, ...patterns });
@@ -189,7 +216,7 @@ export class IncidentsService {
     if (filter.status && filter.status.length > 0) {
       parts.push(Prisma.sql`a."status" = ANY(${[...filter.status]}::"ActionableStatus"[])`);
     }
-    if (filter.owner) parts.push(Prisma.sql`lower(a."owner") = lower(${filter.owner})`);
+    if (filter.owner) parts.push(Prisma.sql`a."owner" ILIKE ${likePattern(filter.owner.trim())}`);
     const overdue = Prisma.sql`(a."dueDate" < CURRENT_DATE AND a."status" IN ('open', 'in_progress'))`;
     if (filter.overdue === true) parts.push(overdue);
     // Three-valued: an item with no due date is not overdue, so `NOT` alone would drop it (NULL).
@@ -220,6 +247,7 @@ export class IncidentsService {
     sort: SortSpec,
     order: string,
     args: PageArgs<string>,
+    countFrom: Prisma.Sql = from,
   ): Promise<Omit<Page<never>, 'nodes'> & { ids: string[] }> {
     const size = checkPageSize(args.first);
     const cursor = args.after ? decodeCursor(args.after, order) : null;
@@ -237,8 +265,8 @@ export class IncidentsService {
     return {
       ids: pageRows.map((r) => r.id),
       cursors: pageRows.map((r) => encodeCursor({ order, value: r.sort, id: r.id })),
-      count: () => (counted ??= this.named<{ n: string }>(Prisma.sql`SELECT count(*)::text AS n ${from}`).then((r) => Number(r[0]?.n ?? 0))),
-      estimate: () => this.estimate(from),
+      count: () => (counted ??= this.named<{ n: string }>(Prisma.sql`SELECT count(*)::text AS n ${countFrom}`).then((r) => Number(r[0]?.n ?? 0))),
+      estimate: () => this.estimate(countFrom),
       hasNextPage: rows.length > size,
       hasPreviousPage: cursor !== null,
     };

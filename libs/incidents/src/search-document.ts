@@ -1,5 +1,6 @@
 import { Prisma } from '@hindsight/db';
 import { foldText, type IncidentDocument } from '@hindsight/domain';
+import { cjkBigrams, stemmingConfigFor } from './search-language';
 
 type Tx = Prisma.TransactionClient;
 
@@ -20,11 +21,25 @@ function withSplitForm(ref: string): string {
   return split === ref ? ref : `${ref} ${split}`;
 }
 
+/** Folds like the query does, and writes CJK runs as bigrams (see search-language.ts). */
+export function foldForSearch(parts: readonly string[]): string {
+  return cjkBigrams(foldText(parts.join('\n'))).replace(/ {2,}/g, ' ').trim();
+}
+
 export function searchSectionsOf(doc: IncidentDocument, patternNames: string[]): SearchSections {
-  const fold = (parts: string[]) => foldText(parts.join('\n'));
+  const fold = foldForSearch;
   return {
     A: fold([doc.title]),
-    B: fold([doc.summary, doc.impact, doc.organization, ...doc.components, ...patternNames, ...doc.patterns.map((p) => p.replace(/-/g, ' '))]),
+    B: fold([
+      doc.summary,
+      doc.impact,
+      doc.organization,
+      ...doc.components,
+      ...patternNames,
+      ...doc.patterns.map((p) => p.replace(/-/g, ' ')),
+      // The source's own words (a Vietnamese or Japanese summary) rank with the English summary.
+      doc.source.originalText ?? '',
+    ]),
     C: fold([
       ...doc.causalFactors.map((f) => `${f.component} ${f.text}`),
       ...doc.actionables.map((a) => `${a.title} ${a.description}`),
@@ -57,7 +72,7 @@ export async function writeSearchDocument(tx: Tx, incidentId: string, doc: Incid
   await writeSearchDocuments(tx, [{ incidentId, doc }]);
 }
 
-/** `writeSearchDocument` for many incidents at once: the same rows, in four statements whatever their number. */
+/** `writeSearchDocument` for many incidents at once: the same rows, in five statements whatever their number. */
 export async function writeSearchDocuments(tx: Tx, items: { incidentId: string; doc: IncidentDocument }[]): Promise<void> {
   if (items.length === 0) return;
   const keys = [...new Set(items.flatMap((i) => i.doc.patterns))];
@@ -66,7 +81,10 @@ export async function writeSearchDocuments(tx: Tx, items: { incidentId: string; 
   const rows = items.map(({ incidentId, doc }) => {
     // Pattern names in the document's order, so the same document always gives the same vector.
     const sections = searchSectionsOf(doc, doc.patterns.flatMap((k) => (nameOf.has(k) ? [nameOf.get(k)!] : [])));
-    return { id: incidentId, sections };
+    // The original-language text is also stemmed in its own language where Postgres can.
+    const config = stemmingConfigFor(doc.source.language);
+    const original = doc.source.originalText && config && config !== 'english' ? { O: foldForSearch([doc.source.originalText]), cfg: config } : { O: null, cfg: null };
+    return { id: incidentId, sections, original };
   });
   const weighted = (column: string, weight: string) => {
     const text = Prisma.raw(`r."${column}"`);
@@ -74,11 +92,15 @@ export async function writeSearchDocuments(tx: Tx, items: { incidentId: string; 
   };
   await tx.$executeRaw`UPDATE "Incident" i SET "searchDocument" =
     ${weighted('A', 'A')} || ${weighted('B', 'B')} || ${weighted('C', 'C')} || ${weighted('D', 'D')}
-    FROM jsonb_to_recordset(${JSON.stringify(rows.map((r) => ({ id: r.id, ...r.sections })))}::jsonb) AS r("id" uuid, "A" text, "B" text, "C" text, "D" text)
+      || CASE WHEN r."cfg" IS NULL THEN ''::tsvector ELSE setweight(to_tsvector(r."cfg"::regconfig, r."O"), 'B') END
+    FROM jsonb_to_recordset(${JSON.stringify(rows.map((r) => ({ id: r.id, ...r.sections, ...r.original })))}::jsonb) AS r("id" uuid, "A" text, "B" text, "C" text, "D" text, "O" text, "cfg" text)
     WHERE i."id" = r."id"`;
   const ids = rows.map((r) => r.id);
   await tx.$executeRaw`DELETE FROM "SearchWord" WHERE "incidentId" = ANY(${ids}::uuid[])`;
   const words = rows.flatMap((r) => searchWordsOf(r.sections).map((w) => [w, r.id] as const));
   await tx.$executeRaw`INSERT INTO "SearchWord" ("word", "incidentId")
     SELECT w, i FROM unnest(${words.map((w) => w[0])}::text[], ${words.map((w) => w[1])}::uuid[]) AS x(w, i)`;
+  // Sorted, so concurrent writers take the lexicon's row locks in the same order.
+  const vocabulary = [...new Set(words.map((w) => w[0]))].sort();
+  await tx.$executeRaw`INSERT INTO "SearchLexicon" ("word") SELECT w FROM unnest(${vocabulary}::text[]) AS w ON CONFLICT DO NOTHING`;
 }

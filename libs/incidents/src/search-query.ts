@@ -1,12 +1,15 @@
 import { createHash } from 'node:crypto';
 import { Prisma } from '@hindsight/db';
 import { foldText } from '@hindsight/domain';
+import { cjkBigrams } from './search-language';
 
 type Db = Pick<Prisma.TransactionClient, '$queryRaw'>;
 
 /** Words shorter than this are never widened by trigram similarity: "ori" must not find "origin". */
 const MIN_FUZZY_LENGTH = 5;
 const MAX_ALTERNATIVES = 5;
+/** Close words looked at before checking which of them a published incident holds. */
+const CANDIDATES = 20;
 
 /** A parsed text search: the tsquery expression to match and rank with, and what it was built from. */
 export interface TextSearch {
@@ -26,10 +29,12 @@ export interface TextSearch {
  */
 export function normalizeSearchText(raw: string): string {
   const folded = foldText(raw);
-  return folded.replace(/(^|\s)(-?)([^\s"]*\/[^\s"]*)/g, (_m, space: string, minus: string, token: string) => {
+  const identifiers = folded.replace(/(^|\s)(-?)([^\s"]*\/[^\s"]*)/g, (_m, space: string, minus: string, token: string) => {
     const words = token.split(/[^\p{L}\p{N}]+/u).filter(Boolean);
     return words.length === 0 ? space : `${space}${minus}"${words.join(' ')}"`;
   });
+  // A CJK word is searched as the phrase of its bigrams, as the document stores it.
+  return cjkBigrams(identifiers, { quote: true }).replace(/ {2,}/g, ' ').trim();
 }
 
 /** The words of a query worth widening: not excluded, not the `or` operator, long enough. */
@@ -49,8 +54,9 @@ const bothConfigs = (text: string) => Prisma.sql`(plainto_tsquery('english', ${t
 /**
  * Builds the tsquery for a search: `websearch_to_tsquery` syntax (any order, "quoted phrases",
  * -exclusion, or) under the english (stemmed) and simple configurations, with every word the
- * index does not know OR-ed with its closest known words (trigram similarity, then edit distance) ("parsiod" →
- * parsoid). One statement looks the unknown words up.
+ * index does not know OR-ed with its closest known words (trigram similarity over the
+ * vocabulary, `SearchLexicon`, then edit distance) ("parsiod" → parsoid), each checked to be in
+ * a published incident. One statement looks the unknown words up.
  */
 export async function buildTextSearch(db: Db, raw: string): Promise<TextSearch> {
   const text = normalizeSearchText(raw);
@@ -60,9 +66,13 @@ export async function buildTextSearch(db: Db, raw: string): Promise<TextSearch> 
       ? []
       : await db.$queryRaw<{ word: string; alternatives: string[] }[]>`
         SELECT q.w AS word,
-          ARRAY(SELECT s."word" FROM "SearchWord" s JOIN "Incident" i ON i."id" = s."incidentId" AND i."status" = 'published'
-                WHERE s."word" % q.w AND levenshtein(s."word", q.w) <= 3 GROUP BY s."word"
-                ORDER BY levenshtein(s."word", q.w), similarity(s."word", q.w) DESC, s."word" LIMIT ${MAX_ALTERNATIVES}) AS alternatives
+          ARRAY(SELECT c.word FROM (
+                  SELECT l."word" AS word, levenshtein(l."word", q.w) AS d, similarity(l."word", q.w) AS sim FROM "SearchLexicon" l
+                  WHERE l."word" % q.w AND levenshtein(l."word", q.w) <= 3 ORDER BY d, sim DESC, word LIMIT ${CANDIDATES}) c
+                -- One index probe per candidate (LIMIT 1 keeps it a nested loop, not a join over all of SearchWord).
+                CROSS JOIN LATERAL (SELECT 1 FROM "SearchWord" s JOIN "Incident" i ON i."id" = s."incidentId" AND i."status" = 'published'
+                                    WHERE s."word" = c.word LIMIT 1) AS published
+                ORDER BY c.d, c.sim DESC, c.word LIMIT ${MAX_ALTERNATIVES}) AS alternatives
         FROM unnest(${words}::text[]) AS q(w)
         WHERE NOT EXISTS (SELECT 1 FROM "SearchWord" s JOIN "Incident" i ON i."id" = s."incidentId" AND i."status" = 'published'
                           WHERE s."word" = q.w)`;

@@ -54,6 +54,7 @@ const SCALARS: { field: string; read: (e: EditableIncident) => unknown; columns:
   { field: 'source.title', read: (e) => e.doc.source.title, columns: (e) => ({ sourceTitle: e.doc.source.title }) },
   { field: 'source.url', read: (e) => e.doc.source.url, columns: (e) => ({ sourceUrl: e.doc.source.url }) },
   { field: 'source.language', read: (e) => e.doc.source.language, columns: (e) => ({ sourceLanguage: e.doc.source.language }) },
+  { field: 'source.originalText', read: (e) => e.doc.source.originalText ?? null, columns: (e) => ({ sourceOriginalText: e.doc.source.originalText ?? null }) },
   ...(['started', 'detected', 'mitigated', 'resolved'] as const).map((name) => ({
     field: `keyTimes.${name}`,
     read: (e: EditableIncident) => e.doc.keyTimes[name],

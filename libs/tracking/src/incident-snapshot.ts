@@ -61,7 +61,7 @@ export async function loadIncidentSnapshot(tx: Tx, where: { slug: string } | { i
     narrative: row.narrative,
     impact: row.impact,
     patterns: patterns.map((p) => p.pattern.key).sort(),
-    source: { title: row.sourceTitle, url: row.sourceUrl, language: row.sourceLanguage },
+    source: { title: row.sourceTitle, url: row.sourceUrl, language: row.sourceLanguage, originalText: row.sourceOriginalText },
     keyTimes: {
       started: keyTime(row.startedAt, row.startedPrecision),
       detected: keyTime(row.detectedAt, row.detectedPrecision),

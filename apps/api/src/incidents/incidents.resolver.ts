@@ -2,6 +2,7 @@ import { Args, Info, Int, Parent, Query, ResolveField, Resolver } from '@nestjs/
 import type { GraphQLResolveInfo } from 'graphql';
 import {
   IncidentsService,
+  SearchResultsService,
   type IncidentLoaders,
   type IncidentOrder,
   type IncidentRecord,
@@ -26,7 +27,10 @@ import {
 
 @Resolver(() => Incident)
 export class IncidentsResolver {
-  constructor(private readonly service: IncidentsService) {}
+  constructor(
+    private readonly service: IncidentsService,
+    private readonly searchResults: SearchResultsService,
+  ) {}
 
   @Query(() => Incident, { description: 'One incident by its slug; NOT_FOUND when there is none.' })
   incident(@Args('slug') slug: string, @Loaders() loaders: IncidentLoaders, @Info() info: GraphQLResolveInfo) {
@@ -44,7 +48,9 @@ export class IncidentsResolver {
   ) {
     const include = incidentInclude(nodesOf(selectionOf(info)));
     const page = await this.service.listIncidents(filter ?? {}, { orderBy, first, after }, { loaders, include });
-    return { ...toConnection(page), searchWidened: page.search?.widened ?? [] };
+    const connection = toConnection(page);
+    const searchContext = this.searchResults.context(filter ?? {}, page.search, page.count, page.nodes.map((n) => n.id));
+    return { ...connection, edges: connection.edges.map((e) => ({ ...e, searchContext })), searchContext, searchWidened: page.search?.widened ?? [] };
   }
 
   @ResolveField(() => String, { description: 'Markdown.' })
@@ -55,7 +61,7 @@ export class IncidentsResolver {
 
   @ResolveField(() => IncidentSource)
   source(@Parent() i: IncidentRecord): IncidentSource {
-    return { title: i.sourceTitle, url: i.sourceUrl, language: i.sourceLanguage };
+    return { title: i.sourceTitle, url: i.sourceUrl, language: i.sourceLanguage, originalText: i.sourceOriginalText };
   }
 
   @ResolveField(() => KeyTime) started(@Parent() i: IncidentRecord): KeyTime {

@@ -20,7 +20,7 @@ export class IncidentListPageController {
   @Get('incidents')
   async list(@Query() query: Record<string, unknown>, @Res() res: Response): Promise<void> {
     const parsed = parseIncidentListQuery(query);
-    const { patterns, page, errors } = await this.data.incidentList(parsed);
-    sendPage(res, errors.length > 0 ? 400 : 200, incidentListView({ form: parsed.form, errors, patterns, page }));
+    const { errors, ...found } = await this.data.incidentList(parsed);
+    sendPage(res, errors.length > 0 ? 400 : 200, incidentListView({ form: parsed.form, errors, ...found }));
   }
 }

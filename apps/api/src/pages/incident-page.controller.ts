@@ -54,8 +54,12 @@ export class IncidentPageController {
       return;
     }
     const client = `address:${req.ip ?? req.socket.remoteAddress ?? 'unknown'}`;
-    const [details, { modelPanel, verdicts }] = await Promise.all([this.data.incidentDetails(found.incident), this.renderModelPanel(found.incident, form, client)]);
-    sendPage(res, 200, incidentView({ incident: found.incident, ...details, modelPanel, verdicts, origin: requestOrigin(req), today: todayUtc() }));
+    const [details, { modelPanel, verdicts }, related] = await Promise.all([
+      this.data.incidentDetails(found.incident),
+      this.renderModelPanel(found.incident, form, client),
+      this.data.related(found.incident),
+    ]);
+    sendPage(res, 200, incidentView({ incident: found.incident, ...details, modelPanel, verdicts, related, origin: requestOrigin(req), today: todayUtc() }));
   }
 
   /** A failing model must not take the postmortem down with it: on-call needs the page regardless. */

@@ -52,6 +52,7 @@ export interface IncidentListForm {
   q: string;
   pattern: string[];
   organization: string;
+  component: string;
   year: string;
   order: IncidentListOrder;
   first: number;
@@ -70,6 +71,7 @@ export function parseIncidentListQuery(query: Query): ParsedIncidentList {
   const errors: FieldError[] = [];
   const q = text(query, 'q', errors);
   const organization = text(query, 'organization', errors);
+  const component = text(query, 'component', errors);
   const pattern = values(query, 'pattern');
   const year = one(query, 'year');
   let startedFrom: Date | null = null;
@@ -90,8 +92,8 @@ export function parseIncidentListQuery(query: Query): ParsedIncidentList {
   const first = pageSize(query, errors);
   const after = one(query, 'after');
   return {
-    form: { q, pattern, organization, year, order, first, after },
-    filter: { text: q || null, patterns: pattern.length > 0 ? pattern : null, organization: organization || null, startedFrom, startedBefore },
+    form: { q, pattern, organization, component, year, order, first, after },
+    filter: { text: q || null, patterns: pattern.length > 0 ? pattern : null, organization: organization || null, component: component || null, startedFrom, startedBefore },
     page: { first, after: after || null, orderBy: INCIDENT_LIST_ORDERS[order].order },
     errors,
   };

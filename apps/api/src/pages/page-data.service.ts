@@ -5,15 +5,26 @@ import { toAppError } from '../common/errors/app-error.mapping';
 import {
   IncidentLoaders,
   IncidentsService,
+  RelatedIncidentsService,
+  SearchResultsService,
   type IncidentRecord,
   type Page,
   type PatternWithCount,
 } from '@hindsight/incidents';
 import { TrackerLinks } from '../tracking/tracker-links';
+import type { DidYouMean, Facet, RelatedIncident, SearchHighlight } from '@hindsight/incidents';
 import type { FieldError, ParsedActionableList, ParsedIncidentList } from './list-query.parser';
 import type { ActionableListItem } from './views/actionable-list.view';
 import type { IncidentListItem, ListPage } from './views/incident-list.view';
 import type { IncidentPageModel } from './views/incident.view';
+
+/** What a search adds to the list page: where each result matched, a correction, facet counts, filter suggestions. */
+export interface IncidentListSearch {
+  suggestions: { organizations: string[]; components: string[] };
+  highlights: Map<string, SearchHighlight[]>;
+  didYouMean: DidYouMean | null;
+  facets: Facet[];
+}
 
 type IncidentDetails = Pick<IncidentPageModel, 'patterns' | 'timeline' | 'factors' | 'links' | 'actionables'>;
 
@@ -54,6 +65,8 @@ export class PageDataService {
     private readonly incidents: IncidentsService,
     private readonly prisma: PrismaService,
     private readonly trackerLinks: TrackerLinks,
+    private readonly searchResults: SearchResultsService,
+    private readonly relatedIncidents: RelatedIncidentsService,
   ) {}
 
   /** Loaders live for one page render, exactly like the GraphQL request context. */
@@ -94,14 +107,32 @@ export class PageDataService {
     };
   }
 
-  async incidentList(parsed: ParsedIncidentList): Promise<{ patterns: PatternWithCount[]; page: ListPage<IncidentListItem> | null; errors: FieldError[] }> {
+  async incidentList(parsed: ParsedIncidentList): Promise<{ patterns: PatternWithCount[]; page: ListPage<IncidentListItem> | null; errors: FieldError[] } & IncidentListSearch> {
     const errors = [...parsed.errors];
     const loaders = this.loaders();
-    const [patterns, found] = await Promise.all([
+    const [patterns, found, organizations, components] = await Promise.all([
       this.incidents.listPatterns(),
       errors.length > 0 ? null : refusedAsNull(this.incidents.listIncidents(parsed.filter, parsed.page, { loaders, include: { patterns: true } }), errors),
+      this.searchResults.commonValues('ORGANIZATION'),
+      this.searchResults.commonValues('COMPONENT'),
     ]);
-    return { patterns, page: found ? await this.withPatterns(found, loaders) : null, errors };
+    const suggestions = { organizations, components };
+    if (!found) return { patterns, page: null, errors, suggestions, highlights: new Map(), didYouMean: null, facets: [] };
+    const search = found.search;
+    // The exact count only for a search: did-you-mean and facets depend on whether it found anything.
+    const total = search ? await found.count() : null;
+    const [page, highlights, didYouMean, facets] = await Promise.all([
+      this.withPatterns(found, loaders),
+      search ? this.searchResults.highlights(search, found.nodes.map((n) => n.id)) : new Map<string, SearchHighlight[]>(),
+      search && total === 0 ? this.searchResults.didYouMean(parsed.filter, search) : null,
+      search && total! > 0 ? this.searchResults.facets(parsed.filter, search, 8) : [],
+    ]);
+    return { patterns, page, errors, suggestions, highlights, didYouMean, facets };
+  }
+
+  /** Incidents related to one, for its page; a failure leaves the section out rather than the page. */
+  async related(incident: IncidentRecord): Promise<RelatedIncident[]> {
+    return this.relatedIncidents.related(incident.id, 5);
   }
 
   async actionableList(parsed: ParsedActionableList): Promise<{ page: ListPage<ActionableListItem> | null; errors: FieldError[] }> {

@@ -12,6 +12,7 @@ import { IncidentPageController } from './incident-page.controller';
 import { PageAssetsController } from './page-assets.controller';
 import { PageDataService } from './page-data.service';
 import { PageHeadersMiddleware } from './page-headers.middleware';
+import { DurationsPageController } from './durations-page.controller';
 import { PatternPageController } from './pattern-page.controller';
 
 export interface PagesModuleOptions {
@@ -22,7 +23,7 @@ export interface PagesModuleOptions {
 }
 
 // The export routes (`:slug.json`, `:slug.md`) come before the pages' `:slug`, which would match them too.
-const CONTROLLERS = [IncidentExportController, IncidentListPageController, IncidentPageController, ActionableListPageController, PatternPageController, PageAssetsController];
+const CONTROLLERS = [IncidentExportController, IncidentListPageController, IncidentPageController, ActionableListPageController, PatternPageController, DurationsPageController, PageAssetsController];
 
 /** Server-rendered HTML pages for people: incidents, follow-ups, patterns. */
 @Module({})

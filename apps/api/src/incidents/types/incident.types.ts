@@ -29,6 +29,8 @@ export class IncidentSource {
   @Field() title!: string;
   @Field(() => String, { nullable: true }) url!: string | null;
   @Field({ description: 'BCP 47 tag of the original document (the record itself is in English).' }) language!: string;
+  @Field(() => String, { nullable: true, description: "For a source not in English: a summary or key passages in the source's language; searched too." })
+  originalText!: string | null;
 }
 
 @ObjectType({ description: 'A failure pattern of the shared taxonomy.' })

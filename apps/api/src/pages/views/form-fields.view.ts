@@ -25,8 +25,20 @@ ${error ? html`<p class="field-error" id="${id}-error">${error.message}</p>` : '
 </div>`;
 }
 
-export function textField(options: FieldOptions & { value: string; type?: 'search' | 'text'; inputmode?: 'numeric' }): SafeHtml {
-  return field(options, (attrs) => html`<input ${attrs} type="${options.type ?? 'text'}" value="${options.value}"${options.inputmode ? html` inputmode="${options.inputmode}"` : ''}>`);
+/**
+ * A text input; with `suggestions`, a `<datalist>` the browser offers as one types (no script
+ * needed), filtered by the browser to the values containing what was typed.
+ */
+export function textField(options: FieldOptions & { value: string; type?: 'search' | 'text'; inputmode?: 'numeric'; suggestions?: readonly string[] }): SafeHtml {
+  const listId = `field-${options.name}-suggestions`;
+  const list = options.suggestions && options.suggestions.length > 0;
+  return field(
+    options,
+    (attrs) =>
+      html`<input ${attrs} type="${options.type ?? 'text'}" value="${options.value}"${options.inputmode ? html` inputmode="${options.inputmode}"` : ''}${list ? html` list="${listId}" autocomplete="off"` : ''}>${
+        list ? html`<datalist id="${listId}">${options.suggestions!.map((v) => html`<option value="${v}"></option>`)}</datalist>` : ''
+      }`,
+  );
 }
 
 export function selectField(options: FieldOptions & { value: string; choices: readonly { value: string; label: string }[] }): SafeHtml {

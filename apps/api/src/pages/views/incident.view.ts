@@ -1,6 +1,7 @@
 import type { ActionableVerdict } from '../incident-model-panel.token';
 import type { TimePrecision } from '@hindsight/domain';
 import type {
+  RelatedIncident,
   ActionableRecord,
   CausalFactorRecord,
   CausalLinkRecord,
@@ -53,6 +54,24 @@ export interface IncidentPageModel {
   origin: string;
   /** YYYY-MM-DD (UTC), for overdue marks. */
   today: string;
+  /** Incidents related to this one, closest first, with the reasons. */
+  related?: RelatedIncident[];
+}
+
+const RELATION_LABELS: Record<RelatedIncident['reasons'][number]['kind'], string> = {
+  SHARED_PATTERN: 'Same pattern',
+  SHARED_COMPONENT: 'Same component',
+  CAUSAL_STRUCTURE: 'Same causal shape',
+  SIMILAR_TEXT: 'Similar wording',
+};
+
+function relatedView(related: readonly RelatedIncident[]): SafeHtml {
+  if (related.length === 0) return html`<p class="muted">No other incident shares a pattern, component, causal shape or wording with this one.</p>`;
+  return html`<ol class="related-list">${related.map(
+    (r) => html`<li><a href="/incidents/${encodeURIComponent(r.incident.slug)}">${r.incident.title}</a> <span class="muted">(${r.incident.organization}; score ${r.score.toFixed(1)})</span>
+<ul class="reasons">${r.reasons.map((x) => html`<li><span class="reason-kind">${RELATION_LABELS[x.kind]}:</span> ${x.detail}</li>`)}</ul></li>`,
+  )}</ol>
+<p class="section-note">Scores add the reasons' weights: a shared pattern (rarer patterns weigh more), a shared causal shape, a shared component, and how well this incident's title and components match the other's record.</p>`;
 }
 
 function keyTime(label: string, at: Date | null, precision: TimePrecision): SafeHtml {
@@ -227,6 +246,10 @@ ${factorsListView(m, pageUrl, layout.loops.nodesInLoops)}
 <h2 id="actionables-heading">Actionables</h2>
 ${actionablesView(m, pageUrl)}
 </section>
+${m.related ? html`<section id="related" class="related-section" aria-labelledby="related-heading">
+<h2 id="related-heading">Related incidents</h2>
+${relatedView(m.related)}
+</section>` : ''}
 </article>`;
   return layoutView({ title: m.incident.title, main, active: 'incidents', description: truncateWords(m.incident.summary, 200) });
 }

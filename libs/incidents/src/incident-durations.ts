@@ -1,0 +1,136 @@
+import { Injectable } from '@nestjs/common';
+import { Prisma, PrismaService } from '@hindsight/db';
+import { AppError, type TimePrecision } from '@hindsight/domain';
+import type { IncidentRecord } from './incident.types';
+
+/** Precisions from finest to coarsest; a duration is as precise as its coarser end. */
+const PRECISION_ORDER: TimePrecision[] = ['second', 'minute', 'ten_minutes', 'hour', 'day', 'approximate'];
+
+export interface IncidentDuration {
+  minutes: number;
+  /** The coarser precision of the two key times it is measured between. */
+  precision: TimePrecision;
+  /** True unless both ends are known to the second or the minute. */
+  approximate: boolean;
+}
+
+export interface DurationCheck {
+  code: 'OUT_OF_ORDER' | 'RESOLVED_LONG_AFTER_MITIGATION';
+  message: string;
+}
+
+export interface IncidentDurations {
+  toDetect: IncidentDuration | null;
+  toMitigate: IncidentDuration | null;
+  toResolve: IncidentDuration | null;
+  /** Inconsistencies between the key times, each flagged rather than silently corrected. */
+  checks: DurationCheck[];
+}
+
+function between(from: Date | null, fromPrecision: TimePrecision, to: Date | null, toPrecision: TimePrecision): IncidentDuration | null {
+  if (!from || !to || fromPrecision === 'none' || toPrecision === 'none') return null;
+  const precision = PRECISION_ORDER[Math.max(PRECISION_ORDER.indexOf(fromPrecision), PRECISION_ORDER.indexOf(toPrecision))]!;
+  return { minutes: Math.round(((to.getTime() - from.getTime()) / 60_000) * 10) / 10, precision, approximate: !['second', 'minute'].includes(precision) };
+}
+
+const hours = (minutes: number) => `${(minutes / 60).toFixed(1)} h`;
+
+/**
+ * Time to detect, mitigate and resolve, each from the start, with its precision, and checks:
+ * key times out of order, and a "resolved" so long after mitigation that it more likely marks a
+ * later follow-up than the end of the impact (StackEgg: mitigated 3.4 h after the start,
+ * "resolved" 29 h after it).
+ */
+export function incidentDurations(i: Pick<IncidentRecord, `${'started' | 'detected' | 'mitigated' | 'resolved'}${'At' | 'Precision'}`>): IncidentDurations {
+  const toDetect = between(i.startedAt, i.startedPrecision, i.detectedAt, i.detectedPrecision);
+  const toMitigate = between(i.startedAt, i.startedPrecision, i.mitigatedAt, i.mitigatedPrecision);
+  const toResolve = between(i.startedAt, i.startedPrecision, i.resolvedAt, i.resolvedPrecision);
+  const checks: DurationCheck[] = [];
+  const ordered: [string, Date | null][] = [
+    ['started', i.startedAt],
+    ['detected', i.detectedAt],
+    ['mitigated', i.mitigatedAt],
+    ['resolved', i.resolvedAt],
+  ];
+  const known = ordered.filter((t): t is [string, Date] => t[1] !== null);
+  for (let k = 1; k < known.length; k++) {
+    if (known[k]![1].getTime() < known[k - 1]![1].getTime()) {
+      checks.push({ code: 'OUT_OF_ORDER', message: `"${known[k]![0]}" is before "${known[k - 1]![0]}".` });
+    }
+  }
+  if (toMitigate && toResolve && toMitigate.minutes > 0) {
+    const after = toResolve.minutes - toMitigate.minutes;
+    if (after > 12 * 60 && after > 5 * toMitigate.minutes) {
+      checks.push({
+        code: 'RESOLVED_LONG_AFTER_MITIGATION',
+        message: `"resolved" is ${hours(after)} after mitigation, which came ${hours(toMitigate.minutes)} after the start: it likely marks a later follow-up, not the end of the impact; time to resolve is shown as recorded.`,
+      });
+    }
+  }
+  return { toDetect, toMitigate, toResolve, checks };
+}
+
+export const DURATION_METRICS = ['TIME_TO_DETECT', 'TIME_TO_MITIGATE', 'TIME_TO_RESOLVE'] as const;
+export type DurationMetric = (typeof DURATION_METRICS)[number];
+export const DURATION_GROUPS = ['ALL', 'PATTERN', 'ORGANIZATION', 'YEAR'] as const;
+export type DurationGroup = (typeof DURATION_GROUPS)[number];
+
+/** Histogram bucket upper bounds in minutes; the last bucket is open. */
+export const DURATION_BUCKETS = [5, 15, 60, 240, 1440] as const;
+
+export interface DurationDistribution {
+  /** The group's value: a pattern key, an organization, a year, or "all". */
+  group: string;
+  /** Incidents with both key times. */
+  count: number;
+  /** Of them, how many rest on an approximate time (coarser than a minute). */
+  approximateCount: number;
+  p50: number;
+  p90: number;
+  max: number;
+  /** Counts per bucket: under 5 min, 5–15, 15–60, 1–4 h, 4–24 h, 24 h and more. */
+  histogram: number[];
+}
+
+const END: Record<DurationMetric, { at: Prisma.Sql; precision: Prisma.Sql }> = {
+  TIME_TO_DETECT: { at: Prisma.sql`i."detectedAt"`, precision: Prisma.sql`i."detectedPrecision"` },
+  TIME_TO_MITIGATE: { at: Prisma.sql`i."mitigatedAt"`, precision: Prisma.sql`i."mitigatedPrecision"` },
+  TIME_TO_RESOLVE: { at: Prisma.sql`i."resolvedAt"`, precision: Prisma.sql`i."resolvedPrecision"` },
+};
+
+/** Distributions of a duration across published incidents, overall or per pattern, organization or year. One statement. */
+@Injectable()
+export class IncidentDurationsService {
+  constructor(private readonly prisma: PrismaService) {}
+
+  async distribution(metric: DurationMetric, groupBy: DurationGroup, first = 20): Promise<DurationDistribution[]> {
+    if (!Number.isInteger(first) || first < 1 || first > 100) throw AppError.badField('first', 'expected 1 to 100');
+    const end = END[metric];
+    const group =
+      groupBy === 'ALL'
+        ? Prisma.sql`SELECT 'all'::text AS g, d.* FROM d`
+        : groupBy === 'ORGANIZATION'
+          ? Prisma.sql`SELECT d."organization" AS g, d.* FROM d`
+          : groupBy === 'YEAR'
+            ? Prisma.sql`SELECT extract(year FROM d."startedAt" AT TIME ZONE 'UTC')::int::text AS g, d.* FROM d`
+            : Prisma.sql`SELECT p."key" AS g, d.* FROM d JOIN "IncidentPattern" ip ON ip."incidentId" = d."id" JOIN "Pattern" p ON p."id" = ip."patternId"`;
+    const buckets = DURATION_BUCKETS.map((b, k) =>
+      k === 0 ? Prisma.sql`count(*) FILTER (WHERE m < ${b})::int` : Prisma.sql`count(*) FILTER (WHERE m >= ${DURATION_BUCKETS[k - 1]} AND m < ${b})::int`,
+    );
+    const rows = await this.prisma.$queryRaw<{ g: string; n: number; approx: number; p50: number; p90: number; max: number; h: number[] }[]>`
+      WITH d AS (
+        SELECT i."id", i."organization", i."startedAt",
+          extract(epoch FROM (${end.at} - i."startedAt")) / 60 AS m,
+          (i."startedPrecision" NOT IN ('second', 'minute') OR ${end.precision} NOT IN ('second', 'minute')) AS approximate
+        FROM "Incident" i
+        WHERE i."status" = 'published' AND i."startedAt" IS NOT NULL AND ${end.at} IS NOT NULL
+          AND i."startedPrecision" <> 'none' AND ${end.precision} <> 'none' AND ${end.at} >= i."startedAt"
+      ), grouped AS (${group})
+      SELECT g, count(*)::int AS n, count(*) FILTER (WHERE approximate)::int AS approx,
+        percentile_cont(0.5) WITHIN GROUP (ORDER BY m)::float8 AS p50, percentile_cont(0.9) WITHIN GROUP (ORDER BY m)::float8 AS p90, max(m)::float8 AS max,
+        ARRAY[${Prisma.join(buckets)}, count(*) FILTER (WHERE m >= ${DURATION_BUCKETS[DURATION_BUCKETS.length - 1]})::int] AS h
+      FROM grouped GROUP BY g ORDER BY count(*) DESC, g LIMIT ${first}`;
+    const round = (v: number) => Math.round(v * 10) / 10;
+    return rows.map((r) => ({ group: r.g, count: r.n, approximateCount: r.approx, p50: round(r.p50), p90: round(r.p90), max: round(r.max), histogram: r.h }));
+  }
+}

@@ -1,0 +1,350 @@
+import { Injectable } from '@nestjs/common';
+import { Prisma, PrismaService } from '@hindsight/db';
+import { AppError, foldText, LIMITS } from '@hindsight/domain';
+import { IncidentsService, type IncidentFilter } from './incidents.service';
+import { buildTextSearch, type TextSearch } from './search-query';
+import { hasCjk } from './search-language';
+
+/** Where a result matched, in the order a reader scans a record (and roughly by weight). */
+export const SEARCH_FIELDS = [
+  'TITLE',
+  'SUMMARY',
+  'ORIGINAL_TEXT',
+  'COMPONENTS',
+  'PATTERNS',
+  'IMPACT',
+  'CAUSAL_FACTORS',
+  'ACTIONABLES',
+  'TIMELINE',
+  'NARRATIVE',
+  'SOURCE_TITLE',
+  'REFERENCES',
+] as const;
+export type SearchField = (typeof SEARCH_FIELDS)[number];
+
+export interface HighlightFragment {
+  text: string;
+  matched: boolean;
+}
+
+/** One field of one result, cut around its first match; `fragments` join back into `excerpt`. */
+export interface SearchHighlight {
+  field: SearchField;
+  excerpt: string;
+  fragments: HighlightFragment[];
+}
+
+export const FACET_KINDS = ['PATTERN', 'ORGANIZATION', 'COMPONENT', 'YEAR', 'ACTIONABLE_STATUS'] as const;
+export type FacetKind = (typeof FACET_KINDS)[number];
+
+export interface FacetValue {
+  /** What to filter by: a pattern key, an organization, a component, a year, an actionable status. */
+  value: string;
+  label: string;
+  count: number;
+}
+
+export interface Facet {
+  kind: FacetKind;
+  /** Distinct values in the result set; `values` holds the most frequent `first` of them. */
+  distinctValues: number;
+  values: FacetValue[];
+}
+
+export interface DidYouMean {
+  /** The corrected query. */
+  text: string;
+  /** Published incidents the corrected query finds (with the same other filters). */
+  totalCount: number;
+  /** Each word replaced, with what replaced it. */
+  corrections: { word: string; replacement: string }[];
+}
+
+export const SUGGESTION_FIELDS = ['ORGANIZATION', 'COMPONENT', 'OWNER'] as const;
+export type SuggestionField = (typeof SUGGESTION_FIELDS)[number];
+
+export interface FilterSuggestion {
+  value: string;
+  /** Published incidents (or, for owners, actionables of published incidents) with this value. */
+  count: number;
+}
+
+/** Characters shown on each side of a highlight's first match. */
+const EXCERPT_CONTEXT = 90;
+const MAX_HIGHLIGHTS = 3;
+const MAX_FACET_VALUES = 50;
+const MAX_SUGGESTIONS = 50;
+const COMMON_VALUES = 200;
+const COMMON_VALUES_TTL_MS = 60_000;
+const WORD = /[\p{L}\p{N}]+/gu;
+
+interface FieldTexts {
+  id: string;
+  title: string;
+  summary: string;
+  impact: string;
+  narrative: string;
+  sourceTitle: string;
+  sourceOriginalText: string | null;
+  components: string[];
+  patterns: string[] | null;
+  timeline: string[] | null;
+  factors: string[] | null;
+  actionables: string[] | null;
+  refs: string[] | null;
+}
+
+/**
+ * What a search result page needs beside the rows: where each result matched, facet counts of
+ * the whole result set, a corrected query when nothing matched, and suggestions for the
+ * organization, component and owner filters. Every method is one or two SQL statements.
+ */
+@Injectable()
+export class SearchResultsService {
+  constructor(
+    private readonly prisma: PrismaService,
+    private readonly incidents: IncidentsService,
+  ) {}
+
+  /** The search fields' shared state for one connection: highlights computed once, on first use. */
+  context(filter: IncidentFilter, search: TextSearch | null, count: () => Promise<number>, ids: readonly string[]) {
+    let highlights: Promise<Map<string, SearchHighlight[]>> | null = null;
+    return {
+      filter,
+      search,
+      /** The exact size of the result set, counted on first use (did-you-mean asks only when a search is given). */
+      count,
+      highlights: () => (highlights ??= search ? this.highlights(search, ids) : Promise.resolve(new Map<string, SearchHighlight[]>())),
+    };
+  }
+
+  /**
+   * Highlights for a page of results: the fields of each incident that hold a query term, each
+   * with an excerpt around the first match and every match in it marked. A word counts as a
+   * match when one of its lexemes (english stem or as written, after folding) is a positive
+   * term of the query, so "retries" marks "retry" and "sieu ben" marks "siêu bền".
+   */
+  async highlights(search: TextSearch, incidentIds: readonly string[]): Promise<Map<string, SearchHighlight[]>> {
+    const result = new Map<string, SearchHighlight[]>();
+    if (incidentIds.length === 0) return result;
+    const [tree] = await this.prisma.$queryRaw<{ tree: string }[]>`SELECT querytree(${search.tsquery})::text AS tree`;
+    const terms = positiveTerms(tree?.tree ?? '');
+    if (terms.size === 0) return result;
+    const rows = await this.prisma.$queryRaw<FieldTexts[]>`
+      SELECT i."id"::text AS id, i."title", i."summary", i."impact", i."narrative", i."sourceTitle", i."sourceOriginalText", i."components",
+        (SELECT array_agg(p."name" ORDER BY p."key") FROM "IncidentPattern" ip JOIN "Pattern" p ON p."id" = ip."patternId" WHERE ip."incidentId" = i."id") AS patterns,
+        (SELECT array_agg(e."text" ORDER BY e."position") FROM "TimelineEvent" e WHERE e."incidentId" = i."id") AS timeline,
+        (SELECT array_agg(f."component" || ': ' || f."text" ORDER BY f."position") FROM "CausalFactor" f WHERE f."incidentId" = i."id") AS factors,
+        (SELECT array_agg(a."title" || ' — ' || a."description" ORDER BY a."position") FROM "Actionable" a WHERE a."incidentId" = i."id") AS actionables,
+        (SELECT array_agg(r."ref" ORDER BY a."position", r."position") FROM "Actionable" a JOIN "ExternalReference" r ON r."actionableId" = a."id" WHERE a."incidentId" = i."id") AS refs
+      FROM "Incident" i WHERE i."id" IN (${Prisma.join(incidentIds.map((id) => Prisma.sql`${id}::uuid`))})`;
+    const fieldsOf = (r: FieldTexts): [SearchField, string[]][] => [
+      ['TITLE', [r.title]],
+      ['SUMMARY', [r.summary]],
+      ['ORIGINAL_TEXT', r.sourceOriginalText ? [r.sourceOriginalText] : []],
+      ['COMPONENTS', [r.components.join(', ')]],
+      ['PATTERNS', [(r.patterns ?? []).join(', ')]],
+      ['IMPACT', [r.impact]],
+      ['CAUSAL_FACTORS', r.factors ?? []],
+      ['ACTIONABLES', r.actionables ?? []],
+      ['TIMELINE', r.timeline ?? []],
+      ['NARRATIVE', [r.narrative]],
+      ['SOURCE_TITLE', [r.sourceTitle]],
+      ['REFERENCES', [(r.refs ?? []).join(' ')]],
+    ];
+    // The lexemes of every distinct word in these fields, in one statement.
+    const words = new Set<string>();
+    for (const r of rows) for (const [, texts] of fieldsOf(r)) for (const t of texts) for (const m of t.matchAll(WORD)) if (!hasCjk(m[0])) words.add(foldText(m[0]));
+    const lexemeRows = words.size === 0 ? [] : await this.prisma.$queryRaw<{ w: string; lex: string[] }[]>`
+      SELECT w, tsvector_to_array(to_tsvector('english', w)) || tsvector_to_array(to_tsvector('simple', w)) AS lex FROM unnest(${[...words]}::text[]) AS w`;
+    const matchingWords = new Set(lexemeRows.filter((l) => l.lex.some((x) => terms.has(x))).map((l) => l.w));
+    for (const r of rows) {
+      const found: SearchHighlight[] = [];
+      for (const [field, texts] of fieldsOf(r)) {
+        if (found.length >= MAX_HIGHLIGHTS) break;
+        for (const text of texts) {
+          const marks = markMatches(text, matchingWords, terms);
+          if (marks.length > 0) {
+            found.push({ field, ...excerptAround(text, marks) });
+            break;
+          }
+        }
+      }
+      result.set(r.id, found);
+    }
+    return result;
+  }
+
+  /** Counts of the whole result set (all pages) by pattern, organization, component, year and actionable status. */
+  async facets(filter: IncidentFilter, search: TextSearch | null, first = 10): Promise<Facet[]> {
+    if (!Number.isInteger(first) || first < 1 || first > MAX_FACET_VALUES) throw AppError.badField('first', `expected 1 to ${MAX_FACET_VALUES}`);
+    const from = this.incidents.resultSetSql(filter, search);
+    const rows = await this.prisma.$queryRaw<{ kind: FacetKind; value: string; label: string; n: number }[]>`
+      WITH rs AS MATERIALIZED (SELECT i."id", i."organization", i."components", i."startedAt" ${from})
+      SELECT 'PATTERN' AS kind, p."key" AS value, p."name" AS label, count(*)::int AS n
+        FROM rs JOIN "IncidentPattern" ip ON ip."incidentId" = rs."id" JOIN "Pattern" p ON p."id" = ip."patternId" GROUP BY p."key", p."name"
+      UNION ALL SELECT 'ORGANIZATION', rs."organization", rs."organization", count(*)::int FROM rs GROUP BY rs."organization"
+      UNION ALL SELECT 'COMPONENT', c, c, count(DISTINCT rs."id")::int FROM rs, unnest(rs."components") AS c GROUP BY c
+      UNION ALL SELECT 'YEAR', y, y, count(*)::int FROM rs, LATERAL (SELECT COALESCE(extract(year FROM rs."startedAt" AT TIME ZONE 'UTC')::int::text, 'unknown') AS y) AS t GROUP BY y
+      UNION ALL SELECT 'ACTIONABLE_STATUS', a."status"::text, a."status"::text, count(*)::int FROM rs JOIN "Actionable" a ON a."incidentId" = rs."id" GROUP BY a."status"`;
+    return FACET_KINDS.map((kind) => {
+      const values = rows
+        .filter((r) => r.kind === kind)
+        .sort((a, b) => b.n - a.n || a.value.localeCompare(b.value))
+        .map((r) => ({ value: r.value, label: r.label, count: r.n }));
+      return { kind, distinctValues: values.length, values: values.slice(0, first) };
+    });
+  }
+
+  /**
+   * For a search that found nothing: the query with each unknown word replaced by the closest
+   * word the published incidents hold (component names included: their words are indexed),
+   * nearest by edit distance then trigram similarity, when the corrected query finds something
+   * with the same other filters. Null when there is nothing better to offer.
+   */
+  async didYouMean(filter: IncidentFilter, search: TextSearch): Promise<DidYouMean | null> {
+    const words = [...new Set(search.text.split(/\s+/).filter((t) => !t.startsWith('-') && t !== 'or').flatMap((t) => t.match(WORD) ?? []))].filter(
+      (w) => w.length >= 3 && w.length <= 60 && !hasCjk(w),
+    );
+    if (words.length === 0) return null;
+    const found = await this.prisma.$queryRaw<{ word: string; replacement: string | null }[]>`
+      SELECT q.w AS word, (
+        SELECT c.word FROM (
+          SELECT l."word" AS word, levenshtein(l."word", q.w) AS d, similarity(l."word", q.w) AS sim FROM "SearchLexicon" l
+          WHERE l."word" % q.w AND l."word" <> q.w AND levenshtein(l."word", q.w) <= GREATEST(1, length(q.w) / 3)
+          ORDER BY d, sim DESC, word LIMIT 20) c
+        CROSS JOIN LATERAL (SELECT 1 FROM "SearchWord" s JOIN "Incident" i ON i."id" = s."incidentId" AND i."status" = 'published'
+                            WHERE s."word" = c.word LIMIT 1) AS published
+        ORDER BY c.d, c.sim DESC, c.word LIMIT 1
+      ) AS replacement
+      FROM unnest(${words}::text[]) AS q(w)
+      WHERE NOT EXISTS (SELECT 1 FROM "SearchWord" s JOIN "Incident" i ON i."id" = s."incidentId" AND i."status" = 'published' WHERE s."word" = q.w)`;
+    const corrections = found.filter((f): f is { word: string; replacement: string } => f.replacement !== null);
+    if (corrections.length === 0) return null;
+    let text = search.text;
+    for (const c of corrections) text = text.replace(new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(c.word)}(?![\\p{L}\\p{N}])`, 'gu'), c.replacement);
+    const corrected = await buildTextSearch(this.prisma, text);
+    const from = this.incidents.resultSetSql({ ...filter, text }, corrected);
+    const [count] = await this.prisma.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM (SELECT 1 ${from} LIMIT 1000) AS m`;
+    const totalCount = count?.n ?? 0;
+    return totalCount > 0 ? { text, totalCount, corrections } : null;
+  }
+
+  /**
+   * The most frequent values of a filter field (up to 200), for a page's `<datalist>`; kept for
+   * a minute per process, since suggestions need not be up to the second and the list page
+   * should not scan every incident on each view.
+   */
+  async commonValues(field: SuggestionField): Promise<string[]> {
+    const cached = this.common.get(field);
+    if (cached && cached.until > Date.now()) return cached.values;
+    const values = (await this.valuesLike(field, '', COMMON_VALUES)).map((s) => s.value);
+    this.common.set(field, { values, until: Date.now() + COMMON_VALUES_TTL_MS });
+    return values;
+  }
+
+  private readonly common = new Map<SuggestionField, { values: string[]; until: number }>();
+
+  /**
+   * Values of a filter field containing `text` (case-insensitive), those starting
+   * with it first, then the most frequent. Published incidents only.
+   */
+  async suggest(field: SuggestionField, text: string, first = 10): Promise<FilterSuggestion[]> {
+    if (text.length > LIMITS.shortText) throw AppError.badField('text', `is ${text.length} characters long; the limit is ${LIMITS.shortText}`);
+    if (!Number.isInteger(first) || first < 1 || first > MAX_SUGGESTIONS) throw AppError.badField('first', `expected 1 to ${MAX_SUGGESTIONS}`);
+    return this.valuesLike(field, text, first);
+  }
+
+  private valuesLike(field: SuggestionField, text: string, first: number): Promise<FilterSuggestion[]> {
+    const like = `%${text.trim().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const prefix = `${text.trim().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const values =
+      field === 'ORGANIZATION'
+        ? Prisma.sql`SELECT i."organization" AS value FROM "Incident" i WHERE i."status" = 'published'`
+        : field === 'COMPONENT'
+          ? Prisma.sql`SELECT c AS value FROM "Incident" i, unnest(i."components") AS c WHERE i."status" = 'published'`
+          : Prisma.sql`SELECT a."owner" AS value FROM "Actionable" a JOIN "Incident" i ON i."id" = a."incidentId" WHERE i."status" = 'published' AND a."owner" IS NOT NULL`;
+    return this.prisma.$queryRaw<FilterSuggestion[]>`
+      SELECT v.value, count(*)::int AS count FROM (${values}) AS v
+      WHERE v.value ILIKE ${like}
+      GROUP BY v.value
+      ORDER BY bool_or(v.value ILIKE ${prefix}) DESC, count(*) DESC, v.value
+      LIMIT ${first}`;
+  }
+}
+
+function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** The lexemes a tsquery requires or offers, leaving out negated ones (`!'x'`). */
+export function positiveTerms(tree: string): Set<string> {
+  const terms = new Set<string>();
+  for (const m of tree.matchAll(/(!?)\s*'((?:[^']|'')+)'/g)) if (m[1] !== '!') terms.add(m[2]!.replace(/''/g, "'"));
+  return terms;
+}
+
+/** Character ranges of `text` that match: words whose lexemes are query terms, and CJK bigrams that are. */
+function markMatches(text: string, matchingWords: ReadonlySet<string>, terms: ReadonlySet<string>): [number, number][] {
+  const marks: [number, number][] = [];
+  for (const m of text.matchAll(WORD)) {
+    const start = m.index;
+    const word = m[0];
+    if (hasCjk(word)) {
+      const chars = [...word];
+      const folded = chars.map((c) => foldText(c));
+      let offset = start;
+      const offsets = chars.map((c) => {
+        const o = offset;
+        offset += c.length;
+        return o;
+      });
+      if (chars.length <= 2 && terms.has(folded.join(''))) marks.push([start, start + word.length]);
+      else
+        for (let i = 0; i + 1 < chars.length; i++) {
+          if (terms.has(folded[i]! + folded[i + 1]!)) marks.push([offsets[i]!, offsets[i + 1]! + chars[i + 1]!.length]);
+        }
+    } else if (matchingWords.has(foldText(word))) {
+      marks.push([start, start + word.length]);
+    }
+  }
+  // Overlapping bigram marks merge into one run.
+  const merged: [number, number][] = [];
+  for (const m of marks) {
+    const last = merged[merged.length - 1];
+    if (last && m[0] <= last[1]) last[1] = Math.max(last[1], m[1]);
+    else merged.push([m[0], m[1]]);
+  }
+  return merged;
+}
+
+function excerptAround(text: string, marks: [number, number][]): { excerpt: string; fragments: HighlightFragment[] } {
+  const first = marks[0]!;
+  let from = Math.max(0, first[0] - EXCERPT_CONTEXT);
+  let to = Math.min(text.length, first[1] + EXCERPT_CONTEXT);
+  // Cut at whitespace so no word is split.
+  if (from > 0) {
+    const space = text.indexOf(' ', from);
+    if (space !== -1 && space < first[0]) from = space + 1;
+  }
+  if (to < text.length) {
+    const space = text.lastIndexOf(' ', to);
+    if (space > first[1]) to = space;
+  }
+  const fragments: HighlightFragment[] = [];
+  const push = (t: string, matched: boolean) => {
+    const clean = t.replace(/\s+/g, ' ');
+    if (clean !== '') fragments.push({ text: clean, matched });
+  };
+  if (from > 0) push('… ', false);
+  let at = from;
+  for (const [s, e] of marks) {
+    if (s < from || e > to) continue;
+    push(text.slice(at, s), false);
+    push(text.slice(s, e), true);
+    at = e;
+  }
+  push(text.slice(at, to), false);
+  if (to < text.length) push(' …', false);
+  return { excerpt: fragments.map((f) => f.text).join(''), fragments };
+}

@@ -1,0 +1,241 @@
+import request from 'supertest';
+import { issueTokens } from './support/api-tokens';
+import { startTestApp, type TestApp } from './support/test-app';
+
+type Node = { slug: string };
+type Edge = { node: Node; highlights: { field: string; excerpt: string; fragments: { text: string; matched: boolean }[] }[] };
+type Found = { incidents: { totalCount: number; nodes: Node[]; edges: Edge[]; didYouMean: { text: string; totalCount: number; corrections: { word: string; replacement: string }[] } | null } };
+const SEARCH = `query S($filter: IncidentFilterInput, $first: Int) {
+  incidents(filter: $filter, first: $first) { totalCount nodes { slug } edges { node { slug } highlights { field excerpt fragments { text matched } } }
+    didYouMean { text totalCount corrections { word replacement } } }
+}`;
+
+// A short postmortem of our own in Japanese: words run together without spaces.
+const JAPANESE = `---
+title: 決済キューの滞留
+date: 2024-06-11
+organization: Example Pay
+---
+# 決済キューの滞留
+
+## 概要
+設定変更の後、決済ワーカーが再試行を繰り返し、キューが滞留した。再試行の上限を設けて復旧した。
+
+## タイムライン (UTC)
+- 03:10 設定変更を反映
+- 03:25 キュー滞留のアラート
+- 04:02 再試行の上限を設定して復旧
+`;
+
+describe('search across languages, highlights, facets, corrections and related incidents', () => {
+  let t: TestApp;
+  let editor: Record<string, string>;
+  const search = async (text: string, extra: Record<string, unknown> = {}) => {
+    const res = await t.gql<Found>(SEARCH, { filter: { text, ...extra } });
+    expect(res.errors).toBeUndefined();
+    return res.data.incidents;
+  };
+  const slugs = async (text: string) => (await search(text)).nodes.map((n) => n.slug);
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    editor = (await issueTokens(t)).as('editor');
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('finds the Vietnamese-sourced incident by words of its source, with or without accents', async () => {
+    expect(await slugs('siêu bền')).toEqual(['slack-cache-metastability-2022']);
+    expect(await slugs('"sieu ben"')).toEqual(['slack-cache-metastability-2022']);
+    expect(await slugs('bộ đệm')).toEqual(['slack-cache-metastability-2022']);
+    const source = await t.gql<{ incident: { source: { language: string; originalText: string } } }>(`{ incident(slug: "slack-cache-metastability-2022") { source { language originalText } } }`);
+    expect(source.data.incident.source.language).toBe('vi');
+    expect(source.data.incident.source.originalText).toContain('siêu bền');
+    const hit = (await search('siêu bền')).edges[0]!;
+    const original = hit.highlights.find((h) => h.field === 'ORIGINAL_TEXT');
+    expect(original?.fragments.filter((f) => f.matched).map((f) => f.text)).toEqual(['siêu', 'bền']);
+  });
+
+  it('keeps an imported Japanese draft out of search until it is published, then finds it by a Japanese word', async () => {
+    const imported = await t.gql<{ importPostmortem: { incident: { slug: string; version: number; source: { language: string; originalText: string | null } } } }>(
+      `mutation I($input: ImportPostmortemInput!) { importPostmortem(input: $input) { incident { slug version source { language originalText } } } }`,
+      { input: { document: JAPANESE } },
+      editor,
+    );
+    expect(imported.errors).toBeUndefined();
+    const draft = imported.data.importPostmortem.incident;
+    expect(draft.source.language).toBe('ja');
+    expect(draft.source.originalText).toContain('再試行');
+    // Imported (same transaction) but a draft: readers' searches do not see it.
+    expect(await slugs('滞留')).toEqual([]);
+    const published = await t.gql(`mutation P($slug: String!, $v: Int!) { publishIncident(slug: $slug, expectedVersion: $v) { slug } }`, { slug: draft.slug, v: draft.version }, editor);
+    expect(published.errors).toBeUndefined();
+    expect(await slugs('滞留')).toEqual([draft.slug]);
+    expect(await slugs('再試行')).toEqual([draft.slug]);
+    expect(await slugs('決済キュー')).toEqual([draft.slug]);
+    // Characters of the text that do not stand next to each other in it do not match as a word.
+    expect(await slugs('留決')).toEqual([]);
+    const title = (await search('滞留')).edges[0]!.highlights.find((h) => h.field === 'TITLE');
+    expect(title?.fragments.filter((f) => f.matched).map((f) => f.text)).toEqual(['滞留']);
+  });
+
+  it("never widens a typo to a word only a draft holds, nor suggests it", async () => {
+    const draft = `---\ntitle: Quixotrelic cascade in the billing queue\ndate: 2024-02-03\norganization: Example Corp\n---\n# Quixotrelic cascade\n\n## Summary\nThe quixotrelic worker looped on one message.\n`;
+    const imported = await t.gql(`mutation I($input: ImportPostmortemInput!) { importPostmortem(input: $input) { incident { slug } } }`, { input: { document: draft } }, editor);
+    expect(imported.errors).toBeUndefined();
+    type W = { incidents: { totalCount: number; searchWidened: { word: string }[]; didYouMean: { text: string } | null } };
+    const typo = await t.gql<W>(`{ incidents(filter: { text: "quixotrelc" }) { totalCount searchWidened { word } didYouMean { text } } }`);
+    expect(typo.data.incidents).toEqual({ totalCount: 0, searchWidened: [], didYouMean: null });
+  });
+
+  it('marks where each result matched, stems included, with the field named', async () => {
+    const res = await search('retries or haproxy');
+    const stackegg = res.edges.find((e) => e.node.slug === 'stackegg-haproxy-session-cap-2015')!;
+    expect(stackegg.highlights.length).toBeGreaterThan(0);
+    expect(stackegg.highlights[0]!.field).toBe('TITLE');
+    const marked = stackegg.highlights.flatMap((h) => h.fragments.filter((f) => f.matched).map((f) => f.text.toLowerCase()));
+    expect(marked).toContain('haproxy');
+    for (const h of stackegg.highlights) expect(h.fragments.map((f) => f.text).join('')).toBe(h.excerpt);
+    // A reference is highlighted where it matched.
+    const ref = (await search('pull/604')).edges[0]!.highlights.find((h) => h.field === 'REFERENCES');
+    expect(ref?.fragments.filter((f) => f.matched).map((f) => f.text)).toEqual(expect.arrayContaining(['pull', '604']));
+    // Without a text search there is nothing to highlight.
+    const plain = await t.gql<Found>(SEARCH, { filter: {} });
+    expect(plain.data.incidents.edges.every((e) => e.highlights.length === 0)).toBe(true);
+  });
+
+  it('counts the whole result set by facet', async () => {
+    type Facets = { incidents: { totalCount: number; facets: { kind: string; distinctValues: number; values: { value: string; count: number }[] }[] } };
+    const res = await t.gql<Facets>(`{ incidents(filter: { text: "retry" }, first: 1) { totalCount facets(first: 50) { kind distinctValues values { value count } } } }`);
+    expect(res.errors).toBeUndefined();
+    const { totalCount, facets } = res.data.incidents;
+    const facet = (kind: string) => facets.find((f) => f.kind === kind)!;
+    expect(facets.map((f) => f.kind)).toEqual(['PATTERN', 'ORGANIZATION', 'COMPONENT', 'YEAR', 'ACTIONABLE_STATUS']);
+    // Each incident has one organization and one year: those facets add up to the total, across pages.
+    expect(facet('ORGANIZATION').values.reduce((n, v) => n + v.count, 0)).toBe(totalCount);
+    expect(facet('YEAR').values.reduce((n, v) => n + v.count, 0)).toBe(totalCount);
+    const retryPattern = facet('PATTERN').values.find((v) => v.value === 'retry-amplification');
+    const withPattern = await t.gql<{ incidents: { totalCount: number } }>(`{ incidents(filter: { text: "retry", patterns: ["retry-amplification"] }) { totalCount } }`);
+    expect(retryPattern?.count).toBe(withPattern.data.incidents.totalCount);
+    const statuses = facet('ACTIONABLE_STATUS').values;
+    expect(statuses.every((s) => ['open', 'in_progress', 'done', 'wont_do'].includes(s.value))).toBe(true);
+    const bad = await t.gql(`{ incidents { facets(first: 500) { kind } } }`);
+    expect(bad.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+  });
+
+  it('offers a corrected query when a search finds nothing, and none when it finds something', async () => {
+    // Words under five letters are not widened by similarity (too noisy), so these find nothing.
+    const res = await search('slak mcrb');
+    expect(res.totalCount).toBe(0);
+    expect(res.didYouMean?.text).toBe('slack mcrib');
+    expect(res.didYouMean?.corrections).toEqual(expect.arrayContaining([{ word: 'mcrb', replacement: 'mcrib' }]));
+    const corrected = await search(res.didYouMean!.text);
+    expect(res.didYouMean?.totalCount).toBe(corrected.totalCount);
+    expect(corrected.nodes.map((n) => n.slug)).toContain('slack-cache-metastability-2022');
+    expect((await search('haproxy')).didYouMean).toBeNull();
+    expect((await search('qqqqzzzz')).didYouMean).toBeNull();
+  });
+
+  it('suggests organization, component and owner values from a case-insensitive part', async () => {
+    type S = { filterSuggestions: { value: string; count: number }[] };
+    const org = await t.gql<S>(`{ filterSuggestions(field: ORGANIZATION, text: "wiki") { value count } }`);
+    expect(org.data.filterSuggestions[0]).toEqual({ value: expect.stringMatching(/^Wikimedia/), count: 1 });
+    const comp = await t.gql<S>(`{ filterSuggestions(field: COMPONENT, text: "apache") { value } }`);
+    expect(comp.data.filterSuggestions.map((s) => s.value)).toEqual(expect.arrayContaining(['Apache (mpm_prefork)']));
+    const none = await t.gql<S>(`{ filterSuggestions(field: ORGANIZATION, text: "%") { value } }`);
+    expect(none.data.filterSuggestions).toEqual([]);
+    const owners = await t.gql<{ actionables: { nodes: { owner: string | null }[] } }>(`{ actionables(first: 100) { nodes { owner } } }`);
+    const owner = owners.data.actionables.nodes.map((n) => n.owner).find((o): o is string => !!o && o.length >= 4)!;
+    const part = owner.slice(1, 4).toUpperCase();
+    const byOwner = await t.gql<S>(`query O($t: String!) { filterSuggestions(field: OWNER, text: $t) { value } }`, { t: part });
+    expect(byOwner.data.filterSuggestions.map((s) => s.value)).toContain(owner);
+    const filtered = await t.gql<{ actionables: { nodes: { owner: string | null }[] } }>(`query A($o: String) { actionables(filter: { owner: $o }, first: 100) { nodes { owner } } }`, { o: part.toLowerCase() });
+    expect(filtered.data.actionables.nodes.length).toBeGreaterThan(0);
+    for (const n of filtered.data.actionables.nodes) expect(n.owner!.toLowerCase()).toContain(part.toLowerCase());
+  });
+
+  it('ranks related incidents with their reasons', async () => {
+    type R = { incident: { related: { score: number; incident: { slug: string }; reasons: { kind: string; detail: string; weight: number }[] }[] } };
+    const res = await t.gql<R>(`{ incident(slug: "slack-cache-metastability-2022") { related(first: 3) { score incident { slug } reasons { kind detail weight } } } }`);
+    expect(res.errors).toBeUndefined();
+    const related = res.data.incident.related;
+    expect(related.length).toBeGreaterThan(0);
+    expect(related.map((r) => r.incident.slug)).not.toContain('slack-cache-metastability-2022');
+    const scores = related.map((r) => r.score);
+    expect([...scores].sort((a, b) => b - a)).toEqual(scores);
+    const changeprop = related.find((r) => r.incident.slug === 'changeprop-feedback-loop-2016')!;
+    expect(changeprop.reasons).toEqual(expect.arrayContaining([expect.objectContaining({ kind: 'SHARED_PATTERN', detail: expect.stringMatching(/retry amplification/i) })]));
+    for (const r of related) expect(r.score).toBeCloseTo(r.reasons.reduce((s, x) => s + x.weight, 0), 2);
+    const bad = await t.gql(`{ incident(slug: "slack-cache-metastability-2022") { related(first: 0) { score } } }`);
+    expect(bad.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+  });
+
+  it('shows matches, corrections, facets, suggestions and related incidents on the pages', async () => {
+    const get = (path: string) => request(t.app.getHttpServer()).get(path).expect(200);
+    const list = (await get('/incidents?q=memcached')).text;
+    expect(list).toMatch(/<mark>[Mm]emcached<\/mark>/);
+    expect(list).toContain('class="facets"');
+    // Suggestions as one types, without script: the browser filters a datalist.
+    expect(list).toMatch(/<input[^>]+name="organization"[^>]+list="field-organization-suggestions"/);
+    expect(list).toMatch(/<datalist id="field-component-suggestions">[^]*<option value="Apache \(mpm_prefork\)">/);
+    const typo = (await get('/incidents?q=slak+mcrb')).text;
+    expect(typo).toMatch(/Did you mean <a href="\/incidents\?q=slack\+mcrib">slack mcrib<\/a>/);
+    const byComponent = (await get('/incidents?component=apache')).text;
+    expect(byComponent).toContain('/incidents/apache-outbound-calls-without-timeouts-2011');
+    expect(byComponent).not.toContain('/incidents/slack-cache-metastability-2022"');
+    const page = (await get('/incidents/slack-cache-metastability-2022')).text;
+    expect(page).toContain('id="related-heading"');
+    expect(page).toMatch(/<a href="\/incidents\/changeprop-feedback-loop-2016">[^<]+<\/a>[^]*Same pattern/);
+  });
+});
+
+describe('durations derived from key times, checked, and their distributions', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp();
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('derives durations with the coarser precision and flags a "resolved" that is a later follow-up', async () => {
+    type D = { minutes: number; precision: string; approximate: boolean } | null;
+    type R = { incident: { durations: { toDetect: D; toMitigate: D; toResolve: D; checks: { code: string; message: string }[] } } };
+    const q = (slug: string) => t.gql<R>(`query Q($s: String!) { incident(slug: $s) { durations { toDetect { minutes precision approximate } toMitigate { minutes precision approximate } toResolve { minutes precision approximate } checks { code message } } } }`, { s: slug });
+    const stackegg = (await q('stackegg-haproxy-session-cap-2015')).data.incident.durations;
+    expect(stackegg.toMitigate).toEqual({ minutes: 203, precision: 'SECOND', approximate: false });
+    expect(stackegg.toResolve!.minutes).toBeGreaterThan(24 * 60);
+    expect(stackegg.checks).toEqual([expect.objectContaining({ code: 'RESOLVED_LONG_AFTER_MITIGATION' })]);
+    // ChangeProp: started to ten minutes, mitigated approximately: approximate in, approximate out.
+    const changeprop = (await q('changeprop-feedback-loop-2016')).data.incident.durations;
+    expect(changeprop.toDetect).toEqual({ minutes: 8.2, precision: 'TEN_MINUTES', approximate: true });
+    expect(changeprop.toMitigate).toEqual({ minutes: 50, precision: 'APPROXIMATE', approximate: true });
+    expect(changeprop.checks).toEqual([]);
+    // Apache gives no times: nothing is made up.
+    const apache = (await q('apache-outbound-calls-without-timeouts-2011')).data.incident.durations;
+    expect(apache).toEqual({ toDetect: null, toMitigate: null, toResolve: null, checks: [] });
+  });
+
+  it('shows distributions across incidents, overall and per group', async () => {
+    type S = { incidentDurationStats: { group: string; count: number; approximateCount: number; p50: number; p90: number; max: number; histogram: number[] }[] };
+    const all = await t.gql<S>(`{ incidentDurationStats(metric: TIME_TO_MITIGATE) { group count approximateCount p50 p90 max histogram } }`);
+    expect(all.errors).toBeUndefined();
+    const [overall] = all.data.incidentDurationStats;
+    // ChangeProp (50 min, approximate) and StackEgg (203 min): Slack gives only a day, Apache nothing.
+    expect(overall).toEqual({ group: 'all', count: 2, approximateCount: 1, p50: 126.5, p90: 187.7, max: 203, histogram: [0, 0, 1, 1, 0, 0] });
+    const byYear = await t.gql<S>(`{ incidentDurationStats(metric: TIME_TO_MITIGATE, groupBy: YEAR) { group count } }`);
+    expect(byYear.data.incidentDurationStats).toEqual(expect.arrayContaining([{ group: '2015', count: 1 }, { group: '2016', count: 1 }]));
+    const byPattern = await t.gql<S>(`{ incidentDurationStats(metric: TIME_TO_DETECT, groupBy: PATTERN) { group count } }`);
+    expect(byPattern.data.incidentDurationStats.length).toBeGreaterThan(0);
+    const bad = await t.gql(`{ incidentDurationStats(metric: TIME_TO_DETECT, first: 0) { group } }`);
+    expect(bad.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+  });
+
+  it('shows the distributions on a page, grouped as asked', async () => {
+    const page = (await request(t.app.getHttpServer()).get('/durations?by=year').expect(200)).text;
+    expect(page).toContain('Time to mitigate');
+    expect(page).toMatch(/<th scope="row">2015<\/th><td>1<\/td>/);
+    expect(page).toContain('<strong>By year</strong>');
+  });
+});
