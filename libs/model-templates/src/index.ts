@@ -5,3 +5,4 @@ export * from './template.types';
 export * from './template.builder';
 export * from './parameter.filler';
 export { TEMPLATES, findTemplate } from './templates';
+export * from './suggest';

@@ -49,7 +49,7 @@ const RULES: Record<RemedyKind, RegExp[]> = {
   'load-shedding': [/\bload[- ]?shed/, /\bshed(?:ding)?\b/, /\badmission\b/, /\brate[- ]?limit/, /\bthrottl/, /\bquotas? (?:per|for) (?:client|user|ip|account|tenant)/, /\bbackpressure\b/, /\breject (?:excess|requests)\b/, /\bblock (?:abusive|malicious|the) (?:traffic|ips?|clients|bots?)\b/, /\b(?:ddos|dos) (?:protection|mitigation)\b/, /\bcloudflare\b|\bwaf\b/],
   'lower-keep-alive': [/\bkeep-?alive\b/, /\bidle (?:connection )?time ?-?outs?\b/, /\blong[- ]?poll/, /\bwebsockets?\b/, /\bconnection (?:reuse|lifetime)\b/],
   'raise-cap': [
-    /\b(?:raise|increase|bump|double|grow|expand|extend|enlarge|more|add(?:ing)?|additional|extra|higher|larger|bigger)\b[^.]{0,30}\b(?:limits?|caps?|capacity|memory|ram|disk|disks|storage|space|nodes?|servers?|machines?|instances?|replicas?|quotas?|pool|sessions|connections|ip (?:addresses|range|space)|subnets?|budget|cpus?|cores|hosts?|workers|volume)\b/,
+    /\b(?:raise|increase|bump|double|grow|expand|extend|enlarge|more|add(?:ing)?|additional|extra|higher|larger|bigger)\b[^.]{0,50}\b(?:limits?|caps?|capacity|memory|ram|disk|disks|storage|space|nodes?|servers?|machines?|instances?|replicas?|quotas?|pool|sessions|connections|ip (?:addresses|range|space)|subnets?|budget|cpus?|cores|hosts?|workers|volume)\b/,
     /\b(?:auto-?scal|scale (?:up|out)|horizontal(?:ly)? scal|overprovision|headroom|redundan(?:cy|t)|failover|standby|spare|second (?:server|node|provider|region)|multi-?(?:region|az|zone))/,
     /\b(?:limits?|caps?|quotas?|capacity|memory|resources?)\b[^.]{0,20}\b(?:raised|increased|bumped|doubled)\b/,
     /\b(?:resource (?:limits|requests)|requests and limits)\b/,
@@ -69,19 +69,27 @@ export interface RemedyMatch {
   evidence: string;
 }
 
-/** The remedy kinds an actionable's text describes, in the order of REMEDY_KINDS. */
+/**
+ * Actionables that look into something rather than change it (measure, monitor, investigate,
+ * document, discuss) model no fix, whatever remedy words they carry.
+ */
+const INVESTIGATIVE = /^\s*(?:measure|monitor|watch|keep watching|investigate|look into|understand|alert|add (?:an? )?(?:alert|monitoring|dashboard)|log|document|write|discuss|hold|review|audit|consider|evaluate|analy[sz]e|communicate|notify|post|publish|update (?:the )?(?:docs|documentation|status))\b/;
+
+/** The remedy kinds an actionable describes, the earliest named first. */
 export function classifyRemedies(text: string): RemedyMatch[] {
   const t = fold(text);
-  const out: RemedyMatch[] = [];
+  if (INVESTIGATIVE.test(t)) return [];
+  const found: (RemedyMatch & { at: number })[] = [];
   for (const kind of REMEDY_KINDS) {
     for (const rule of RULES[kind]) {
       const m = rule.exec(t);
       if (m) {
-        out.push({ kind, evidence: m[0].trim() });
+        found.push({ kind, evidence: m[0].trim(), at: m.index });
         break;
       }
     }
   }
+  const out: RemedyMatch[] = found.sort((a, b) => a.at - b.at).map(({ kind, evidence }) => ({ kind, evidence }));
   // "Lower a timeout" also says "timeout"; keep the more specific kind only.
   if (out.some((m) => m.kind === 'lower-timeout')) return out.filter((m) => m.kind !== 'add-timeout');
   return out;

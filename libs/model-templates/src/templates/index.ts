@@ -1,11 +1,12 @@
 import type { ModelTemplate } from '../template.types';
 import { capacityLossTemplate } from './capacity-loss.template';
 import { connectionCapTemplate } from './connection-cap.template';
+import { feedbackLoopTemplate } from './feedback-loop.template';
 import { retryAmplificationTemplate } from './retry-amplification.template';
 import { slotExhaustionTemplate } from './slot-exhaustion.template';
 
 /** Every template, in the order they are listed to people. */
-export const TEMPLATES: readonly ModelTemplate[] = [retryAmplificationTemplate, slotExhaustionTemplate, connectionCapTemplate, capacityLossTemplate];
+export const TEMPLATES: readonly ModelTemplate[] = [retryAmplificationTemplate, feedbackLoopTemplate, slotExhaustionTemplate, connectionCapTemplate, capacityLossTemplate];
 
 export function findTemplate(key: string): ModelTemplate | undefined {
   return TEMPLATES.find((t) => t.key === key);
