@@ -23,7 +23,7 @@ export interface Figure {
   index: number;
 }
 
-const NUM = String.raw`(?:~|≈|about |around |roughly |approximately |nearly |over |almost |some |up to )?(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)\s?(k|m|thousand|million)?`;
+const NUM = String.raw`(?:~|≈|about |around |roughly |approximately |nearly |over |almost |some |up to )?(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?:\s?(k|m|thousand|million)(?![a-z]))?`;
 const WORDNUM: Record<string, number> = { one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, twelve: 12, fifteen: 15, twenty: 20, thirty: 30, fifty: 50, hundred: 100 };
 
 const TIME_UNITS: [RegExp, number][] = [
@@ -35,7 +35,7 @@ const TIME_UNITS: [RegExp, number][] = [
 ];
 const SIZE_UNITS: Record<string, number> = { kb: 1 / 1024, kib: 1 / 1024, mb: 1, mib: 1, gb: 1024, gib: 1024, tb: 1024 * 1024, tib: 1024 * 1024 };
 
-const COUNT_NOUNS = String.raw`retries|retry attempts|attempts|times|connections|sessions|workers|processes|threads|slots|nodes|servers|hosts|machines|instances|pods|replicas|shards|clients|users|requests|queries|calls|jobs|events|messages|file descriptors|fds|sockets|ip addresses|ips|cores|cpus|containers|builds|runners|keys|items|entries|tasks|lookups|members|channels|boots|pages`;
+const COUNT_NOUNS = String.raw`retries|retry attempts|attempts|times|connections?|sessions?|workers?|process(?:es)?|threads?|slots?|nodes?|servers?|hosts?|machines?|instances?|pods?|replicas?|shards?|clients?|users|requests|queries|calls|jobs|events|messages|file descriptors?|fds|sockets?|ip addresses|ips|cores|cpus|containers?|builds|runners?|keys|items|entries|tasks|lookups|members|channels|boots|pages|cap|limit`;
 
 function scale(num: string, suffix: string | undefined): number {
   const v = Number(num.replace(/,/g, ''));
@@ -98,7 +98,7 @@ export function figuresIn(passage: Passage): Figure[] {
   const wordDur = /\b(one|two|three|four|five|six|seven|eight|nine|ten|twelve|fifteen|twenty|thirty|fifty)[- ](seconds?|minutes?|hours?|days?)\b/g;
   while ((m = wordDur.exec(lower))) push(m, { kind: 'duration', value: WORDNUM[m[1]!]! * timeFactor(m[2]!)!, unit: 's', noun: '' });
 
-  const count = new RegExp(String.raw`${NUM}\s?(?:\w+ ){0,2}?(${COUNT_NOUNS})\b`, 'g');
+  const count = new RegExp(String.raw`${NUM}(?:\s|-)?(?:\w+ ){0,2}?(${COUNT_NOUNS})\b`, 'g');
   while ((m = count.exec(lower))) {
     const n = scale(m[1]!, m[2]);
     if (/^(?:19|20)\d\d$/.test(m[1]!) && !m[2]) continue;

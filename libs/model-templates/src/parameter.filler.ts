@@ -71,29 +71,42 @@ export function fillParameters(template: ModelTemplate, incident: IncidentText |
   const figures = incident ? figuresOf(incident) : [];
   const used = new Set<Figure>();
   const duration = incident ? failureDuration(incident) : null;
+  // Figures go to parameters closest cue first, so a figure is not taken by an earlier
+  // parameter that merely shares a sentence with a better-fitting one.
+  const assigned = new Map<string, Figure>();
+  const candidates = template.parameters
+    .filter((p) => p.figure && options.overrides?.[p.name] === undefined)
+    .flatMap((p) => figures.map((f, order) => ({ p, f, order, d: cueDistance(p, f) })))
+    .filter((c): c is { p: TemplateParameter; f: Figure; order: number; d: number } => c.d !== null)
+    .sort((a, b) => a.d - b.d || a.order - b.order);
+  const refusedBy = new Map<string, string[]>();
+  for (const { p, f } of candidates) {
+    if (assigned.has(p.name) || used.has(f)) continue;
+    const value = p.figure!.convert ? p.figure!.convert(f.value, f.passage.text) : f.value;
+    const rounded = p.integer ? Math.round(value) : value;
+    if (!inRange(p, rounded)) {
+      const list = refusedBy.get(p.name) ?? [];
+      list.push(`"${f.raw}" (${f.passage.place.label}) reads as ${fmt(value)} ${p.unit}, outside ${fmt(p.min)}–${fmt(p.max)}`);
+      refusedBy.set(p.name, list);
+      continue;
+    }
+    assigned.set(p.name, f);
+    used.add(f);
+  }
   const v: Values = {};
   const out: ParameterFill[] = [];
   for (const p of template.parameters) {
-    const base = { name: p.name, unit: p.unit, min: p.min, max: p.max, description: p.description, refused: [] as string[] };
+    const base = { name: p.name, unit: p.unit, min: p.min, max: p.max, description: p.description, refused: refusedBy.get(p.name) ?? [] };
     let fill: ParameterFill | null = null;
     const override = options.overrides?.[p.name];
     if (override !== undefined) {
       fill = { ...base, value: override, from: 'person', figure: null, provenance: { kind: 'assumption', why: 'Set by the person who reviewed the draft.' } };
     }
-    if (!fill && p.figure) {
-      const ranked = figures
-        .filter((f) => !used.has(f))
-        .map((f) => ({ f, d: cueDistance(p, f) }))
-        .filter((x): x is { f: Figure; d: number } => x.d !== null)
-        .sort((a, b) => a.d - b.d);
-      for (const { f } of ranked) {
+    const f = assigned.get(p.name);
+    if (!fill && p.figure && f) {
+      {
         const value = p.figure.convert ? p.figure.convert(f.value, f.passage.text) : f.value;
         const rounded = p.integer ? Math.round(value) : value;
-        if (!inRange(p, rounded)) {
-          base.refused.push(`"${f.raw}" (${f.passage.place.label}) reads as ${fmt(value)} ${p.unit}, outside ${fmt(p.min)}–${fmt(p.max)}`);
-          continue;
-        }
-        used.add(f);
         const figure = { raw: f.raw, quote: f.passage.text.slice(0, 400), place: f.passage.place.label, anchor: f.passage.place.anchor };
         fill = {
           ...base,
@@ -105,7 +118,6 @@ export function fillParameters(template: ModelTemplate, incident: IncidentText |
               ? { kind: 'source', quote: figure.quote, place: figure.place }
               : { kind: 'derived', formula: `"${f.raw}" = ${fmt(rounded)} ${p.unit}`, from: [{ quote: figure.quote, place: figure.place }] },
         };
-        break;
       }
     }
     if (!fill && p.timeline === 'failure-duration' && duration) {

@@ -30,7 +30,7 @@ Leaves out: CPU cost per connection, the cap's own reason, clients that reuse co
       name: 'cap', unit: 'connections', min: 1, max: 10_000_000, integer: true, default: 10_000,
       defaultWhy: '10,000 is a common order of magnitude for a front end\'s connection limit.',
       description: 'Concurrent connections (sessions, descriptors) the front end allows.',
-      figure: { kind: 'count', cues: /\b(?:cap|capped|limit|limits|limited|max|maximum|maxconn|allow|allows|ceiling|at most)\b/, nouns: /sessions|connections|limit|max|file descriptors|fds|sockets|ip addresses|ips/ },
+      figure: { kind: 'count', cues: /\b(?:cap|capped|limit|limits|limited|max|maximum|maxconn|allow|allows|ceiling|at most)\b/, nouns: /sessions?|connections?|limit|cap|max|file descriptors?|fds|sockets?|ip addresses|ips/ },
     },
     {
       name: 'holdSeconds', unit: 's', min: 0, max: 3600, default: 15,
