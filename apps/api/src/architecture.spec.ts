@@ -34,6 +34,8 @@ const ALLOWED: Record<string, (spec: string) => boolean> = {
   imports: (s) => ['@hindsight/domain', '@hindsight/db', '@hindsight/incidents', '@hindsight/importer', '@hindsight/tracking', '@nestjs/common'].includes(s),
   // The engine's number formatter, so the charts print figures exactly as the CLI and checks do.
   web: (s) => ['@hindsight/domain', '@hindsight/models', 'marked', 'sanitize-html'].includes(s),
+  // Templates generate engine specs from incident documents; libs/models never imports them.
+  'model-templates': (s) => ['@hindsight/domain', '@hindsight/models'].includes(s),
   'model-runs': (s) => ['@hindsight/domain', '@hindsight/db', '@hindsight/models', '@nestjs/common', 'dataloader', 'pg-boss'].includes(s),
 };
 

@@ -48,9 +48,14 @@ describe('suggestions for the shipped incidents', () => {
     expect(remedies).toEqual(expect.arrayContaining(['concurrency-limit', 'retry-budget']));
   });
 
-  it('Slack: the 25 % step read as a share of the fleet', () => {
-    const suggestions = suggestModels(incident('slack-cache-metastability-2022'), { limit: 5 });
-    const withStep = suggestions.flatMap((s) => s.parameters).find((p) => p.from === 'text' && p.value === 0.25);
-    expect(withStep?.figure?.raw).toMatch(/25\s?%/);
+  it('Slack: a lost look-aside cache with the 25 % step read from its text, the cache fixes matched', () => {
+    const [best] = suggestModels(incident('slack-cache-metastability-2022'));
+    expect(best!.template.key).toBe('cache-loss');
+    expect(param(best!, 'flushShare')).toMatchObject({ value: 0.25, from: 'text' });
+    expect(param(best!, 'flushShare').figure!.raw).toMatch(/25\s?%/);
+    const byKey = Object.fromEntries(best!.matches.map((m) => [m.actionableKey, m.fixKey]));
+    expect(byKey['fetch-only-missing-gdm-entries']).toBe('read-missing-only');
+    expect(byKey['throttle-boot-requests']).toBe('throttle-requests');
+    expect(byKey['reopen-boot-throttle-in-small-steps']).toBeDefined();
   });
 });

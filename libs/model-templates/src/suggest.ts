@@ -68,13 +68,33 @@ export function rankTemplates(incident: IncidentText): { template: ModelTemplate
     .map(({ template, score, reasons }) => ({ template, score: Number(score.toFixed(2)), reasons }));
 }
 
+function wordsOf(text: string): Set<string> {
+  return new Set(fold(text).split(/[^\p{L}\p{N}]+/u).filter((w) => w.length >= 4));
+}
+
+/** Of the template's fixes of one remedy kind, the one whose words the actionable shares most (the first on a tie). */
+function bestFix(template: ModelTemplate, kind: RemedyKind, words: Set<string>) {
+  const fixes = template.fixes.filter((f) => f.remedy === kind);
+  let best = fixes[0];
+  let bestScore = -1;
+  for (const f of fixes) {
+    const score = [...wordsOf(`${f.title} ${f.description}`)].filter((w) => words.has(w)).length;
+    if (score > bestScore) {
+      best = f;
+      bestScore = score;
+    }
+  }
+  return best;
+}
+
 /** Each actionable's remedy kinds against the template's fixes: one match per actionable (its first kind the template has). */
 export function matchActionables(template: ModelTemplate, incident: IncidentText): { matches: ActionableMatch[]; unmatched: ModelSuggestion['unmatched'] } {
   const matches: ActionableMatch[] = [];
   const unmatched: ModelSuggestion['unmatched'] = [];
   for (const a of incident.actionables) {
     const kinds = classifyRemedies(`${a.title}. ${a.description}`);
-    const hit = kinds.map((k) => ({ k, fix: template.fixes.find((f) => f.remedy === k.kind) })).find((x) => x.fix);
+    const words = wordsOf(`${a.title} ${a.description}`);
+    const hit = kinds.map((k) => ({ k, fix: bestFix(template, k.kind, words) })).find((x) => x.fix);
     if (hit) matches.push({ actionableKey: a.key, actionableTitle: a.title, remedy: hit.k.kind, evidence: hit.k.evidence, fixKey: hit.fix!.key });
     else unmatched.push({ actionableKey: a.key, title: a.title, remedies: kinds.map((k) => k.kind) });
   }

@@ -31,10 +31,11 @@ function kebab(s: string, max = 60): string {
   return s.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, max).replace(/-+$/, '') || 'x';
 }
 
-function fixScenario(fix: FixTemplate, v: Values, key: string, actionableKey: string | null): ScenarioSpec {
+function fixScenario(fix: FixTemplate, v: Values, key: string, actionableKey: string | null, copy: number): ScenarioSpec {
   const s: ScenarioSpec = { key, title: fix.title, description: `${fix.description} (remedy: ${fix.remedy})`, actionableKey };
   if (fix.parameters) s.parameters = roundValues(fix.parameters(v));
-  if (fix.events) s.events = fix.events(v);
+  // Event keys are unique across the spec: a fix bound to several actionables numbers its copies.
+  if (fix.events) s.events = fix.events(v).map((e) => (copy === 0 ? e : { ...e, key: `${e.key}-${copy + 1}` }));
   if (fix.omitEvents) s.omitEvents = fix.omitEvents;
   return s;
 }
@@ -58,8 +59,8 @@ export function instantiate(template: ModelTemplate, fills: readonly ParameterFi
   const bindings = options.bindings ?? [];
   for (const fix of template.fixes) {
     const bound = bindings.filter((b) => b.fixKey === fix.key);
-    if (bound.length === 0) scenarios.push(fixScenario(fix, v, fix.key, null));
-    for (const b of bound) scenarios.push(fixScenario(fix, v, `${fix.key}--${kebab(b.actionableKey, 40)}`, b.actionableKey));
+    if (bound.length === 0) scenarios.push(fixScenario(fix, v, fix.key, null, 0));
+    bound.forEach((b, i) => scenarios.push(fixScenario(fix, v, `${fix.key}--${kebab(b.actionableKey, 40)}`, b.actionableKey, i)));
   }
   scenarios.push(...(body.whatIfs ?? []));
 
