@@ -13,8 +13,8 @@ import type { ModelTemplate, ParameterFill } from './template.types';
 import { TEMPLATES, findTemplate } from './templates';
 
 export interface RankReason {
-  /** `pattern`, `factor`, `component`, `text`. */
-  from: 'pattern' | 'factor' | 'component' | 'text';
+  /** `pattern`, `factor`, `component`, `text`, `actionable`. */
+  from: 'pattern' | 'factor' | 'component' | 'text' | 'actionable';
   detail: string;
   weight: number;
 }
@@ -60,6 +60,11 @@ export function rankTemplates(incident: IncidentText): { template: ModelTemplate
       else if (k.re.test(bodyText)) reasons.push({ from: 'text', detail: k.reason, weight: k.weight });
       const comp = components.find((c) => k.re.test(c));
       if (comp) reasons.push({ from: 'component', detail: `component "${comp}": ${k.reason}`, weight: k.weight * 0.5 });
+    }
+    // The follow-ups show what the authors took the mechanism to be: each actionable the
+    // template has a fix for counts, so the model can judge the incident's own remedies.
+    for (const m of matchActionables(template, incident).matches) {
+      reasons.push({ from: 'actionable', detail: `actionable ${m.actionableKey} is a remedy of kind ${m.remedy}, which the template models`, weight: 1 });
     }
     const score = reasons.reduce((s, r) => s + r.weight, 0);
     return { template, score, reasons, order };

@@ -33,7 +33,7 @@ export class ModelTemplateInfo {
 
 @ObjectType({ description: 'One reason a template was ranked for an incident.' })
 export class SuggestionReason {
-  @Field({ description: '`pattern`, `factor`, `component` or `text`.' }) from!: string;
+  @Field({ description: '`pattern`, `factor`, `component`, `text` or `actionable`.' }) from!: string;
   @Field() detail!: string;
   @Field(() => Float) weight!: number;
 }
