@@ -5,6 +5,7 @@ import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/app-config.token';
 import { IncidentsModule } from '../incidents/incidents.module';
 import { ModelSuggestionsResolver } from './model-suggestions.resolver';
+import { ModelSuggestionsService } from './model-suggestions.service';
 import { IncidentModelFieldResolver, IncidentModelResolver, ModelRunResolver, ModelScenarioResolver, ModelsResolver } from './models.resolver';
 
 /** The run options of this installation, shared by the API and `npm run worker`. */
@@ -63,7 +64,8 @@ class ModelRunsLifecycle implements OnApplicationBootstrap, OnModuleDestroy {
     ModelScenarioResolver,
     ModelRunResolver,
     ModelSuggestionsResolver,
+    ModelSuggestionsService,
   ],
-  exports: [ModelRunsService, ModelScenarioLink],
+  exports: [ModelRunsService, ModelScenarioLink, ModelSuggestionsService],
 })
 export class ModelsModule {}
