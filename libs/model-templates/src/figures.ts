@@ -113,6 +113,11 @@ export function figuresIn(passage: Passage): Figure[] {
     const sub = { ...m, index: numAt, 0: m[0].slice(numAt - m.index) } as unknown as RegExpExecArray;
     push(sub, { kind: 'count', value: scale(m[2]!, m[3]), unit: 'count', noun: m[1]!.startsWith('max') && m[1]!.length > 3 ? m[1]! : 'limit' });
   }
+  // Figures written in words: "every page" is a share of 100 %, "no timeout" a timeout of 0.
+  const every = /\b(?:every (?:single )?|each |all (?:the )?)(?:page(?: view)?s?|requests?|calls?|page loads?)\b/g;
+  while ((m = every.exec(lower))) push(m, { kind: 'percent', value: 1, unit: 'ratio', noun: 'every' });
+  const noTimeout = /\b(?:no|without(?: a| any)?|neither an?|missing|lacked|lacking|lack of)\b(?: [a-z-]+){0,3}? time ?-?outs?\b/g;
+  while ((m = noTimeout.exec(lower))) push(m, { kind: 'duration', value: 0, unit: 's', noun: 'no timeout' });
   return out.sort((a, b) => a.index - b.index);
 }
 

@@ -35,6 +35,12 @@ describe('suggestions for the shipped incidents', () => {
     const [best] = suggestModels(incident('apache-outbound-calls-without-timeouts-2011'));
     expect(best!.template.key).toBe('slot-exhaustion');
     expect(best!.matches.map((m) => [m.actionableKey, m.remedy])).toContainEqual(['wordpress-curl-connect-and-total-timeouts', 'add-timeout']);
+    // The wedge arithmetic (slots / (rate × share)) rests on what the post states in words: the call
+    // is made on every page, and it has no timeout. It gives no MaxClients or rate: those stay assumptions.
+    expect(param(best!, 'callShare')).toMatchObject({ value: 1, from: 'text' });
+    expect(param(best!, 'callShare').figure!.raw).toMatch(/every|each|all/);
+    expect(param(best!, 'callTimeoutSeconds')).toMatchObject({ value: 0, from: 'text' });
+    expect(param(best!, 'slots').from).toBe('default');
     expect(best!.spec.failure!.source.quote.length).toBeGreaterThan(10);
   });
 
