@@ -170,6 +170,12 @@ describe('roles: who may run which mutation', () => {
       variables: async () => ({}),
     },
     {
+      mutation: 'attachSuggestedModel',
+      role: 'editor',
+      query: `mutation { attachSuggestedModel(input: { incident: "${SLACK}", template: "capacity-loss" }) { specVersion { key version } } }`,
+      variables: async () => ({}),
+    },
+    {
       mutation: 'revokeApiToken',
       role: 'admin',
       query: `mutation { revokeApiToken(token: "spare-token") { revokedAt } }`,

@@ -36,6 +36,8 @@ const ALLOWED: Record<string, (spec: string) => boolean> = {
   web: (s) => ['@hindsight/domain', '@hindsight/models', 'marked', 'sanitize-html'].includes(s),
   notifications: (s) => ['@hindsight/db', '@hindsight/tracking', '@nestjs/common', 'pg-boss'].includes(s),
   'tracker-sync': (s) => ['@hindsight/db', '@hindsight/domain', '@hindsight/tracking', '@nestjs/common', 'pg-boss', '@octokit/rest', 'jira.js'].includes(s),
+  // Templates generate engine specs from incident documents; libs/models never imports them.
+  'model-templates': (s) => ['@hindsight/domain', '@hindsight/models'].includes(s),
   'model-runs': (s) => ['@hindsight/domain', '@hindsight/db', '@hindsight/models', '@nestjs/common', 'dataloader', 'pg-boss'].includes(s),
 };
 

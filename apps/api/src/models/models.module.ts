@@ -3,6 +3,9 @@ import { PrismaService } from '@hindsight/db';
 import { MODEL_EXECUTOR, MODEL_RUN_OPTIONS, ModelRunQueue, ModelRunsService, ModelScenarioLink, runnerExecutor, type ClosableExecutor, type ModelRunOptions } from '@hindsight/model-runs';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/app-config.token';
+import { IncidentsModule } from '../incidents/incidents.module';
+import { ModelSuggestionsResolver } from './model-suggestions.resolver';
+import { ModelSuggestionsService } from './model-suggestions.service';
 import { IncidentModelFieldResolver, IncidentModelResolver, ModelRunResolver, ModelScenarioResolver, ModelsResolver } from './models.resolver';
 
 /** The run options of this installation, shared by the API and `npm run worker`. */
@@ -48,6 +51,7 @@ class ModelRunsLifecycle implements OnApplicationBootstrap, OnModuleDestroy {
 }
 
 @Module({
+  imports: [IncidentsModule],
   providers: [
     { provide: MODEL_RUN_OPTIONS, inject: [APP_CONFIG], useFactory: (c: AppConfig) => modelRunOptions(c) },
     { provide: MODEL_EXECUTOR, inject: [APP_CONFIG], useFactory: (c: AppConfig) => runnerExecutor(c.models) },
@@ -59,7 +63,9 @@ class ModelRunsLifecycle implements OnApplicationBootstrap, OnModuleDestroy {
     IncidentModelResolver,
     ModelScenarioResolver,
     ModelRunResolver,
+    ModelSuggestionsResolver,
+    ModelSuggestionsService,
   ],
-  exports: [ModelRunsService, ModelScenarioLink],
+  exports: [ModelRunsService, ModelScenarioLink, ModelSuggestionsService],
 })
 export class ModelsModule {}

@@ -222,7 +222,7 @@ function compareFigures(rows: { scenario: ScenarioRecord; run: ModelRunRecord }[
   return [...figures.values()];
 }
 
-function provenanceOf(p: ProvenanceSpec | undefined): ParameterProvenance | null {
+export function provenanceOf(p: ProvenanceSpec | undefined): ParameterProvenance | null {
   if (!p) return null;
   const none = { quote: null, place: null, formula: null, from: [], why: null };
   switch (p.kind) {

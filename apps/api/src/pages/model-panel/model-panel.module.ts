@@ -3,6 +3,7 @@ import { IncidentsModule } from '../../incidents/incidents.module';
 import { LimitsModule } from '../../limits/limits.module';
 import { ModelsModule } from '../../models/models.module';
 import { PageHeadersMiddleware } from '../page-headers.middleware';
+import { ModelBuilderPageController } from './model-builder-page.controller';
 import { ModelFragmentController } from './model-fragment.controller';
 import { ModelPanel } from './model-panel.provider';
 
@@ -13,13 +14,13 @@ import { ModelPanel } from './model-panel.provider';
  */
 @Module({
   imports: [ModelsModule, IncidentsModule, LimitsModule],
-  controllers: [ModelFragmentController],
+  controllers: [ModelFragmentController, ModelBuilderPageController],
   providers: [ModelPanel],
   exports: [ModelPanel, ModelsModule],
 })
 export class ModelPanelModule implements NestModule {
   configure(consumer: MiddlewareConsumer): void {
     // The fragment is HTML like the pages, so it gets the same headers (CSP, nosniff, no framing).
-    consumer.apply(PageHeadersMiddleware).forRoutes(ModelFragmentController);
+    consumer.apply(PageHeadersMiddleware).forRoutes(ModelFragmentController, ModelBuilderPageController);
   }
 }

@@ -1,0 +1,77 @@
+import { Args, Mutation, Query, Resolver } from '@nestjs/graphql';
+import { AppError } from '@hindsight/domain';
+import type { IncidentLoaders } from '@hindsight/incidents';
+import { TEMPLATES, type ModelSuggestion as Suggestion, type ModelTemplate } from '@hindsight/model-templates';
+import { RequireRole } from '../auth/roles.decorator';
+import { Loaders } from '../common/gql-context';
+import {
+  AttachSuggestedModelInput,
+  AttachSuggestedModelPayload,
+  ModelSuggestion,
+  ModelTemplateInfo,
+  SuggestModelsInput,
+  SuggestModelsPayload,
+} from './model-suggestion.types';
+import { ModelSuggestionsService } from './model-suggestions.service';
+import { provenanceOf } from './models.resolver';
+
+export function templateInfo(t: ModelTemplate): ModelTemplateInfo {
+  return { key: t.key, title: t.title, failureClass: t.failureClass, docs: t.docs, remedies: [...new Set(t.fixes.map((f) => f.remedy))] };
+}
+
+/** The GraphQL shape of one draft. */
+export function suggestionView(s: Suggestion | (Omit<Suggestion, 'score' | 'reasons'> & { score?: number; reasons?: Suggestion['reasons'] })): ModelSuggestion {
+  const spec = s.spec;
+  return {
+    template: templateInfo(s.template),
+    score: s.score ?? 0,
+    reasons: s.reasons ?? [],
+    parameters: s.parameters.map((p) => ({ ...p, provenance: provenanceOf(p.provenance)! })),
+    matches: s.matches.map((m) => ({ ...m, scenarioKey: spec.scenarios.find((x) => x.actionableKey === m.actionableKey)?.key ?? m.fixKey })),
+    unmatched: s.unmatched,
+    checks: (spec.checks ?? []).map((c) => ({ name: c.name, description: c.description, kind: c.kind ?? 'unlabelled' })),
+    failureCriterion: spec.failure?.description ?? '',
+    spec,
+  };
+}
+
+@Resolver()
+export class ModelSuggestionsResolver {
+  constructor(private readonly suggestions: ModelSuggestionsService) {}
+
+  @Query(() => [ModelTemplateInfo], { description: 'The failure-pattern templates a model can be made from.' })
+  modelTemplates(): ModelTemplateInfo[] {
+    return TEMPLATES.map(templateInfo);
+  }
+
+  @RequireRole('editor')
+  @Query(() => SuggestModelsPayload, {
+    description:
+      'Draft models for an incident (editor): templates ranked by its patterns, factors, components and text, each with its parameters read from the text (with provenance) or assumed (with why), its actionables matched to fix scenarios, and its checks. Nothing is stored.',
+  })
+  async suggestModels(@Args('input') input: SuggestModelsInput, @Loaders() loaders: IncidentLoaders): Promise<SuggestModelsPayload> {
+    const incident = await this.suggestions.findIncident(input.incident);
+    const text = await this.suggestions.incidentText(incident, loaders);
+    if (input.template) {
+      const t = this.suggestions.template(input.template, 'input.template');
+      const overrides = this.suggestions.overrides(t, input.parameters ?? [], (i, part) => `input.parameters[${i}].${part}`);
+      return { incident, suggestions: [suggestionView(this.suggestions.draft(t, text, overrides))] };
+    }
+    if (input.parameters?.length) throw AppError.badField('input.parameters', 'parameters need a template: name the template they belong to');
+    return { incident, suggestions: this.suggestions.suggest(text).map(suggestionView) };
+  }
+
+  @Mutation(() => AttachSuggestedModelPayload, {
+    description:
+      "Stores a draft model as a new spec version and attaches it to the incident (editor): the person's confirmation of a suggestion. Runs then name the version that produced them.",
+  })
+  async attachSuggestedModel(@Args('input') input: AttachSuggestedModelInput, @Loaders() loaders: IncidentLoaders): Promise<AttachSuggestedModelPayload> {
+    const t = this.suggestions.template(input.template, 'input.template');
+    const overrides = this.suggestions.overrides(t, input.parameters ?? [], (i, part) => `input.parameters[${i}].${part}`);
+    const incident = await this.suggestions.findIncident(input.incident);
+    const draft = this.suggestions.draft(t, await this.suggestions.incidentText(incident, loaders), overrides);
+    const { specVersion, view } = await this.suggestions.confirm(incident, draft.spec, input.expectedModel, 'input.expectedModel');
+    const { key, version, title, model } = view.spec;
+    return { specVersion, model: { ...view, key, version, title, description: model.description } };
+  }
+}

@@ -1,0 +1,96 @@
+/**
+ * The kinds of remedy a fix scenario models, and the plain rules that read which ones an
+ * actionable describes. One list, shared by the templates (each fix names its kind) and the
+ * matcher (actionables are matched to fixes by kind).
+ */
+export const REMEDY_KINDS = [
+  'add-timeout',
+  'lower-timeout',
+  'backoff-jitter',
+  'retry-budget',
+  'concurrency-limit',
+  'circuit-breaker',
+  'load-shedding',
+  'lower-keep-alive',
+  'raise-cap',
+  'warm-cache',
+  'stagger-rollout',
+  'break-loop',
+] as const;
+export type RemedyKind = (typeof REMEDY_KINDS)[number];
+
+export const REMEDY_LABELS: Record<RemedyKind, string> = {
+  'add-timeout': 'add a timeout',
+  'lower-timeout': 'lower a timeout',
+  'backoff-jitter': 'backoff and jitter',
+  'retry-budget': 'retry budget',
+  'concurrency-limit': 'concurrency limit',
+  'circuit-breaker': 'circuit breaker',
+  'load-shedding': 'load shedding / admission control',
+  'lower-keep-alive': 'lower keep-alive',
+  'raise-cap': 'raise a cap / add capacity',
+  'warm-cache': 'warm the cache',
+  'stagger-rollout': 'stagger the rollout',
+  'break-loop': 'break the loop',
+};
+
+/**
+ * Each rule is a regular expression over an actionable's folded title and description; the
+ * first words it matched are returned as the reason. Rules are deliberately about the remedy's
+ * own vocabulary, not about any one document.
+ */
+const RULES: Record<RemedyKind, RegExp[]> = {
+  'add-timeout': [/\b(?:add|set|introduce|configure|enforce|use|missing|without|no)\b[^.]{0,40}\btime ?-?outs?\b/, /\btime ?-?outs?\b[^.]{0,30}\b(?:on|for|to) (?:every|all|each|outbound|remote|external|the)\b/, /\bdeadlines?\b/],
+  'lower-timeout': [/\b(?:lower|reduce|shorten|decrease|tighten|cut)\b[^.]{0,30}\btime ?-?outs?\b/, /\btime ?-?outs?\b[^.]{0,20}\b(?:lower|shorter|reduced)\b/],
+  'backoff-jitter': [/\bback-?off\b/, /\bjitter\b/, /\bexponential(?:ly)?\b[^.]{0,20}\b(?:retr|delay)/, /\bspread (?:out )?(?:the )?(?:retries|reconnects|requests|clients)\b/, /\brandomi[sz]e\b/],
+  'retry-budget': [/\bretr(?:y|ies)\b[^.]{0,40}\b(?:budget|limit|less aggressive|fewer|cap|bound|reduce|lower|stop|only|policy|safer)\b/, /\b(?:limit|cap|bound|reduce|lower|fewer|stop|avoid|no)\b[^.]{0,30}\bretr(?:y|ies|ying)\b/, /\bretry (?:storm|amplification)\b/],
+  'concurrency-limit': [/\bconcurren(?:cy|t)\b/, /\b(?:limit|cap|bound|restrict)s?\b[^.]{0,30}\b(?:memory|cpu|resources?|usage)\b/, /\b(?:resource|memory|cpu) (?:limits?|quotas?)\b/, /\bparallel(?:ism)?\b[^.]{0,20}\b(?:limit|bound|cap)/, /\b(?:limit|bound|cap)\b[^.]{0,30}\b(?:in-?flight|parallel|workers|jobs|processes|threads|connections per)\b/, /\bbulkhead\b/, /\bseparate (?:pool|queue|worker)/, /\bmax(?:imum)? (?:number of )?(?:workers|jobs|processes|pods)\b/],
+  'circuit-breaker': [/\bcircuit[- ]?breakers?\b/, /\bfail[- ]fast\b/, /\bdisable (?:the )?(?:feature|integration|call)s? (?:automatically|when)\b/, /\bkill[- ]?switch\b/, /\bfeature (?:flag|toggle)\b/],
+  'load-shedding': [/\bload[- ]?shed/, /\bshed(?:ding)?\b/, /\badmission\b/, /\brate[- ]?limit/, /\bthrottl/, /\bquotas? (?:per|for) (?:client|user|ip|account|tenant)/, /\bbackpressure\b/, /\breject (?:excess|requests)\b/, /\breject\w*\b[^.]{0,40}\b(?:that|which|when|above|over|more than|exceed\w*)\b/, /\bblock (?:abusive|malicious|the) (?:traffic|ips?|clients|bots?)\b/, /\b(?:ddos|dos) (?:protection|mitigation)\b/, /\bcloudflare\b|\bwaf\b/],
+  'lower-keep-alive': [/\bkeep-?alive\b/, /\bidle (?:connection )?time ?-?outs?\b/, /\blong[- ]?poll/, /\bwebsockets?\b/, /\bconnection (?:reuse|lifetime)\b/],
+  'raise-cap': [
+    /\b(?:raise|increase|bump|double|grow|expand|extend|enlarge|more|add(?:ing)?|additional|extra|higher|larger|bigger)\b[^.]{0,50}\b(?:limits?|caps?|capacity|memory|ram|disk|disks|storage|space|nodes?|servers?|machines?|instances?|replicas?|quotas?|pool|sessions|connections|ip (?:addresses|range|space)|subnets?|budget|cpus?|cores|hosts?|workers|volume)\b/,
+    /\b(?:auto-?scal|scale (?:up|out)|horizontal(?:ly)? scal|overprovision|headroom|redundan(?:cy|t)|failover|standby|spare|second (?:server|node|provider|region)|multi-?(?:region|az|zone))/,
+    /\b(?:limits?|caps?|quotas?|capacity|memory|resources?)\b[^.]{0,20}\b(?:raised|increased|bumped|doubled)\b/,
+    /\b(?:resource (?:limits|requests)|requests and limits)\b/,
+  ],
+  'warm-cache': [/\bwarm(?:ing|ed)?\b[^.]{0,20}\b(?:cache|up)\b/, /\b(?:pre-?fill|pre-?load|pre-?populate|prime|pre-?warm)\b/, /\bcache\b[^.]{0,40}\b(?:missing|only the|fill|refill|ttl|persist|keep)\b/, /\b(?:fetch|query|read)\b[^.]{0,20}\bonly\b[^.]{0,30}\bmissing\b/, /\bcach(?:e|ing)\b[^.]{0,20}\b(?:the )?(?:result|response|answer)s?\b/, /\b(?:add|use|introduce|enable)\b[^.]{0,20}\bcach(?:e|ing)\b/],
+  'stagger-rollout': [/\bstagger/, /\bsmaller,? (?:and )?(?:more[- ]frequent )?(?:changes|deploys|deployments|releases|batches|steps|updates|pull requests)\b/, /\bsmaller\b[^.]{0,20}\bmore[- ]frequent\b/, /\bcanar(?:y|ies)\b/, /\bgradual(?:ly)?\b/, /\bsmall(?:er)? (?:steps|batches|increments)\b/, /\b(?:phased|incremental|progressive|rolling)\b[^.]{0,20}\b(?:rollout|roll-out|deploy|upgrade|restart|release)/, /\b(?:rollout|roll-out|roll out|upgrade|deploy(?:ment)?|release)s?\b[^.]{0,30}\b(?:procedure|process|plan|one at a time|in steps|off-?peak|slowly|staged|staging)\b/, /\bone (?:node|host|server|machine) at a time\b/, /\btest(?:ing)? (?:the )?(?:upgrades?|changes?|deploy(?:ment)?s?|releases?|migrations?) (?:in|on) (?:staging|a test)/, /\bstaging (?:environment|cluster)\b/, /\breopen\b[^.]{0,30}\bsteps\b/],
+  'break-loop': [/\b(?:event |feedback |infinite |retry )?loops?\b[^.]{0,30}\b(?:guard|prevent|detect|break|stop|avoid)\b/, /\b(?:guard|prevent|detect|break|stop|avoid)\b[^.]{0,30}\bloops?\b/, /\b(?:self-?redirect|recursion|recursive|re-?emit|cycle detection|dedup(?:licat)?)/, /\b(?:repeated(?:ly)?|same)\b[^.]{0,30}\b(?:redirects?|re-?renders?|re-?parses?|events?)\b/],
+};
+
+function fold(s: string): string {
+  return s.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
+}
+
+export interface RemedyMatch {
+  kind: RemedyKind;
+  /** The words of the actionable the rule matched. */
+  evidence: string;
+}
+
+/**
+ * Actionables that look into something rather than change it (measure, monitor, investigate,
+ * document, discuss) model no fix, whatever remedy words they carry.
+ */
+const INVESTIGATIVE = /^\s*(?:measure|monitor|watch|keep watching|investigate|look into|understand|alert|(?:add|setup|set up|create|improve|enable) (?:\S+ ){0,3}?(?:alerts?|alarms?|alerting|metrics?|logs?|logging|monitoring|dashboards?|tests?|documentation)\b|log|document|write|discuss|hold|review|audit|consider|evaluate|analy[sz]e|communicate|notify|post|publish|update (?:the )?(?:docs|documentation|status))\b/;
+
+/** The remedy kinds an actionable describes, the earliest named first. */
+export function classifyRemedies(text: string): RemedyMatch[] {
+  const t = fold(text);
+  if (INVESTIGATIVE.test(t)) return [];
+  const found: (RemedyMatch & { at: number })[] = [];
+  for (const kind of REMEDY_KINDS) {
+    for (const rule of RULES[kind]) {
+      const m = rule.exec(t);
+      if (m) {
+        found.push({ kind, evidence: m[0].trim(), at: m.index });
+        break;
+      }
+    }
+  }
+  const out: RemedyMatch[] = found.sort((a, b) => a.at - b.at).map(({ kind, evidence }) => ({ kind, evidence }));
+  // "Lower a timeout" also says "timeout"; keep the more specific kind only.
+  if (out.some((m) => m.kind === 'lower-timeout')) return out.filter((m) => m.kind !== 'add-timeout');
+  return out;
+}

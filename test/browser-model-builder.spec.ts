@@ -1,0 +1,85 @@
+import fs from 'node:fs';
+import type { Server } from 'node:http';
+import { chromium, type Browser } from 'playwright-core';
+import { issueTokens } from './support/api-tokens';
+import { startTestApp, type TestApp } from './support/test-app';
+
+const CHROMIUM = '/usr/bin/chromium';
+const STACKEGG = 'stackegg-haproxy-session-cap-2015';
+const describeInBrowser = fs.existsSync(CHROMIUM) ? describe : describe.skip;
+
+describeInBrowser('the model builder in headless Chromium', () => {
+  let t: TestApp;
+  let browser: Browser;
+  let origin: string;
+  let editor: string;
+  let viewer: string;
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    ({
+      tokens: { editor, viewer },
+    } = await issueTokens(t));
+    await t.app.listen(0, '127.0.0.1');
+    origin = `http://127.0.0.1:${((t.app.getHttpServer() as Server).address() as { port: number }).port}`;
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await t?.close();
+  });
+
+  it('is for editors: a viewer is refused', async () => {
+    const context = await browser.newContext({ extraHTTPHeaders: { Authorization: `Bearer ${viewer}` } });
+    const page = await context.newPage();
+    const res = await page.goto(`${origin}/incidents/${STACKEGG}/model-builder`);
+    expect(res!.status()).toBe(403);
+    await context.close();
+  });
+
+  it('takes an incident without a model to an attached model with a verdict beside each matched actionable, without JavaScript', async () => {
+    const context = await browser.newContext({ javaScriptEnabled: false, extraHTTPHeaders: { Authorization: `Bearer ${editor}` } });
+    const page = await context.newPage();
+    await page.goto(`${origin}/incidents/${STACKEGG}`);
+    expect(await page.locator('[data-verdict]').count()).toBe(0);
+
+    await page.goto(`${origin}/incidents/${STACKEGG}/model-builder`);
+    expect(await page.locator('input[type="radio"][name="template"][value="connection-cap"]').isChecked()).toBe(true);
+    const capRow = page.locator('tr[data-param="cap"]');
+    expect(await capRow.locator('input').inputValue()).toBe('40000');
+    expect(await capRow.textContent()).toContain('from the text');
+    expect(await capRow.locator('a').getAttribute('href')).toMatch(new RegExp(`^/incidents/${STACKEGG}#`));
+
+    // Adjust a parameter and run the draft: every scenario gets an outcome.
+    await page.fill('#p-backlog', '2048');
+    await page.click('button[name="run"]');
+    expect(page.url()).toContain('p.backlog=2048');
+    expect(await page.locator('tr[data-scenario="as-happened"] .outcome').textContent()).toBe('FAILS');
+    const raise = page.locator('tr[data-scenario^="raise-cap--"] .outcome');
+    expect(await raise.first().textContent()).toBe('PREVENTED');
+    expect(await page.locator('tr[data-param="backlog"]').textContent()).toContain('set by you');
+
+    // Attach it: back on the incident page, the model sits beside the narrative with verdicts.
+    await page.click('text=Attach this model');
+    expect(page.url()).toBe(`${origin}/incidents/${STACKEGG}#model`);
+    expect(await page.locator('[data-verdict]').count()).toBeGreaterThanOrEqual(2);
+    expect(await page.locator('[data-verdict="PREVENTED"]').count()).toBeGreaterThanOrEqual(1);
+    await context.close();
+  });
+
+  it('shows validation errors of an edited spec at their path and keeps what was attached', async () => {
+    const context = await browser.newContext({ javaScriptEnabled: false, extraHTTPHeaders: { Authorization: `Bearer ${editor}` } });
+    const page = await context.newPage();
+    await page.goto(`${origin}/incidents/${STACKEGG}/model-builder`);
+    const attached = await page.locator('input[name="expectedModel"]').first().inputValue();
+    expect(attached).toMatch(/@\d+$/);
+    const spec = JSON.parse(await page.locator('#spec-json').inputValue());
+    spec.stations[0].slots = -3;
+    await page.fill('#spec-json', JSON.stringify(spec));
+    await page.click('text=Save as a new version and attach');
+    expect(await page.locator('.errors').textContent()).toContain('stations[0].slots');
+    await page.goto(`${origin}/incidents/${STACKEGG}/model-builder`);
+    expect(await page.locator('input[name="expectedModel"]').first().inputValue()).toBe(attached);
+    await context.close();
+  });
+});

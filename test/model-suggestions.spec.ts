@@ -1,0 +1,100 @@
+import { issueTokens } from './support/api-tokens';
+import { startTestApp, type TestApp } from './support/test-app';
+
+const STACKEGG = 'stackegg-haproxy-session-cap-2015';
+const SUGGEST = `query S($input: SuggestModelsInput!) {
+  suggestModels(input: $input) {
+    incident { slug }
+    suggestions {
+      template { key remedies } score reasons { from detail }
+      parameters { name value unit min max from provenance { kind quote place why } figure { raw quote place anchor } }
+      matches { actionableKey remedy fixKey scenarioKey }
+      unmatched { actionableKey remedies }
+      checks { name kind }
+      failureCriterion
+    }
+  }
+}`;
+const ATTACH = `mutation A($input: AttachSuggestedModelInput!) {
+  attachSuggestedModel(input: $input) {
+    specVersion { key version }
+    model { key version scenarios { key actionable { key } } parameters { name default provenance { kind } } }
+  }
+}`;
+type Suggestions = { suggestModels: { suggestions: { template: { key: string }; parameters: { name: string; value: number; from: string; provenance: { kind: string; quote: string | null }; figure: { raw: string; anchor: string } | null }[]; matches: { actionableKey: string; remedy: string; scenarioKey: string }[]; checks: { kind: string }[] }[] } };
+
+describe('suggested models over GraphQL', () => {
+  let t: TestApp;
+  let as: Awaited<ReturnType<typeof issueTokens>>['as'];
+  beforeAll(async () => {
+    t = await startTestApp();
+    ({ as } = await issueTokens(t));
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('is for editors only', async () => {
+    const anonymous = await t.gql(SUGGEST, { input: { incident: STACKEGG } });
+    expect(anonymous.errors?.[0]?.extensions?.code).toMatch(/UNAUTHENTICATED|FORBIDDEN/);
+    const viewer = await t.gql(SUGGEST, { input: { incident: STACKEGG } }, as('viewer'));
+    expect(viewer.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+  });
+
+  it('ranks the connection-cap template first for StackEgg, with its figures and where they stand', async () => {
+    const res = await t.gql<Suggestions>(SUGGEST, { input: { incident: STACKEGG } }, as('editor'));
+    expect(res.errors).toBeUndefined();
+    const [best] = res.data.suggestModels.suggestions;
+    expect(best!.template.key).toBe('connection-cap');
+    const cap = best!.parameters.find((p) => p.name === 'cap')!;
+    expect(cap).toMatchObject({ value: 40000, from: 'TEXT', provenance: { kind: 'SOURCE' } });
+    expect(cap.figure!.anchor).toMatch(/^(timeline-|factor-|narrative|summary|impact)/);
+    const assumed = best!.parameters.find((p) => p.name === 'backlog')!;
+    expect(assumed.from).toBe('DEFAULT');
+    expect(assumed.provenance.kind).toBe('ASSUMPTION');
+    expect(best!.matches.find((m) => m.actionableKey === 'raise-haproxy-session-limit')?.remedy).toBe('raise-cap');
+    expect(best!.checks.every((c) => ['reproduces', 'fitted', 'construction'].includes(c.kind))).toBe(true);
+  });
+
+  it('refuses a parameter outside its range, naming the field, and one without a template', async () => {
+    const bad = await t.gql(SUGGEST, { input: { incident: STACKEGG, template: 'connection-cap', parameters: [{ name: 'holdSeconds', value: -1 }] } }, as('editor'));
+    expect(bad.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'input.parameters[0].value' });
+    const loose = await t.gql(SUGGEST, { input: { incident: STACKEGG, parameters: [{ name: 'holdSeconds', value: 5 }] } }, as('editor'));
+    expect(loose.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'input.parameters' });
+    const unknown = await t.gql(SUGGEST, { input: { incident: STACKEGG, template: 'nope' } }, as('editor'));
+    expect(unknown.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'input.template' });
+  });
+
+  it('attaches a confirmed draft as a new spec version; runs name the version; a stale confirmation is a conflict', async () => {
+    const first = await t.gql<{ attachSuggestedModel: { specVersion: { key: string; version: string }; model: { scenarios: { key: string; actionable: { key: string } | null }[]; parameters: { name: string; default: number; provenance: { kind: string } }[] } } }>(
+      ATTACH,
+      { input: { incident: STACKEGG, template: 'connection-cap', parameters: [{ name: 'backlog', value: 2048 }], expectedModel: null } },
+      as('editor'),
+    );
+    expect(first.errors).toBeUndefined();
+    const { specVersion, model } = first.data.attachSuggestedModel;
+    expect(specVersion).toEqual({ key: `${STACKEGG}-connection-cap`, version: '1' });
+    expect(model.parameters.find((p) => p.name === 'backlog')).toMatchObject({ default: 2048, provenance: { kind: 'ASSUMPTION' } });
+    const raise = model.scenarios.find((s) => s.actionable?.key === 'raise-haproxy-session-limit')!;
+    expect(raise).toBeDefined();
+
+    const run = await t.gql<{ runModel: { specVersion: string; status: string; verdict: { outcome: string } | null } }>(
+      `mutation { runModel(incident: "${STACKEGG}", scenario: "${raise.key}") { specVersion status verdict { outcome } } }`,
+    );
+    expect(run.errors).toBeUndefined();
+    expect(run.data.runModel).toMatchObject({ specVersion: '1', status: 'SUCCEEDED', verdict: { outcome: 'PREVENTED' } });
+
+    const stale = await t.gql(ATTACH, { input: { incident: STACKEGG, template: 'connection-cap', parameters: [{ name: 'backlog', value: 4096 }], expectedModel: null } }, as('editor'));
+    expect(stale.errors?.[0]?.extensions).toMatchObject({ code: 'CONFLICT', field: 'input.expectedModel' });
+
+    const second = await t.gql<{ attachSuggestedModel: { specVersion: { version: string } } }>(
+      ATTACH,
+      { input: { incident: STACKEGG, template: 'connection-cap', parameters: [{ name: 'backlog', value: 4096 }], expectedModel: `${STACKEGG}-connection-cap@1` } },
+      as('editor'),
+    );
+    expect(second.errors).toBeUndefined();
+    expect(second.data.attachSuggestedModel.specVersion.version).toBe('2');
+    const again = await t.gql<{ runModel: { specVersion: string } }>(`mutation { runModel(incident: "${STACKEGG}", scenario: "as-happened") { specVersion } }`);
+    expect(again.data.runModel.specVersion).toBe('2');
+  });
+});
