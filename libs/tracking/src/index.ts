@@ -10,3 +10,6 @@ export * from './actionable-writes.service';
 export * from './incident-writes.service';
 export * from './actionable-stats.service';
 export * from './api-tokens.service';
+export * from './access-options';
+export * from './accounts.service';
+export * from './sessions.service';

@@ -10,6 +10,9 @@ import { PageAssetsController } from './page-assets.controller';
 import { PageDataService } from './page-data.service';
 import { PageHeadersMiddleware } from './page-headers.middleware';
 import { PatternPageController } from './pattern-page.controller';
+import { SignInController } from './sign-in/sign-in.controller';
+import { ActionableEditPageController } from './editing/actionable-edit-page.controller';
+import { TrackingModule } from '../tracking/tracking.module';
 
 export interface PagesModuleOptions {
   /** Fills the "Model" aside of incident pages; by default an honest empty state. */
@@ -18,7 +21,15 @@ export interface PagesModuleOptions {
   imports?: NonNullable<ModuleMetadata['imports']>;
 }
 
-const CONTROLLERS = [IncidentListPageController, IncidentPageController, ActionableListPageController, PatternPageController, PageAssetsController];
+const CONTROLLERS = [
+  IncidentListPageController,
+  IncidentPageController,
+  ActionableListPageController,
+  PatternPageController,
+  PageAssetsController,
+  SignInController,
+  ActionableEditPageController,
+];
 
 /** Server-rendered HTML pages for people: incidents, follow-ups, patterns. */
 @Module({})
@@ -26,7 +37,7 @@ export class PagesModule implements NestModule {
   static register(options: PagesModuleOptions = {}): DynamicModule {
     return {
       module: PagesModule,
-      imports: [IncidentsModule, LimitsModule, ...(options.imports ?? [])],
+      imports: [IncidentsModule, LimitsModule, TrackingModule, ...(options.imports ?? [])],
       controllers: CONTROLLERS,
       providers: [PageDataService, { provide: INCIDENT_MODEL_PANEL, useClass: options.modelPanel ?? EmptyModelPanel }],
     };
