@@ -86,8 +86,9 @@ function likePattern(text: string): string {
 export class IncidentsService {
   constructor(private readonly prisma: PrismaService) {}
 
-  async findBySlug(slug: string): Promise<IncidentRecord> {
-    const incident = await this.prisma.incident.findFirst({ where: { slug, status: 'published' } });
+  /** A published incident; with `includeDrafts` (the caller may edit), a draft as well. */
+  async findBySlug(slug: string, options: { includeDrafts?: boolean } = {}): Promise<IncidentRecord> {
+    const incident = await this.prisma.incident.findFirst({ where: { slug, ...(options.includeDrafts ? {} : { status: 'published' as const }) } });
     if (!incident) throw AppError.notFound('Incident', slug, 'slug');
     return incident;
   }

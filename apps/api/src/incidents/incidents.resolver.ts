@@ -1,4 +1,7 @@
-import { Args, Int, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
+import { Args, Context, Int, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
+import type { Request } from 'express';
+import { roleAllows } from '@hindsight/tracking';
+import { principalOf } from '../auth/request-principal';
 import {
   IncidentsService,
   type IncidentLoaders,
@@ -25,9 +28,12 @@ import {
 export class IncidentsResolver {
   constructor(private readonly service: IncidentsService) {}
 
-  @Query(() => Incident, { description: 'One incident by its slug; NOT_FOUND when there is none.' })
-  incident(@Args('slug') slug: string) {
-    return this.service.findBySlug(slug);
+  @Query(() => Incident, {
+    description: 'One incident by its slug; NOT_FOUND when there is none. Editors and admins also get drafts (imported, not yet published); others only published incidents.',
+  })
+  async incident(@Args('slug') slug: string, @Context('req') req: Request) {
+    const principal = await principalOf(req);
+    return this.service.findBySlug(slug, { includeDrafts: principal !== null && roleAllows(principal.role, 'editor') });
   }
 
   @Query(() => IncidentConnection, { description: 'Incidents, newest first by default. `first` is capped at 100.' })
