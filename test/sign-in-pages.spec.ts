@@ -30,6 +30,7 @@ describe('people sign in, and their role decides what the pages let them do', ()
   let t: TestApp;
   let prisma: PrismaService;
   const sessions: Partial<Record<Role, string>> = {};
+  let as: (role: Role) => Record<string, string>;
 
   async function signIn(name: string, password = PASSWORD, next = '/'): Promise<request.Response> {
     const form = await request(t.app.getHttpServer()).get('/sign-in');
@@ -50,6 +51,7 @@ describe('people sign in, and their role decides what the pages let them do', ()
   beforeAll(async () => {
     t = await startTestApp({ env: ENV });
     prisma = testPrisma(t.db.url);
+    ({ as } = await issueTokens(t));
     const accounts = new AccountsService(prisma, { passwordHashRounds: 4, sessionIdleSeconds: 3600, sessionMaxAgeSeconds: 43200 });
     const actor = { name: 'test-setup', tokenId: null };
     for (const role of ['viewer', 'editor', 'admin'] as const) {
@@ -194,6 +196,53 @@ describe('people sign in, and their role decides what the pages let them do', ()
     });
   });
 
+  describe('correcting an incident, per role', () => {
+    const INCIDENT_EDIT = `/incidents/${STACKEGG}/edit`;
+    const incidentForm = async (cookie: string) => {
+      const res = await request(t.app.getHttpServer()).get(INCIDENT_EDIT).set('Cookie', cookie);
+      return { res, csrf: hidden(res.text, '_csrf'), version: hidden(res.text, 'version'), title: /id="field-title"[^>]*value="([^"]*)"/.exec(res.text)?.[1] };
+    };
+    const send = (cookie: string, fields: Record<string, string>) => request(t.app.getHttpServer()).post(INCIDENT_EDIT).set('Cookie', cookie).type('form').send(fields);
+
+    it('anonymous and viewers are refused, and nothing is written', async () => {
+      const before = await tableHashes(t.db.url);
+      expect((await request(t.app.getHttpServer()).get(INCIDENT_EDIT)).status).toBe(303);
+      expect((await send('', { version: '1', title: 'x' })).status).toBe(303);
+      expect((await request(t.app.getHttpServer()).get(INCIDENT_EDIT).set('Cookie', sessions.viewer!)).status).toBe(403);
+      expect((await send(sessions.viewer!, { version: '1', title: 'x' })).status).toBe(403);
+      expect(await tableHashes(t.db.url)).toEqual(before);
+    });
+
+    it('an editor corrects the title (audited); a stale form shows the conflict and writes nothing', async () => {
+      const stale = await incidentForm(sessions.editor!);
+      const fresh = await incidentForm(sessions.admin!);
+      expect(stale.res.status).toBe(200);
+      const first = await send(sessions.admin!, { _csrf: fresh.csrf!, version: fresh.version!, title: 'StackEgg: HAProxy session cap reached', note: 'Clearer title' });
+      expect(first.status).toBe(303);
+      const row = await prisma.incident.findUniqueOrThrow({ where: { slug: STACKEGG } });
+      expect(row).toMatchObject({ title: 'StackEgg: HAProxy session cap reached', version: Number(fresh.version) + 1 });
+      const event = await prisma.auditEvent.findFirstOrThrow({ where: { incidentId: row.id, field: 'title' }, orderBy: { id: 'desc' } });
+      expect(event).toMatchObject({ actor: 'admin-person', note: 'Clearer title' });
+
+      const before = await tableHashes(t.db.url);
+      const second = await send(sessions.editor!, { _csrf: stale.csrf!, version: stale.version!, title: 'A stale title' });
+      expect(second.status).toBe(409);
+      expect(second.text).toContain('Someone changed this incident');
+      expect(second.text).toContain('A stale title');
+      expect(hidden(second.text, 'version')).toBe(String(row.version));
+      expect(await tableHashes(t.db.url)).toEqual(before);
+    });
+
+    it('an empty title is refused under its field', async () => {
+      const { csrf, version } = await incidentForm(sessions.editor!);
+      const before = await tableHashes(t.db.url);
+      const res = await send(sessions.editor!, { _csrf: csrf!, version: version!, title: '' });
+      expect(res.status).toBe(400);
+      expect(res.text).toMatch(/field-error[^>]*>patch\.title: /);
+      expect(await tableHashes(t.db.url)).toEqual(before);
+    });
+  });
+
   describe('the same principal for GraphQL', () => {
     const mutation = 'mutation($id: ID!, $v: Int!) { updateActionable(id: $id, expectedVersion: $v, patch: { owner: "via graphql" }) { owner version } }';
 
@@ -215,8 +264,29 @@ describe('people sign in, and their role decides what the pages let them do', ()
       expect(ok.data.updateActionable.owner).toBe('via graphql');
     });
 
+    it('editors and admins open a draft with incident(slug); viewers and anonymous readers do not see it', async () => {
+      const document = '# Cache node swap left the pool cold\n\n## Summary\nA cache node was replaced at peak and the new one started empty.\n\n## Timeline (UTC)\n- 10:00 Node replaced\n- 10:05 Hit ratio fell\n';
+      const imported = await t.gql<{ importPostmortem: { incident: { slug: string; status: string } } }>(
+        'mutation($input: ImportPostmortemInput!) { importPostmortem(input: $input) { incident { slug status } } }',
+        { input: { document } },
+        as('editor'),
+      );
+      expect(imported.errors).toBeUndefined();
+      const { slug, status } = imported.data.importPostmortem.incident;
+      expect(status).toBe('DRAFT');
+      const read = 'query($slug: String!) { incident(slug: $slug) { slug status timeline { asWritten } } }';
+      for (const headers of [as('editor'), as('admin'), { Cookie: sessions.editor! }]) {
+        const res = await t.gql<{ incident: { slug: string; status: string; timeline: unknown[] } }>(read, { slug }, headers);
+        expect(res.errors).toBeUndefined();
+        expect(res.data.incident).toMatchObject({ slug, status: 'DRAFT' });
+        expect(res.data.incident.timeline).toHaveLength(2);
+      }
+      for (const headers of [{}, as('viewer'), { Cookie: sessions.viewer! }]) {
+        expect((await t.gql(read, { slug }, headers)).errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
+      }
+    });
+
     it('admins manage accounts over the API; others are refused', async () => {
-      const { as } = await issueTokens(t);
       const create = 'mutation($input: CreateAccountInput!) { createAccount(input: $input) { account { name role disabledAt } password } }';
       const before = await tableHashes(t.db.url);
       const refused = await t.gql(create, { input: { name: 'new-person', role: 'EDITOR' } }, as('editor'));

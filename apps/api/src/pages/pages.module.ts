@@ -12,6 +12,7 @@ import { PageHeadersMiddleware } from './page-headers.middleware';
 import { PatternPageController } from './pattern-page.controller';
 import { SignInController } from './sign-in/sign-in.controller';
 import { ActionableEditPageController } from './editing/actionable-edit-page.controller';
+import { IncidentEditPageController } from './editing/incident-edit-page.controller';
 import { TrackingModule } from '../tracking/tracking.module';
 
 export interface PagesModuleOptions {
@@ -29,6 +30,7 @@ const CONTROLLERS = [
   PageAssetsController,
   SignInController,
   ActionableEditPageController,
+  IncidentEditPageController,
 ];
 
 /** Server-rendered HTML pages for people: incidents, follow-ups, patterns. */
