@@ -243,6 +243,57 @@ describe('people sign in, and their role decides what the pages let them do', ()
     });
   });
 
+  describe('timeline events, factors and links on the page', () => {
+    const PARTS = `/incidents/${STACKEGG}/parts`;
+    const partsPage = async (cookie: string) => {
+      const res = await request(t.app.getHttpServer()).get(PARTS).set('Cookie', cookie);
+      return { res, csrf: hidden(res.text, '_csrf')!, version: hidden(res.text, 'version')! };
+    };
+    const post = (cookie: string, fields: Record<string, string>) => request(t.app.getHttpServer()).post(PARTS).set('Cookie', cookie).type('form').send(fields);
+
+    it('refuses anonymous readers, viewers and a missing token, writing nothing', async () => {
+      const before = await tableHashes(t.db.url);
+      expect((await request(t.app.getHttpServer()).get(PARTS)).status).toBe(303);
+      expect((await request(t.app.getHttpServer()).get(PARTS).set('Cookie', sessions.viewer!)).status).toBe(403);
+      const { version } = await partsPage(sessions.editor!);
+      const fields = { version, part: 'event', op: 'save', key: 'page-added', kind: 'observation', text: 'x', precision: 'none' };
+      expect((await post('', fields)).status).toBe(303);
+      expect((await post(sessions.viewer!, fields)).status).toBe(403);
+      expect((await post(sessions.editor!, fields)).status).toBe(403);
+      expect(await tableHashes(t.db.url)).toEqual(before);
+    });
+
+    it('adds an event, a factor and a link, removes the link, and refuses a stale page', async () => {
+      let page = await partsPage(sessions.editor!);
+      const stale = page;
+      const added = await post(sessions.editor!, { _csrf: page.csrf, version: page.version, part: 'event', op: 'save', key: 'page-added', asWritten: '11:02', at: '2015-03-31T11:02:00Z', precision: 'minute', kind: 'observation', text: 'Someone noticed from the page' });
+      expect([added.status, added.headers.location]).toEqual([303, PARTS]);
+      page = await partsPage(sessions.editor!);
+      expect(page.res.text).toContain('Someone noticed from the page');
+      expect(await post(sessions.editor!, { _csrf: page.csrf, version: page.version, part: 'factor', op: 'save', key: 'page-factor', role: 'condition', component: 'haproxy', text: 'A factor added on the page' })).toMatchObject({ status: 303 });
+      page = await partsPage(sessions.editor!);
+      const from = 'page-factor';
+      const row = await prisma.incident.findUniqueOrThrow({ where: { slug: STACKEGG }, include: { factors: { orderBy: { position: "asc" } } } });
+      const to = row.factors.find((f) => f.key !== from)!.key;
+      expect(await post(sessions.editor!, { _csrf: page.csrf, version: page.version, part: 'link', op: 'save', from, to, kind: 'amplifies' })).toMatchObject({ status: 303 });
+      expect(await prisma.causalLink.count({ where: { incidentId: row.id, from: { key: from } } })).toBe(1);
+      page = await partsPage(sessions.editor!);
+      expect(await post(sessions.editor!, { _csrf: page.csrf, version: page.version, part: 'link', op: 'delete', from, to, kind: 'amplifies' })).toMatchObject({ status: 303 });
+      expect(await prisma.causalLink.count({ where: { incidentId: row.id, from: { key: from } } })).toBe(0);
+      const events = await prisma.auditEvent.findMany({ where: { incidentId: row.id, actor: 'editor-person', entity: { in: ['timeline_event', 'causal_factor', 'causal_link'] } } });
+      expect(events.map((e) => `${e.entity}:${e.action}`).sort()).toEqual(['causal_factor:create', 'causal_link:create', 'causal_link:delete', 'timeline_event:create']);
+
+      const before = await tableHashes(t.db.url);
+      const refused = await post(sessions.editor!, { _csrf: stale.csrf, version: stale.version, part: 'event', op: 'delete', key: 'page-added' });
+      expect(refused.status).toBe(409);
+      expect(refused.text).toContain('Nothing you sent was saved');
+      expect(refused.text).toContain('Someone noticed from the page');
+      const bad = await post(sessions.editor!, { _csrf: page.csrf, version: String(Number(page.version) + 1), part: 'event', op: 'save', key: 'Bad Key', kind: 'observation', text: 'x', precision: 'none' });
+      expect(bad.status).toBe(400);
+      expect(await tableHashes(t.db.url)).toEqual(before);
+    });
+  });
+
   describe('the same principal for GraphQL', () => {
     const mutation = 'mutation($id: ID!, $v: Int!) { updateActionable(id: $id, expectedVersion: $v, patch: { owner: "via graphql" }) { owner version } }';
 
@@ -284,6 +335,25 @@ describe('people sign in, and their role decides what the pages let them do', ()
       for (const headers of [{}, as('viewer'), { Cookie: sessions.viewer! }]) {
         expect((await t.gql(read, { slug }, headers)).errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
       }
+
+      // The review page and its publish form: editors only, with the session's token.
+      const server = t.app.getHttpServer();
+      const version = String((await prisma.incident.findUniqueOrThrow({ where: { slug } })).version);
+      const before = await tableHashes(t.db.url);
+      expect((await request(server).get(`/drafts/${slug}`)).status).toBe(303);
+      expect((await request(server).get(`/drafts/${slug}`).set('Cookie', sessions.viewer!)).status).toBe(403);
+      expect((await request(server).post(`/drafts/${slug}/publish`).type('form').send({ version })).status).toBe(303);
+      expect((await request(server).post(`/drafts/${slug}/publish`).set('Cookie', sessions.viewer!).type('form').send({ version })).status).toBe(403);
+      const review = await request(server).get(`/drafts/${slug}`).set('Cookie', sessions.editor!);
+      expect(review.status).toBe(200);
+      expect((await request(server).post(`/drafts/${slug}/publish`).set('Cookie', sessions.editor!).type('form').send({ version })).status).toBe(403);
+      const stale = await request(server).post(`/drafts/${slug}/publish`).set('Cookie', sessions.editor!).type('form').send({ _csrf: hidden(review.text, '_csrf'), version: String(Number(version) + 5) });
+      expect(stale.status).toBe(409);
+      expect(stale.text).toContain('nothing was published');
+      expect(await tableHashes(t.db.url)).toEqual(before);
+      const published = await request(server).post(`/drafts/${slug}/publish`).set('Cookie', sessions.admin!).type('form').send({ _csrf: hidden((await request(server).get(`/drafts/${slug}`).set('Cookie', sessions.admin!)).text, '_csrf'), version });
+      expect([published.status, published.headers.location]).toEqual([303, `/incidents/${slug}`]);
+      expect((await prisma.incident.findUniqueOrThrow({ where: { slug } })).status).toBe('published');
     });
 
     it('admins manage accounts over the API; others are refused', async () => {

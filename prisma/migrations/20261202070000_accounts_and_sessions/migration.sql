@@ -39,3 +39,6 @@ CREATE INDEX "AccountSession_accountId_idx" ON "AccountSession"("accountId");
 
 -- AddForeignKey
 ALTER TABLE "AccountSession" ADD CONSTRAINT "AccountSession_accountId_fkey" FOREIGN KEY ("accountId") REFERENCES "Account"("id") ON DELETE CASCADE ON UPDATE CASCADE;
+
+-- AlterTable
+ALTER TABLE "ImportedDocument" ADD COLUMN "sourceText" TEXT;

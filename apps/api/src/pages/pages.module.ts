@@ -13,6 +13,9 @@ import { PatternPageController } from './pattern-page.controller';
 import { SignInController } from './sign-in/sign-in.controller';
 import { ActionableEditPageController } from './editing/actionable-edit-page.controller';
 import { IncidentEditPageController } from './editing/incident-edit-page.controller';
+import { DraftReviewPageController } from './editing/draft-review-page.controller';
+import { IncidentPartsPageController } from './editing/incident-parts-page.controller';
+import { ImportsModule } from '../imports/imports.module';
 import { TrackingModule } from '../tracking/tracking.module';
 
 export interface PagesModuleOptions {
@@ -31,6 +34,8 @@ const CONTROLLERS = [
   SignInController,
   ActionableEditPageController,
   IncidentEditPageController,
+  DraftReviewPageController,
+  IncidentPartsPageController,
 ];
 
 /** Server-rendered HTML pages for people: incidents, follow-ups, patterns. */
@@ -39,7 +44,7 @@ export class PagesModule implements NestModule {
   static register(options: PagesModuleOptions = {}): DynamicModule {
     return {
       module: PagesModule,
-      imports: [IncidentsModule, LimitsModule, TrackingModule, ...(options.imports ?? [])],
+      imports: [IncidentsModule, LimitsModule, TrackingModule, ImportsModule, ...(options.imports ?? [])],
       controllers: CONTROLLERS,
       providers: [PageDataService, { provide: INCIDENT_MODEL_PANEL, useClass: options.modelPanel ?? EmptyModelPanel }],
     };

@@ -67,7 +67,7 @@ function headerView(m: IncidentPageModel): SafeHtml {
 <p class="eyebrow">${i.organization}</p>
 <h1 id="incident-title">${i.title}</h1>
 <p class="summary">${i.summary}</p>
-<p class="edit-link"><a href="/incidents/${i.slug}/edit">Correct this record</a></p>
+<p class="edit-link"><a href="/incidents/${i.slug}/edit">Correct this record</a> · <a href="/incidents/${i.slug}/parts">Edit timeline and causes</a></p>
 <dl class="facts">
 <div><dt>Organization</dt><dd>${i.organization}</dd></div>
 ${keyTime('Started', i.startedAt, i.startedPrecision)}
