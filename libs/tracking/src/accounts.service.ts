@@ -34,15 +34,14 @@ export function checkPassword(password: string, field = 'password'): void {
 @Injectable()
 export class AccountsService {
   private readonly options: AccessOptions;
-  /** Compared against when the name is unknown, so a wrong name costs as long as a wrong password. */
-  private readonly decoyHash: string;
+  /** Compared against when the name is unknown, so a wrong name costs as long as a wrong password; made on first use, off the start-up path. */
+  private decoyHash: Promise<string> | null = null;
 
   constructor(
     private readonly prisma: PrismaService,
     @Optional() @Inject(ACCESS_OPTIONS) options?: AccessOptions,
   ) {
     this.options = options ?? DEFAULT_ACCESS_OPTIONS;
-    this.decoyHash = bcrypt.hashSync(generatePassword(), this.options.passwordHashRounds);
   }
 
   /** Creates an account; without a password one is generated. The password is returned once. */
@@ -141,7 +140,8 @@ export class AccountsService {
    */
   async verify(name: string, password: string): Promise<{ id: string; name: string; role: Role } | null> {
     const row = NAME.test(name) ? await this.prisma.account.findUnique({ where: { name }, select: { id: true, name: true, role: true, passwordHash: true, disabledAt: true } }) : null;
-    const ok = await bcrypt.compare(password.slice(0, 256), row?.passwordHash ?? this.decoyHash);
+    this.decoyHash ??= bcrypt.hash(generatePassword(), this.options.passwordHashRounds);
+    const ok = await bcrypt.compare(password.slice(0, 256), row?.passwordHash ?? (await this.decoyHash));
     if (!row || !ok || row.disabledAt) return null;
     return { id: row.id, name: row.name, role: row.role };
   }
