@@ -6,7 +6,7 @@ import request from 'supertest';
 import fs from 'node:fs';
 import path from 'node:path';
 import { PrismaService, projectRoot } from '@hindsight/db';
-import { ApiTokensService, type Role } from '@hindsight/tracking';
+import { AccountsService, ApiTokensService, type Role } from '@hindsight/tracking';
 import { AuthModule } from '../apps/api/src/auth/auth.module';
 import { principalOf } from '../apps/api/src/auth/request-principal';
 import { Public, RequireRole } from '../apps/api/src/auth/roles.decorator';
@@ -28,7 +28,7 @@ const ROLES_BELOW: Record<Role, (Role | null)[]> = { viewer: [null], editor: [nu
 
 /** Every row of every table the API can write, hashed: equal before and after means no trace. */
 async function dataFingerprint(prisma: PrismaService): Promise<Record<string, string>> {
-  const tables = ['Incident', 'IncidentSlugAlias', 'TimelineEvent', 'CausalFactor', 'CausalLink', 'Actionable', 'ExternalReference', 'ActionableFactor', 'IncidentPattern', 'AuditEvent', 'ApiToken'];
+  const tables = ['Incident', 'IncidentSlugAlias', 'TimelineEvent', 'CausalFactor', 'CausalLink', 'Actionable', 'ExternalReference', 'ActionableFactor', 'IncidentPattern', 'AuditEvent', 'ApiToken', 'Account', 'AccountSession'];
   const out: Record<string, string> = {};
   for (const table of tables) {
     const [row] = await prisma.$queryRawUnsafe<{ digest: string | null }[]>(`SELECT md5(string_agg(t::text, '|' ORDER BY t::text)) AS digest FROM "${table}" t`);
@@ -181,6 +181,24 @@ describe('roles: who may run which mutation', () => {
       query: `mutation { revokeApiToken(token: "spare-token") { revokedAt } }`,
       variables: async () => ({}),
     },
+    {
+      mutation: 'createAccount',
+      role: 'admin',
+      query: `mutation { createAccount(input: { name: "case-person", role: VIEWER }) { account { name } } }`,
+      variables: async () => ({}),
+    },
+    {
+      mutation: 'updateAccount',
+      role: 'admin',
+      query: `mutation { updateAccount(input: { name: "spare-person", role: EDITOR }) { account { role } } }`,
+      variables: async () => ({}),
+    },
+    {
+      mutation: 'resetAccountPassword',
+      role: 'admin',
+      query: `mutation { resetAccountPassword(input: { name: "spare-person" }) { account { name } } }`,
+      variables: async () => ({}),
+    },
   ];
 
   beforeAll(async () => {
@@ -188,6 +206,7 @@ describe('roles: who may run which mutation', () => {
     prisma = testPrisma(t.db.url);
     ({ tokens, as } = await issueTokens(t));
     await new ApiTokensService(prisma).create('spare-token', 'viewer', { name: 'test-setup', tokenId: null });
+    await new AccountsService(prisma, { passwordHashRounds: 4, sessionIdleSeconds: 3600, sessionMaxAgeSeconds: 3600 }).create('spare-person', 'viewer', { name: 'test-setup', tokenId: null });
   });
   afterAll(async () => {
     await prisma.onModuleDestroy();
@@ -292,7 +311,9 @@ describe('PUBLIC_READ=false: every request needs a token, except health and stat
 
   it('guards the read-only web pages the same way', async () => {
     const server = t.app.getHttpServer();
-    expect((await request(server).get('/actionables')).status).toBe(401);
+    // A browser without a session is sent to sign in, and back afterwards.
+    const anonymous = await request(server).get('/actionables');
+    expect([anonymous.status, anonymous.headers.location]).toEqual([303, '/sign-in?next=%2Factionables']);
     expect((await request(server).get('/actionables').set(as('viewer'))).status).toBe(200);
   });
 });

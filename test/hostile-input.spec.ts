@@ -253,6 +253,25 @@ const ROWS: Record<string, Row> = {
     baseOutcome: { code: 'BAD_USER_INPUT', field: 'slug' },
     args: { slug: [{ kind: 'name', expect: notFound('slug') }], expectedVersion: [{ kind: 'int' }] },
   },
+  createAccount: {
+    role: 'admin',
+    // A name an account already has: refused before anything is written.
+    base: () => ({ input: { name: 'taken-person', role: 'VIEWER' } }),
+    baseOutcome: CONFLICT,
+    args: { input: [{ at: ['name'], kind: 'name', expect: { sql: bad('name'), script: bad('name'), jsUrl: bad('name'), mb1: bad('name') } }, { at: ['role'], kind: 'enum' }] },
+  },
+  updateAccount: {
+    role: 'admin',
+    base: () => ({ input: { name: 'no-such-person', role: 'EDITOR' } }),
+    baseOutcome: { code: 'NOT_FOUND', field: 'name' },
+    args: { input: [{ at: ['name'], kind: 'name', expect: notFound('name') }, { at: ['role'], kind: 'enum' }] },
+  },
+  resetAccountPassword: {
+    role: 'admin',
+    base: () => ({ input: { name: 'no-such-person' } }),
+    baseOutcome: { code: 'NOT_FOUND', field: 'name' },
+    args: { input: [{ at: ['name'], kind: 'name', expect: notFound('name') }] },
+  },
   revokeApiToken: {
     role: 'admin',
     base: () => ({ token: 'no-such-token', note: 'why' }),
@@ -402,6 +421,8 @@ describe('hostile values in every mutation argument and in search', () => {
     t = await startTestApp();
     await attachSeedModels(t.app);
     as = (await issueTokens(t)).as;
+    const taken = await t.gql('mutation { createAccount(input: { name: "taken-person", role: VIEWER }) { account { name } } }', {}, as('admin'));
+    expect(taken.errors).toBeUndefined();
     const imported = await t.gql<{ importPostmortem: { incident: { slug: string; version: number } } }>(
       'mutation($i: ImportPostmortemInput!) { importPostmortem(input: $i) { incident { slug version } } }',
       { i: { document: PUBLISHED_DOCUMENT, format: 'MARKDOWN', sourceUrl: PUBLISHED_SOURCE } },

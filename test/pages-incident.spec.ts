@@ -402,13 +402,15 @@ describe('pages when reading needs a token', () => {
     await t.close();
   });
 
-  it('asks for sign-in with an HTML page, and still serves the stylesheet that page uses', async () => {
+  it('sends the reader to the sign-in page, and still serves the stylesheet that page uses', async () => {
     const page = await request(t.app.getHttpServer()).get(`/incidents/${CHANGEPROP}`);
-    expect(page.status).toBe(401);
-    expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
-    expect(textOf(page.text)).toContain('Sign-in needed');
+    expect(page.status).toBe(303);
+    expect(page.headers.location).toBe(`/sign-in?next=${encodeURIComponent(`/incidents/${CHANGEPROP}`)}`);
     expect(page.text).not.toContain('id="narrative"');
-    expect((await request(t.app.getHttpServer()).get('/incidents')).status).toBe(401);
+    const signIn = await request(t.app.getHttpServer()).get(page.headers.location!);
+    expect(signIn.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(textOf(signIn.text)).toContain('Sign in');
+    expect((await request(t.app.getHttpServer()).get('/incidents')).status).toBe(303);
     const css = await request(t.app.getHttpServer()).get('/assets/pages.css');
     expect(css.status).toBe(200);
   });

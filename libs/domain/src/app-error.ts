@@ -53,13 +53,15 @@ export interface ErrorDetails {
     /** Unique constraint that a concurrent writer won. */
     constraint?: string;
   };
-  FORBIDDEN: { requiredRole?: string; role?: string };
-  UNAUTHENTICATED: { requiredRole?: string };
+  /** `reason: CSRF_TOKEN_MISMATCH`: a session's form or request did not carry its synchroniser token. */
+  FORBIDDEN: { requiredRole?: string; role?: string; reason?: 'CSRF_TOKEN_MISMATCH' };
+  /** `reason: SESSION_ENDED`: a session cookie that was signed out, expired or never existed. */
+  UNAUTHENTICATED: { requiredRole?: string; reason?: 'SESSION_ENDED' };
   TOO_MANY_REQUESTS: {
     retryAfterSeconds: number;
     /** A rate limit: requests allowed per window, counted per token or per client address. */
     limit?: number;
-    per?: 'token' | 'address';
+    per?: 'token' | 'address' | 'account';
     /** A per-client quota of stored model runs: runs allowed per window. */
     quota?: number;
     windowSeconds?: number;

@@ -56,7 +56,7 @@ export class ImportsService {
   }
 
   /** Stores an already parsed document as a draft (the command line parses first, then saves). */
-  async saveDraft({ draft, report }: ImportResult, request: Pick<ImportRequest, 'sourceUrl' | 'actor'>): Promise<ImportOutcome> {
+  async saveDraft({ draft, report }: ImportResult, request: Pick<ImportRequest, 'sourceUrl' | 'actor'> & { document?: string }): Promise<ImportOutcome> {
     if (report.problems.length > 0) {
       throw new AppError('BAD_USER_INPUT', `The document could not be turned into a draft: ${report.problems.map((p) => `${p.field}: ${p.reason}`).join('; ')}`, {
         field: 'document',
@@ -86,6 +86,7 @@ export class ImportsService {
           contentHash: report.contentHash,
           format: report.format,
           report: JSON.parse(JSON.stringify(report)) as object,
+          sourceText: request.document?.replace(/\r\n?/g, '\n') ?? null,
           importedBy: request.actor.name,
         };
         if (previous) await tx.importedDocument.update({ where: { id: previous.id }, data: record });
@@ -131,6 +132,14 @@ export class ImportsService {
       ]);
       return published;
     });
+  }
+
+  /** One draft with its import report and source text, for the review page; null when `slug` is no draft. */
+  async findDraft(slug: string): Promise<{ incident: IncidentRecord; report: ImportReport | null; sourceText: string | null } | null> {
+    const found = await this.prisma.incident.findFirst({ where: { slug, status: 'draft' }, include: { importedFrom: true } });
+    if (!found) return null;
+    const { importedFrom, ...incident } = found;
+    return { incident, report: (importedFrom?.report as ImportReport | undefined) ?? null, sourceText: importedFrom?.sourceText ?? null };
   }
 
   /** Drafts with their import reports, newest first, for editors reviewing imports. */

@@ -100,10 +100,10 @@ export class IncidentLoaders {
    * loader, so the nested resolvers ask no further query. Without `include.narrative` the
    * records carry `narrative: null` and the `narrative` loader fetches it when asked.
    */
-  async loadIncidentTrees(by: { ids: readonly string[] } | { slug: string }, include: IncidentInclude): Promise<IncidentRecord[]> {
+  async loadIncidentTrees(by: { ids: readonly string[] } | { slug: string }, include: IncidentInclude, options: { includeDrafts?: boolean } = {}): Promise<IncidentRecord[]> {
     const ids = 'ids' in by ? by.ids : null;
     if (ids && ids.length === 0) return [];
-    const statement = incidentTreeStatement(ids ? 'ids' : 'slug', include);
+    const statement = incidentTreeStatement(ids ? 'ids' : 'slug', include, options.includeDrafts === true);
     const { rows } = await this.prisma.pool.query<Record<string, unknown>>({ ...statement, values: [ids ? [...ids] : (by as { slug: string }).slug] });
     const records = rows.map((row) => this.primeIncident(row, include));
     if (!ids) return records;

@@ -56,8 +56,11 @@ function includeKey(include: object): string {
     .join('');
 }
 
-/** Incident rows (published only) chosen by id (`$1::uuid[]`) or by slug (`$1`), with their selected children. */
-export function incidentTreeStatement(by: 'ids' | 'slug', include: IncidentInclude): { name: string; text: string } {
+/**
+ * Incident rows chosen by id (`$1::uuid[]`) or by slug (`$1`), with their selected children:
+ * published ones only, unless `drafts` (for callers that may edit).
+ */
+export function incidentTreeStatement(by: 'ids' | 'slug', include: IncidentInclude, drafts = false): { name: string; text: string } {
   const parts = [INCIDENT_COLUMNS, include.narrative ? `i."narrative"` : `NULL::text AS "narrative"`];
   if (include.patterns) {
     parts.push(`(SELECT COALESCE(json_agg(json_build_object('id', p."id", 'key', p."key", 'name', p."name", 'description', p."description") ORDER BY p."key"), '[]')
@@ -83,8 +86,8 @@ export function incidentTreeStatement(by: 'ids' | 'slug', include: IncidentInclu
   // By slug: the current one, or one it had before a rename (an alias).
   const where = by === 'ids' ? `i."id" = ANY($1::uuid[])` : `(i."slug" = $1 OR EXISTS (SELECT 1 FROM "IncidentSlugAlias" sa WHERE sa."incidentId" = i."id" AND sa."slug" = $1))`;
   return {
-    name: `incident_tree_${by}_${includeKey(include)}`,
-    text: `SELECT ${parts.join(',\n  ')}\nFROM "Incident" i WHERE ${where} AND i."status" = 'published'`,
+    name: `incident_tree_${by}${drafts ? '_drafts' : ''}_${includeKey(include)}`,
+    text: `SELECT ${parts.join(',\n  ')}\nFROM "Incident" i WHERE ${where}${drafts ? '' : ` AND i."status" = 'published'`}`,
   };
 }
 

@@ -104,12 +104,13 @@ export class IncidentsService {
   /**
    * A published incident by its slug or by a slug it used to have (a rename keeps the old one as
    * an alias, so links in runbooks keep working), in one statement with every nested collection
-   * `include` names (see incident-tree-query.ts). The record carries the current slug: callers
-   * that show a URL compare it with the one they were given.
+   * `include` names (see incident-tree-query.ts); with `includeDrafts` (the caller may edit), a
+   * draft as well. The record carries the current slug: callers that show a URL compare it with
+   * the one they were given.
    */
-  async findBySlug(slug: string, options: TreeOptions<IncidentInclude> = {}): Promise<IncidentRecord> {
+  async findBySlug(slug: string, options: TreeOptions<IncidentInclude> & { includeDrafts?: boolean } = {}): Promise<IncidentRecord> {
     const loaders = options.loaders ?? new IncidentLoaders(this.prisma);
-    const [incident] = await loaders.loadIncidentTrees({ slug }, { narrative: true, ...options.include });
+    const [incident] = await loaders.loadIncidentTrees({ slug }, { narrative: true, ...options.include }, { includeDrafts: options.includeDrafts });
     if (!incident) throw AppError.notFound('Incident', slug, 'slug');
     return incident;
   }

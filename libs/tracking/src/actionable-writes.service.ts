@@ -125,32 +125,7 @@ export class ActionableWritesService {
     const noteText = checkNote(note);
     const checked = checkActionablePatch(patch, await this.trackersOf({ actionables: { some: { id } } }), 'patch.');
     return inWriteTransaction(this.prisma, async (tx) => {
-      // Unknown factors are reported before a stale version: re-reading would not fix them.
-      const current = await this.loadForWrite(tx, id);
-      const factorIds = checked.addresses ? await this.factorIds(tx, current.incidentId, checked.addresses, 'patch.addresses') : null;
-      if (current.version !== expectedVersion) throw this.conflictFor(current, expectedVersion);
-      const changes = this.diff(current, checked);
-      if (changes.length === 0) return current;
-      const scalars = Object.fromEntries(
-        changes.filter((c) => c.column !== undefined).map((c) => [c.column!, c.value]),
-      ) as Prisma.ActionableUpdateManyMutationInput;
-      const now = new Date();
-      await this.claim(tx, current, expectedVersion, { ...scalars, updatedAt: now });
-      if (checked.references && changes.some((c) => c.field === 'references')) {
-        await tx.externalReference.deleteMany({ where: { actionableId: id } });
-        await this.writeReferences(tx, id, checked.references);
-      }
-      if (factorIds && changes.some((c) => c.field === 'addresses')) {
-        await tx.actionableFactor.deleteMany({ where: { actionableId: id } });
-        await tx.actionableFactor.createMany({ data: factorIds.map((factorId) => ({ actionableId: id, factorId })) });
-      }
-      await appendAuditEvents(
-        tx,
-        actor,
-        now,
-        noteText,
-        changes.map((c) => this.event(current, 'update', c.field, c.from, c.to)),
-      );
+      await this.updateIn(tx, id, expectedVersion, checked, actor, noteText, 'patch.');
       return (await this.load(tx, id))!;
     });
   }
@@ -160,20 +135,88 @@ export class ActionableWritesService {
     checkExpectedVersion(expectedVersion);
     const noteText = checkNote(note);
     return inWriteTransaction(this.prisma, async (tx) => {
-      const current = await this.loadForWrite(tx, id, expectedVersion);
-      checkTransition(current.status, to, noteText);
-      const now = new Date();
-      const closing = CLOSED_STATUSES.includes(to);
-      await this.claim(tx, current, expectedVersion, {
-        status: to,
-        closedAt: closing ? now : null,
-        closedBy: closing ? actor.name : null,
-        wontDoReason: to === 'wont_do' ? noteText : null,
-        updatedAt: now,
-      });
-      await appendAuditEvents(tx, actor, now, noteText, [this.event(current, 'update', 'status', current.status, to)]);
+      await this.transitionIn(tx, id, to, expectedVersion, actor, noteText);
       return (await this.load(tx, id))!;
     });
+  }
+
+  /**
+   * A status move and a patch in one transaction, against one version read (what a page's form
+   * sends): either both land, or neither does. The status moves first, so a closing note is the
+   * reason, and the patch applies to the version the move made.
+   */
+  async edit(
+    id: string,
+    expectedVersion: number,
+    change: { status?: ActionableStatus | null; patch: ActionablePatch },
+    actor: Actor,
+    note?: string | null,
+  ): Promise<TrackedActionableRecord> {
+    checkId('Actionable', id);
+    checkExpectedVersion(expectedVersion);
+    const noteText = checkNote(note);
+    const checked = checkActionablePatch(change.patch, await this.trackersOf({ actionables: { some: { id } } }));
+    return inWriteTransaction(this.prisma, async (tx) => {
+      let version = expectedVersion;
+      const current = await this.loadForWrite(tx, id, expectedVersion);
+      if (change.status && change.status !== current.status) version = await this.transitionIn(tx, id, change.status, version, actor, noteText);
+      await this.updateIn(tx, id, version, checked, actor, change.status && change.status !== current.status ? null : noteText, '');
+      return (await this.load(tx, id))!;
+    });
+  }
+
+  /** The actionable `key` of incident `slug` with everything a form shows, or null. */
+  async findByKey(slug: string, key: string): Promise<(TrackedActionableRecord & { snapshot: { [key: string]: AuditValue } }) | null> {
+    const row = await this.prisma.actionable.findFirst({ where: { key, incident: { slug } }, include: WITH_CHILDREN });
+    return row ? { ...row, snapshot: actionableSnapshot(row) } : null;
+  }
+
+  /** Returns the version after the patch. */
+  private async updateIn(tx: Tx, id: string, expectedVersion: number, checked: CheckedActionablePatch, actor: Actor, noteText: string | null, prefix: string): Promise<number> {
+    // Unknown factors are reported before a stale version: re-reading would not fix them.
+    const current = await this.loadForWrite(tx, id);
+    const factorIds = checked.addresses ? await this.factorIds(tx, current.incidentId, checked.addresses, `${prefix}addresses`) : null;
+    if (current.version !== expectedVersion) throw this.conflictFor(current, expectedVersion);
+    const changes = this.diff(current, checked);
+    if (changes.length === 0) return current.version;
+    const scalars = Object.fromEntries(
+      changes.filter((c) => c.column !== undefined).map((c) => [c.column!, c.value]),
+    ) as Prisma.ActionableUpdateManyMutationInput;
+    const now = new Date();
+    await this.claim(tx, current, expectedVersion, { ...scalars, updatedAt: now });
+    if (checked.references && changes.some((c) => c.field === 'references')) {
+      await tx.externalReference.deleteMany({ where: { actionableId: id } });
+      await this.writeReferences(tx, id, checked.references);
+    }
+    if (factorIds && changes.some((c) => c.field === 'addresses')) {
+      await tx.actionableFactor.deleteMany({ where: { actionableId: id } });
+      await tx.actionableFactor.createMany({ data: factorIds.map((factorId) => ({ actionableId: id, factorId })) });
+    }
+    await appendAuditEvents(
+      tx,
+      actor,
+      now,
+      noteText,
+      changes.map((c) => this.event(current, 'update', c.field, c.from, c.to)),
+    );
+    return current.version + 1;
+  }
+
+  /** Returns the version after the move. */
+  private async transitionIn(tx: Tx, id: string, to: ActionableStatus, expectedVersion: number, actor: Actor, noteText: string | null): Promise<number> {
+    const current = await this.loadForWrite(tx, id, expectedVersion);
+    checkTransition(current.status, to, noteText);
+    const now = new Date();
+    const closing = CLOSED_STATUSES.includes(to);
+    await this.claim(tx, current, expectedVersion, {
+      status: to,
+      closedAt: closing ? now : null,
+      closedBy: closing ? actor.name : null,
+      wontDoReason: to === 'wont_do' ? noteText : null,
+      updatedAt: now,
+    });
+    await appendAuditEvents(tx, actor, now, noteText, [this.event(current, 'update', 'status', current.status, to)]);
+    return current.version + 1;
   }
 
   /** Admin only (the API enforces the role). The audit trail keeps the last values. */

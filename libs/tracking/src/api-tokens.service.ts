@@ -90,11 +90,12 @@ export class ApiTokensService {
     if (!TOKEN_SHAPE.test(token)) throw new AppError('UNAUTHENTICATED', 'The bearer token is malformed: expected hs_ followed by 43 characters.');
     const row = await this.prisma.apiToken.findUnique({ where: { tokenHash: hashToken(token) }, select: { id: true, name: true, role: true, revokedAt: true } });
     if (!row || row.revokedAt) throw new AppError('UNAUTHENTICATED', 'The bearer token is unknown or revoked.');
-    return { tokenId: row.id, name: row.name, role: row.role };
+    return { via: 'token', tokenId: row.id, name: row.name, role: row.role, accountId: null, sessionId: null, csrfToken: null };
   }
 
   /** Records that a token was used, at most once a minute per token (and per process). */
   async touch(principal: Principal): Promise<void> {
+    if (principal.via !== 'token') return;
     const now = Date.now();
     const last = this.touched.get(principal.tokenId);
     if (last !== undefined && now - last < LAST_USED_RESOLUTION_MS) return;

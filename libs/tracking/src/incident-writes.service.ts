@@ -210,6 +210,12 @@ export class IncidentWritesService {
     );
   }
 
+  /** The incident as an editable document with its version (drafts included), for edit forms; null when there is none. */
+  async document(slug: string): Promise<{ doc: IncidentDocument; status: IncidentStatusValue; version: number } | null> {
+    const snapshot = await loadIncidentSnapshot(this.prisma, { slug });
+    return snapshot ? { doc: snapshot.doc, status: snapshot.status, version: snapshot.row.version } : null;
+  }
+
   update(slug: string, expectedVersion: number, patch: IncidentPatch, actor: Actor, note?: string | null): Promise<IncidentRecord> {
     return this.change(slug, expectedVersion, actor, note, (path) => `patch.${path}`, (current) => {
       const next = clone(current);

@@ -11,3 +11,6 @@ export * from './incident-writes.service';
 export * from './actionable-stats.service';
 export * from './api-tokens.service';
 export * from './audit-feed';
+export * from './access-options';
+export * from './accounts.service';
+export * from './sessions.service';

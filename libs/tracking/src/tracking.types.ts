@@ -21,10 +21,17 @@ export interface Actor {
   tokenId: string | null;
 }
 
-/** An authenticated caller of the API. */
-export interface Principal extends Actor {
-  tokenId: string;
-  role: Role;
+/**
+ * An authenticated caller: an API token (`via: 'token'`) or a person's session on the pages
+ * (`via: 'session'`). Both carry a role, and the same guard decides what either may do.
+ */
+export type Principal =
+  | (Actor & { via: 'token'; tokenId: string; role: Role; accountId: null; sessionId: null; csrfToken: null })
+  | (Actor & { via: 'session'; tokenId: null; role: Role; accountId: string; sessionId: string; csrfToken: string });
+
+/** The key rate limits and quotas count a caller under. */
+export function principalKey(p: Principal): string {
+  return p.via === 'token' ? `token:${p.tokenId}` : `account:${p.accountId}`;
 }
 
 /** An actionable with the tracking fields the read side does not know about. */
@@ -35,7 +42,7 @@ export interface TrackedActionableRecord extends ActionableRecord {
   wontDoReason: string | null;
 }
 
-export const AUDIT_ENTITIES = ['incident', 'timeline_event', 'causal_factor', 'causal_link', 'actionable', 'api_token'] as const;
+export const AUDIT_ENTITIES = ['incident', 'timeline_event', 'causal_factor', 'causal_link', 'actionable', 'api_token', 'account'] as const;
 export type AuditEntity = (typeof AUDIT_ENTITIES)[number];
 
 export const AUDIT_ACTIONS = ['create', 'update', 'delete'] as const;
@@ -59,6 +66,16 @@ export interface AuditEventRecord {
   to: unknown;
   note: string | null;
   version: number | null;
+}
+
+export interface AccountRecord {
+  id: string;
+  name: string;
+  role: Role;
+  createdBy: string;
+  createdAt: Date;
+  lastSignInAt: Date | null;
+  disabledAt: Date | null;
 }
 
 export interface ApiTokenRecord {

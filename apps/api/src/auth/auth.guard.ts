@@ -3,7 +3,7 @@ import { Reflector } from '@nestjs/core';
 import { GqlExecutionContext } from '@nestjs/graphql';
 import type { Request } from 'express';
 import { AppError } from '@hindsight/domain';
-import { ApiTokensService, roleAllows, type Principal, type Role } from '@hindsight/tracking';
+import { ApiTokensService, roleAllows, sameCsrfToken, SessionsService, type Principal, type Role } from '@hindsight/tracking';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/app-config.token';
 import { requestOf } from './current-principal.decorator';
@@ -27,13 +27,19 @@ const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
  * - an operation that needs a role, without a token: UNAUTHENTICATED;
  * - a token whose role is too low: FORBIDDEN.
  *
+ * A signed-in person's session gives a principal of the same shape and role, decided here by the
+ * same rules. A write sent with a session must also carry the session's synchroniser token (the
+ * `_csrf` form field, or the `x-csrf-token` header for GraphQL), or it is FORBIDDEN: a cookie
+ * rides along with requests other sites make, a token on the page does not.
+ *
  * The token's last-used time is recorded only once the request is allowed.
  */
 @Injectable()
 export class AuthGuard implements CanActivate {
   constructor(
     private readonly reflector: Reflector,
-    private readonly tokens: ApiTokensService,
+    readonly tokens: ApiTokensService,
+    readonly sessions: SessionsService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(AUTH_OPTIONS) private readonly options: AuthOptions,
   ) {}
@@ -43,18 +49,19 @@ export class AuthGuard implements CanActivate {
     if (!isGraphql && this.isPublic(context)) return true;
     const req = requestOf(context);
     const needed = this.requiredRole(context, isGraphql, req);
-    const principal = await authenticateRequest(req, this.tokens);
+    const principal = await authenticateRequest(req, this);
+    if (principal?.via === 'session' && !this.isRead(context, isGraphql, req)) checkCsrf(principal, req);
     if (needed === null) {
       if (principal) await this.tokens.touch(principal);
       return true;
     }
     if (!principal) {
-      throw new AppError('UNAUTHENTICATED', `This operation needs an API token with role ${needed}: send Authorization: Bearer <token>.`, {
+      throw new AppError('UNAUTHENTICATED', `This operation needs role ${needed}: sign in, or send Authorization: Bearer <token>.`, {
         requiredRole: needed,
       });
     }
     if (!roleAllows(principal.role, needed)) {
-      throw new AppError('FORBIDDEN', `This operation needs role ${needed}; token "${principal.name}" has role ${principal.role}.`, {
+      throw new AppError('FORBIDDEN', `This operation needs role ${needed}; ${principal.via === 'token' ? 'token' : 'account'} "${principal.name}" has role ${principal.role}.`, {
         requiredRole: needed,
         role: principal.role,
       });
@@ -72,13 +79,29 @@ export class AuthGuard implements CanActivate {
   private requiredRole(context: ExecutionContext, isGraphql: boolean, req: Request): Role | null {
     const declared = this.reflector.getAllAndOverride<Role | undefined>(REQUIRED_ROLE, [context.getHandler(), context.getClass()]);
     if (declared) return declared;
+    if (!this.isRead(context, isGraphql, req)) return 'editor';
+    return this.config.publicRead ? null : 'viewer';
+  }
+
+  /** A query, a GET page, or an operation marked as changing nothing a person wrote. */
+  private isRead(context: ExecutionContext, isGraphql: boolean, req: Request): boolean {
     const readOperation = this.reflector.getAllAndOverride<boolean | undefined>(READ_OPERATION, [context.getHandler(), context.getClass()]) === true;
-    const isRead =
+    return (
       readOperation ||
       (isGraphql
         ? GqlExecutionContext.create(context).getInfo<{ operation: { operation: string } }>().operation.operation === 'query'
-        : READ_METHODS.has(req.method));
-    if (!isRead) return 'editor';
-    return this.config.publicRead ? null : 'viewer';
+        : READ_METHODS.has(req.method))
+    );
+  }
+}
+
+/** The synchroniser token: the form's `_csrf` field or the `x-csrf-token` header must match the session's. */
+function checkCsrf(principal: Principal & { via: 'session' }, req: Request): void {
+  const body = req.body as Record<string, unknown> | undefined;
+  const sent = req.headers['x-csrf-token'] ?? body?._csrf;
+  if (!sameCsrfToken(principal.csrfToken, sent)) {
+    throw new AppError('FORBIDDEN', 'This form is missing its security token or carries another session\'s: reload the page and submit it again.', {
+      reason: 'CSRF_TOKEN_MISMATCH',
+    });
   }
 }

@@ -27,7 +27,7 @@ export async function main(argv: string[]): Promise<number> {
       ...io,
       baseOptions: await imports.parseOptions(),
       async saveDraft(result, file) {
-        const outcome = await imports.saveDraft(result, { sourceUrl: result.draft.source.url, actor: { name: `cli:${os.userInfo().username}`, tokenId: null } });
+        const outcome = await imports.saveDraft(result, { sourceUrl: result.draft.source.url, document: await fs.readFile(file, 'utf8'), actor: { name: `cli:${os.userInfo().username}`, tokenId: null } });
         return outcome.created ? 'created draft' : 'updated draft';
       },
     });

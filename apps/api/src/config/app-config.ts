@@ -72,6 +72,18 @@ export interface AppConfig {
     refusalsPerClient: number;
     /** How long a blocked client's requests are answered 429 before being read. */
     penaltySeconds: number;
+    /** Sign-in attempts per address and per account name in each sign-in window. */
+    signInsPerAddress: number;
+    signInsPerAccount: number;
+    signInWindowSeconds: number;
+  };
+  /** People's sign-in: bcrypt cost and session lifetimes. */
+  access: {
+    passwordHashRounds: number;
+    sessionIdleSeconds: number;
+    sessionMaxAgeSeconds: number;
+    /** Mark the session cookie Secure (the app is served over HTTPS, directly or behind a proxy). */
+    secureCookie: boolean;
   };
 }
 
@@ -269,6 +281,15 @@ export function loadConfig(env: Env = process.env, root = process.cwd(), isTty =
       modelRunsPerAddress: int('RATE_LIMIT_MODEL_RUNS_PER_ADDRESS', 240, 0, 1_000_000),
       refusalsPerClient: int('RATE_LIMIT_REFUSALS_PER_CLIENT', 20, 0, 1_000_000),
       penaltySeconds: int('RATE_LIMIT_PENALTY_SECONDS', 60, 0, 86_400),
+      signInsPerAddress: int('RATE_LIMIT_SIGN_INS_PER_ADDRESS', 30, 0, 1_000_000),
+      signInsPerAccount: int('RATE_LIMIT_SIGN_INS_PER_ACCOUNT', 10, 0, 1_000_000),
+      signInWindowSeconds: int('RATE_LIMIT_SIGN_IN_WINDOW_SECONDS', 900, 1, 86_400),
+    },
+    access: {
+      passwordHashRounds: int('PASSWORD_HASH_ROUNDS', 12, 4, 15),
+      sessionIdleSeconds: int('SESSION_IDLE_SECONDS', 3_600, 60, 30 * 86_400),
+      sessionMaxAgeSeconds: int('SESSION_MAX_AGE_SECONDS', 43_200, 60, 90 * 86_400),
+      secureCookie: bool('SESSION_COOKIE_SECURE', false),
     },
   };
   if (config.notifications.subscribers.length > 0 && config.notifications.secret === '') {

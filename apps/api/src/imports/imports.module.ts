@@ -10,5 +10,6 @@ import { ImportsResolver } from './imports.resolver';
     ImportsService,
     ImportsResolver,
   ],
+  exports: [ImportsService],
 })
 export class ImportsModule {}

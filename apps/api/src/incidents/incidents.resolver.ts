@@ -1,5 +1,8 @@
-import { Args, Info, Int, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
+import { Args, Context, Info, Int, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
 import type { GraphQLResolveInfo } from 'graphql';
+import type { Request } from 'express';
+import { roleAllows } from '@hindsight/tracking';
+import { principalOf } from '../auth/request-principal';
 import {
   IncidentsService,
   SearchResultsService,
@@ -32,9 +35,12 @@ export class IncidentsResolver {
     private readonly searchResults: SearchResultsService,
   ) {}
 
-  @Query(() => Incident, { description: 'One incident by its slug; NOT_FOUND when there is none.' })
-  incident(@Args('slug') slug: string, @Loaders() loaders: IncidentLoaders, @Info() info: GraphQLResolveInfo) {
-    return this.service.findBySlug(slug, { loaders, include: incidentInclude(selectionOf(info)) });
+  @Query(() => Incident, {
+    description: 'One incident by its slug; NOT_FOUND when there is none. Editors and admins also get drafts (imported, not yet published); others only published incidents.',
+  })
+  async incident(@Args('slug') slug: string, @Loaders() loaders: IncidentLoaders, @Info() info: GraphQLResolveInfo, @Context('req') req: Request) {
+    const principal = await principalOf(req);
+    return this.service.findBySlug(slug, { loaders, include: incidentInclude(selectionOf(info)), includeDrafts: principal !== null && roleAllows(principal.role, 'editor') });
   }
 
   @Query(() => IncidentConnection, { description: 'Incidents, newest first by default. `first` is capped at 100.' })

@@ -4,7 +4,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { Request } from 'express';
 import { GraphQLError, Kind, type DocumentNode, type OperationDefinitionNode, type SelectionSetNode } from 'graphql';
 import { AppError } from '@hindsight/domain';
-import { ApiTokensService } from '@hindsight/tracking';
+import { ApiTokensService, principalKey, SessionsService } from '@hindsight/tracking';
 import { authenticateRequest } from '../auth/request-principal';
 import { HTTP_STATUS } from '../common/errors/app-error.mapping';
 import type { GqlContext } from '../common/gql-context';
@@ -35,7 +35,8 @@ export class GraphqlAdmissionPlugin implements ApolloServerPlugin<GqlContext> {
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    private readonly tokens: ApiTokensService,
+    readonly tokens: ApiTokensService,
+    readonly sessions: SessionsService,
     private readonly rateLimits: RateLimits,
     private readonly penaltyBox: PenaltyBox,
   ) {
@@ -47,12 +48,12 @@ export class GraphqlAdmissionPlugin implements ApolloServerPlugin<GqlContext> {
    * error thrown there with its own status, before parsing (a plugin's early hooks cannot refuse).
    */
   async admitRequest(req: Request): Promise<void> {
-    const principal = await authenticateRequest(req, this.tokens).catch((error: unknown) => {
+    const principal = await authenticateRequest(req, this).catch((error: unknown) => {
       throw error instanceof AppError ? refusal(error) : error;
     });
     if (!principal && !this.config.publicRead) {
       throw refusal(
-        new AppError('UNAUTHENTICATED', 'Reading needs an API token while PUBLIC_READ is off: send Authorization: Bearer <token>.', { requiredRole: 'viewer' }),
+        new AppError('UNAUTHENTICATED', 'Reading needs an API token or a signed-in session while PUBLIC_READ is off: send Authorization: Bearer <token>.', { requiredRole: 'viewer' }),
       );
     }
     const source = sourceOf(req);
@@ -74,8 +75,8 @@ export class GraphqlAdmissionPlugin implements ApolloServerPlugin<GqlContext> {
           await this.penaltyBox.strike(req);
           throw refusal(tooLarge);
         }
-        const principal = await authenticateRequest(req, this.tokens);
-        const client = { tokenId: principal?.tokenId ?? null, address: req.ip ?? req.socket.remoteAddress ?? 'unknown' };
+        const principal = await authenticateRequest(req, this);
+        const client = { tokenId: principal ? principalKey(principal) : null, address: req.ip ?? req.socket.remoteAddress ?? 'unknown' };
         for (const [work, points] of countWork(document, operation)) {
           await this.rateLimits.consume(work, client, points).catch((error: unknown) => {
             throw error instanceof AppError ? refusal(error) : error;

@@ -35,6 +35,39 @@ export class RateLimits {
     for (const [name, points] of limits) {
       if (points > 0) this.limiters.set(name, new RateLimiterMemory({ keyPrefix: name, points, duration: windowSeconds }));
     }
+    const { signInsPerAddress, signInsPerAccount, signInWindowSeconds } = config.rateLimits;
+    const signIns: [string, number][] = [
+      ['signIns:address', signInsPerAddress],
+      ['signIns:account', signInsPerAccount],
+    ];
+    for (const [name, points] of signIns) {
+      if (points > 0) this.limiters.set(name, new RateLimiterMemory({ keyPrefix: name, points, duration: signInWindowSeconds }));
+    }
+  }
+
+  /**
+   * Counts one sign-in attempt against the client's address and the account name it tries,
+   * whoever sends it (so guessing one person's password from many addresses is bounded too).
+   * Throws TOO_MANY_REQUESTS with `retryAfterSeconds`.
+   */
+  async consumeSignIn(address: string, accountName: string): Promise<void> {
+    const window = this.config.rateLimits.signInWindowSeconds;
+    for (const [name, key, per] of [['signIns:address', address, 'address'], ['signIns:account', accountName.toLowerCase(), 'account']] as const) {
+      const limiter = this.limiters.get(name);
+      if (!limiter) continue;
+      try {
+        await limiter.consume(key);
+      } catch (refusal) {
+        if (!(refusal instanceof RateLimiterRes)) throw refusal;
+        const retryAfterSeconds = Math.max(1, Math.ceil(refusal.msBeforeNext / 1000));
+        throw new AppError('TOO_MANY_REQUESTS', `Too many sign-in attempts for this ${per}: at most ${limiter.points} per ${window} s. Retry after ${retryAfterSeconds} s.`, {
+          retryAfterSeconds,
+          limit: limiter.points,
+          windowSeconds: window,
+          per,
+        });
+      }
+    }
   }
 
   /**

@@ -4,6 +4,7 @@ import { evidenceCount, ModelLoaders, ModelRunsService, type IncidentModelView, 
 import type { ParameterProvenance as ProvenanceSpec } from '@hindsight/models';
 import type { IncidentLoaders, IncidentRecord } from '@hindsight/incidents';
 import { principalOf } from '../auth/request-principal';
+import { principalKey } from '@hindsight/tracking';
 import { ReadOperation } from '../auth/roles.decorator';
 import { Loaders } from '../common/gql-context';
 import { JSONScalar } from '../common/json.scalar';
@@ -195,7 +196,7 @@ export class ModelsResolver {
 /** Who asks, for the per-client quota of stored runs: the token when there is one, else the address. */
 export async function clientOf(req: Request): Promise<string> {
   const principal = await principalOf(req);
-  return principal ? `token:${principal.tokenId}` : `address:${req.ip ?? req.socket.remoteAddress ?? 'unknown'}`;
+  return principal ? principalKey(principal) : `address:${req.ip ?? req.socket.remoteAddress ?? 'unknown'}`;
 }
 
 function modelLoaders(req: Request, models: ModelRunsService): ModelLoaders {

@@ -1,5 +1,6 @@
 import { Catch, HttpException, Logger, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
-import type { Response } from 'express';
+import type { Request, Response } from 'express';
+import { SESSION_COOKIE } from '../auth/request-principal';
 import { clip, describeFault, HTTP_STATUS, toAppError } from '../common/errors/app-error.mapping';
 import { sendPage } from './page-response';
 import { errorView } from './views/error.view';
@@ -20,6 +21,15 @@ export class PageErrorFilter implements ExceptionFilter {
       return;
     }
     const error = toAppError(exception);
+    if (error?.code === 'UNAUTHENTICATED' && !host.switchToHttp().getRequest<Request>().headers.authorization) {
+      // A person without a session (or whose session ended): to the sign-in page, and back here after.
+      const req = host.switchToHttp().getRequest<Request>();
+      const ended = (error.details as { reason?: string }).reason === 'SESSION_ENDED';
+      if (ended) res.clearCookie(SESSION_COOKIE, { path: '/' });
+      const back = req.method === 'GET' ? req.originalUrl : (req.get('referer') ? new URL(req.get('referer')!, 'http://x').pathname : '/');
+      res.redirect(303, `/sign-in?next=${encodeURIComponent(back)}${ended ? '&ended=1' : ''}`);
+      return;
+    }
     if (error) {
       const retryAfter = (error.details as { retryAfterSeconds?: unknown }).retryAfterSeconds;
       if (typeof retryAfter === 'number') res.setHeader('Retry-After', String(retryAfter));

@@ -14,6 +14,12 @@ import { PageDataService } from './page-data.service';
 import { PageHeadersMiddleware } from './page-headers.middleware';
 import { DurationsPageController } from './durations-page.controller';
 import { PatternPageController } from './pattern-page.controller';
+import { SignInController } from './sign-in/sign-in.controller';
+import { ActionableEditPageController } from './editing/actionable-edit-page.controller';
+import { IncidentEditPageController } from './editing/incident-edit-page.controller';
+import { DraftReviewPageController } from './editing/draft-review-page.controller';
+import { IncidentPartsPageController } from './editing/incident-parts-page.controller';
+import { ImportsModule } from '../imports/imports.module';
 
 export interface PagesModuleOptions {
   /** Fills the "Model" aside of incident pages; by default an honest empty state. */
@@ -23,7 +29,20 @@ export interface PagesModuleOptions {
 }
 
 // The export routes (`:slug.json`, `:slug.md`) come before the pages' `:slug`, which would match them too.
-const CONTROLLERS = [IncidentExportController, IncidentListPageController, IncidentPageController, ActionableListPageController, PatternPageController, DurationsPageController, PageAssetsController];
+const CONTROLLERS = [
+  IncidentExportController,
+  IncidentListPageController,
+  IncidentPageController,
+  ActionableListPageController,
+  PatternPageController,
+  DurationsPageController,
+  PageAssetsController,
+  SignInController,
+  ActionableEditPageController,
+  IncidentEditPageController,
+  DraftReviewPageController,
+  IncidentPartsPageController,
+];
 
 /** Server-rendered HTML pages for people: incidents, follow-ups, patterns. */
 @Module({})
@@ -31,7 +50,7 @@ export class PagesModule implements NestModule {
   static register(options: PagesModuleOptions = {}): DynamicModule {
     return {
       module: PagesModule,
-      imports: [IncidentsModule, LimitsModule, TrackingModule, ...(options.imports ?? [])],
+      imports: [IncidentsModule, LimitsModule, TrackingModule, ImportsModule, ...(options.imports ?? [])],
       controllers: CONTROLLERS,
       providers: [PageDataService, IncidentExports, { provide: INCIDENT_MODEL_PANEL, useClass: options.modelPanel ?? EmptyModelPanel }],
     };

@@ -1,5 +1,6 @@
 import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import type { Request } from 'express';
+import { principalKey } from '@hindsight/tracking';
 import { principalOf } from '../../auth/request-principal';
 import { RateLimits } from '../../limits/rate-limits.service';
 import { PARAMETER_PREFIX } from './what-if-form.parser';
@@ -19,7 +20,7 @@ export class WhatIfRateLimitGuard implements CanActivate {
     const fields = { ...(req.query as Record<string, unknown>), ...((req.body as Record<string, unknown> | undefined) ?? {}) };
     if (!Object.keys(fields).some((name) => name.startsWith(PARAMETER_PREFIX))) return true;
     const principal = await principalOf(req);
-    await this.rateLimits.consume('modelRuns', { tokenId: principal?.tokenId ?? null, address: req.ip ?? req.socket.remoteAddress ?? 'unknown' });
+    await this.rateLimits.consume('modelRuns', { tokenId: principal ? principalKey(principal) : null, address: req.ip ?? req.socket.remoteAddress ?? 'unknown' });
     return true;
   }
 }

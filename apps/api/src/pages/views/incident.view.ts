@@ -86,6 +86,7 @@ function headerView(m: IncidentPageModel): SafeHtml {
 <p class="eyebrow">${i.organization}</p>
 <h1 id="incident-title">${i.title}</h1>
 <p class="summary">${i.summary}</p>
+<p class="edit-link"><a href="/incidents/${i.slug}/edit">Correct this record</a> · <a href="/incidents/${i.slug}/parts">Edit timeline and causes</a></p>
 <dl class="facts">
 <div><dt>Organization</dt><dd>${i.organization}</dd></div>
 ${keyTime('Started', i.startedAt, i.startedPrecision)}
@@ -211,6 +212,7 @@ ${referencesView(a.references)}
 ${verdictView(m.verdicts?.find((v) => v.actionableKey === a.key))}
 ${a.addresses.length > 0 ? html`<div class="addresses"><span class="refs-label">Addresses</span> <ul class="inline-list">${a.addresses.map((f) => html`<li><a href="#${anchorId('factor', f.key)}">${factorLabel(f.key)}</a></li>`)}</ul></div>` : ''}
 ${anchorToolsView({ kind: 'actionable', id, pageUrl, label: `${m.incident.title} — ${a.title}` })}
+<p class="edit-link"><a href="/incidents/${m.incident.slug}/actionables/${a.key}/edit">Edit follow-up<span class="visually-hidden">: ${a.title}</span></a></p>
 </li>`;
   });
   return html`<p class="section-note">${open} of ${m.actionables.length} still open or in progress.</p><ol class="actionable-list">${items}</ol>`;

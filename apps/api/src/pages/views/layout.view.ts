@@ -40,7 +40,7 @@ ${options.description ? html`<meta name="description" content="${options.descrip
 <header class="site-header">
 <nav class="site-nav" aria-label="Site">
 <a class="brand" href="/">Hindsight</a>
-<ul>${nav}<li><a href="/graphql">GraphQL API</a></li></ul>
+<ul>${nav}<li><a href="/graphql">GraphQL API</a></li><li><a href="/sign-in">Account</a></li></ul>
 </nav>
 </header>
 <main id="main" tabindex="-1">
