@@ -4,7 +4,7 @@ import { AppError } from '@hindsight/domain';
 import {
   canonicalJson,
   ENGINE_VERSION,
-  hashRunInputs,
+  hashRunModelInput,
   ModelError,
   parameterConflicts,
   resolveParameters,
@@ -100,6 +100,16 @@ export class ModelRunsService {
     @Inject(MODEL_RUN_OPTIONS) options: ModelRunOptions,
   ) {
     this.options = resolveRunOptions(options);
+  }
+
+  /** Where runs execute: in this process's worker threads, or as jobs for `npm run worker` processes. */
+  get execution(): 'inline' | 'queue' {
+    return this.options.execution === 'queue' && this.enqueue !== null ? 'queue' : 'inline';
+  }
+
+  /** The seed of runs that name none. */
+  get defaultSeed(): number {
+    return this.options.defaultSeed;
   }
 
   /** Called after every run this process executes (for metrics); a listener cannot affect the run. */
@@ -236,16 +246,8 @@ export class ModelRunsService {
     if (!spec.scenarios.some((s) => s.key === scenarioKey)) {
       throw AppError.badField('scenario', `unknown scenario "${scenarioKey}"; this model has ${spec.scenarios.map((s) => s.key).join(', ')}`);
     }
-    const inputHash = hashRunInputs({
-      spec,
-      scenarioKey,
-      parameters: resolveParameters(spec, overrides, scenarioKey),
-      callerParameters: resolveParameters(spec, overrides),
-      seed,
-      mode: spec.engine.mode,
-      fluidStep: spec.engine.fluidStep ?? 0.1,
-      points: spec.points ?? 300,
-    });
+    // The engine's own cache key, so a stored run's hash equals its result's (scenario modes included).
+    const inputHash = hashRunModelInput({ spec, scenarioKey, parameters: overrides, seed });
     const existing = await this.prisma.modelRun.findUnique({ where: { inputHash } });
     if (existing && this.isAnswer(existing)) return toRunRecord(existing);
 

@@ -210,7 +210,7 @@ describe('boundary search', () => {
     expect(b.boundary!.above).toBeGreaterThan(50);
     expect(b.boundary!.above).toBeLessThanOrEqual(51);
     expect(b.probes.length).toBeLessThanOrEqual(SpecLimits.boundaryRuns);
-    expect(b.text).toMatch(/^Below surgeLoad \(arrivals during the surge\) of 5\d(\.\d+)? req\/s the failure criterion \(more than 50 arrivals per second for at least 10 s\) is never met; from 5\d(\.\d+)? req\/s on it is met/);
+    expect(b.text).toMatch(/^Below surgeLoad = 5\d(\.\d+)? req\/s the failure criterion \(more than 50 arrivals per second for at least 10 s\) is never met; from 5\d(\.\d+)? req\/s on it is met/);
   });
 
   it('says so when both ends agree', async () => {

@@ -1,6 +1,6 @@
 import type { RunModelInput } from '../engine/model.engine';
 import { ModelError, ModelErrorCode, ModelParameterError } from '../errors/model.error';
-import { aggregateEnsemble, ensembleSeeds, type ModelEnsembleResult } from '../output/ensemble';
+import { aggregateEnsemble, ensembleSeeds, type EnsembleRun, type ModelEnsembleResult } from '../output/ensemble';
 import type { FixOutcome, ModelRunResult } from '../output/model-run.types';
 import { formatQuantity } from '../output/number.format';
 import type { ModelSpec, ParameterSpec } from '../spec/model-spec.types';
@@ -14,8 +14,8 @@ import { SpecLimits } from '../spec/spec.limits';
  * (`ModelRunner.run`) or as stored, cached runs spread over queue workers (libs/model-runs).
  */
 
-/** Performs one run; must be deterministic for the same input. */
-export type RunOne = (input: RunModelInput) => Promise<ModelRunResult>;
+/** Performs one run; must be deterministic for the same input. A stored run serves as well as a fresh one. */
+export type RunOne = (input: RunModelInput) => Promise<EnsembleRun>;
 
 /** Runs `fn` over `items` with at most `limit` at once, keeping the order of the results. */
 async function mapBounded<T, R>(items: readonly T[], limit: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
@@ -185,7 +185,7 @@ export async function runSweep(input: RunModelInput, options: SweepOptions, run:
   return result;
 }
 
-function pointOf(values: Record<string, number>, r: ModelRunResult): SweepPoint {
+function pointOf(values: Record<string, number>, r: EnsembleRun): SweepPoint {
   return {
     values,
     inputHash: r.inputHash,
@@ -323,15 +323,11 @@ export async function findBoundary(input: RunModelInput, options: BoundaryOption
 /** The boundary in words. */
 export function describeBoundary(b: ModelBoundaryResult, p?: Pick<ParameterSpec, 'description'>): string {
   const q = (v: number): string => formatQuantity(v, b.unit);
-  const name = p?.description ? `${b.parameter} (${p.description.replace(/\.$/, '')})` : b.parameter;
   const crit = `the failure criterion (${b.failureCriterion})`;
-  const range = `between ${q(b.probes[0]!.value)} and ${q(b.probes[1]!.value)}`;
+  const what = p?.description ? ` (${b.parameter}: ${p.description.replace(/\.$/, '')})` : '';
   if (!b.boundary) {
-    return `No flip ${range}: ${crit} is ${b.metAtFrom ? 'met' : 'not met'} at both ends of the range of ${name}. Bisection looks for one change, so a flip back and forth inside the range would go unseen; a sweep shows it.`;
+    return `No flip between ${q(b.probes[0]!.value)} and ${q(b.probes[1]!.value)}: ${crit} is ${b.metAtFrom ? 'met' : 'not met'} at both ends of the range of ${b.parameter}. Bisection looks for one change, so a flip back and forth inside the range would go unseen; a sweep shows it.${what}`;
   }
   const { below, above } = b.boundary;
-  const at = b.boundary.below === b.boundary.above ? q(below) : `${q(below)}–${q(above)}`;
-  const lowSide = b.metAtFrom ? 'is met' : 'is never met';
-  const highSide = b.metAtTo ? 'it is met' : 'it is never met';
-  return `Below ${name} of ${q(below)} ${crit} ${lowSide}; from ${q(above)} on ${highSide} (the flip lies in ${at}, found in ${b.probes.length} runs with seed ${b.seed}, assuming one flip in the range).`;
+  return `Below ${b.parameter} = ${q(below)} ${crit} is ${b.metAtFrom ? 'met' : 'never met'}; from ${q(above)} on it is ${b.metAtTo ? 'met' : 'never met'} (the flip lies between ${q(below)} and ${q(above)}; ${b.probes.length} runs with seed ${b.seed}, assuming one flip in the range).${what}`;
 }
