@@ -43,6 +43,23 @@ describe('model CLI: ensembles, sweeps and boundaries', () => {
     expect(b.out).toMatch(/Below keepAliveSeconds = \S+ s the failure criterion \(fewer than 90 % of page connections succeed for at least 30 s\) is never met; from \S+ s on it is met/);
   });
 
+  it('sets the mode and event budget of one scenario from the command line', async () => {
+    // In DES the as-happened run needs far more than 1,000 events: it stops at once.
+    const des = await run([slug, '--mode', 'as-happened=des', '--budget', 'as-happened=1000']);
+    expect(des.code).toBe(3);
+    expect(des.err).toMatch(/more than 1000 events \(simulated time reached 0\.\d+ s of 600 s\)/);
+    // A budget of another scenario reaches only that scenario's run: the as-happened checks
+    // read "uncapped-demand", so it ends there (later, in fluid mode); "lower-keep-alive" is not read.
+    const read = await run([slug, '--budget', 'uncapped-demand=1000']);
+    expect(read.code).toBe(3);
+    expect(read.err).toContain('simulated time reached 20 s of 600 s');
+    const unread = await run([slug, '--budget', 'lower-keep-alive=1000']);
+    expect(unread.code).toBe(0);
+    const unknown = await run([slug, '--budget', 'nope=1000']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.err).toContain('unknown scenario "nope"');
+  });
+
   it('refuses an ensemble beyond the limit, with the limit', async () => {
     const { code, err } = await run([slug, '--seeds', '100000']);
     expect(code).toBe(2);

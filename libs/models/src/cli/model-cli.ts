@@ -21,8 +21,10 @@ Options:
   --set <name>=<value>  override a parameter (repeatable)
   --seed <n>            random seed (default 1)
   --mode <des|fluid>    engine mode of every scenario run (default: each scenario's own)
+  --mode <key>=<mode>   engine mode of one scenario only (repeatable), e.g. as-happened=des
   --fluid-step <s>      seconds per fluid step (default: the scenario's or the model's own)
   --budget <events>     event budget per scenario run (default: the scenario's or 20,000,000)
+  --budget <key>=<n>    event budget of one scenario only (repeatable), as its own engine.maxEvents
   --seeds <n>           run a seed ensemble of n runs (seeds --seed, +1, …): bands, failure
                         probability and the ensemble checks (at most ${SpecLimits.ensembleSeeds})
   --sweep <p=a:b:n>     sweep parameter p over n values from a to b; give it twice for a grid
@@ -47,6 +49,8 @@ interface CliOptions {
   mode: 'des' | 'fluid' | undefined;
   fluidStep: number | undefined;
   budget: number | undefined;
+  /** Per scenario: its own mode and event budget, written into its `engine` block. */
+  scenarioEngine: Record<string, { mode?: 'des' | 'fluid'; maxEvents?: number }>;
   seeds: number | undefined;
   sweep: SweepAxis[];
   boundary: { parameter: string; from: number; to: number } | null;
@@ -61,7 +65,7 @@ interface CliOptions {
 class UsageError extends Error {}
 
 function parseArgs(argv: string[]): CliOptions {
-  const o: CliOptions = { target: null, scenario: 'as-happened', sets: {}, seed: 1, mode: undefined, fluidStep: undefined, budget: undefined, seeds: undefined, sweep: [], boundary: null, tolerance: undefined, workers: 2, compare: [], svg: null, list: false, help: false };
+  const o: CliOptions = { target: null, scenario: 'as-happened', sets: {}, seed: 1, mode: undefined, fluidStep: undefined, budget: undefined, scenarioEngine: {}, seeds: undefined, sweep: [], boundary: null, tolerance: undefined, workers: 2, compare: [], svg: null, list: false, help: false };
   const value = (i: number, flag: string): string => {
     const v = argv[i + 1];
     if (v === undefined || v.startsWith('--')) throw new UsageError(`${flag} needs a value`);
@@ -87,9 +91,12 @@ function parseArgs(argv: string[]): CliOptions {
         break;
       }
       case '--mode': {
-        const m = value(i++, a);
-        if (m !== 'des' && m !== 'fluid') throw new UsageError(`--mode: expected des or fluid, got "${m}"`);
-        o.mode = m;
+        const v = value(i++, a);
+        const eq = v.indexOf('=');
+        const m = eq < 0 ? v : v.slice(eq + 1);
+        if (m !== 'des' && m !== 'fluid') throw new UsageError(`--mode: expected des, fluid or <scenario>=des|fluid, got "${v}"`);
+        if (eq < 0) o.mode = m;
+        else (o.scenarioEngine[v.slice(0, eq)] ??= {}).mode = m;
         break;
       }
       case '--fluid-step': {
@@ -99,11 +106,14 @@ function parseArgs(argv: string[]): CliOptions {
         break;
       }
       case '--budget': {
-        const n = Number(value(i++, a).replace(/[_,]/g, ''));
+        const v = value(i++, a);
+        const eq = v.indexOf('=');
+        const n = Number(v.slice(eq + 1).replace(/[_,]/g, ''));
         if (!Number.isInteger(n) || n < 1 || n > SpecLimits.maxEvents) {
-          throw new UsageError(`--budget: expected a whole number of events between 1 and ${SpecLimits.maxEvents}, got "${argv[i]}"`);
+          throw new UsageError(`--budget: expected a whole number of events between 1 and ${SpecLimits.maxEvents}, got "${v}"`);
         }
-        o.budget = n;
+        if (eq < 0) o.budget = n;
+        else (o.scenarioEngine[v.slice(0, eq)] ??= {}).maxEvents = n;
         break;
       }
       case '--seeds': {
@@ -198,6 +208,16 @@ export function loadModelSpec(target: string): ModelSpec {
     throw new UsageError(`${file} is not valid JSON: ${(e as Error).message}`);
   }
   return validateSpec(json);
+}
+
+/** The spec with per-scenario modes and budgets from the command line written into each scenario's `engine`. */
+function withScenarioEngines(spec: ModelSpec, own: CliOptions['scenarioEngine']): ModelSpec {
+  const keys = Object.keys(own);
+  if (keys.length === 0) return spec;
+  for (const key of keys) {
+    if (!spec.scenarios.some((s) => s.key === key)) throw new UsageError(`--mode/--budget: unknown scenario "${key}" (known: ${spec.scenarios.map((s) => s.key).join(', ')})`);
+  }
+  return validateSpec({ ...spec, scenarios: spec.scenarios.map((s) => (own[s.key] ? { ...s, engine: { ...s.engine, ...own[s.key] } } : s)) });
 }
 
 function pad(text: string, width: number): string {
@@ -315,7 +335,7 @@ export async function main(argv: string[]): Promise<number> {
     return options.help ? 0 : 2;
   }
   try {
-    const spec = loadModelSpec(options.target);
+    const spec = withScenarioEngines(loadModelSpec(options.target), options.scenarioEngine);
     if (options.list) {
       write(listing(spec));
       return 0;
