@@ -4,7 +4,9 @@ import { AppError } from '@hindsight/domain';
 import {
   canonicalJson,
   ENGINE_VERSION,
-  hashRunModelInput,
+  DEFAULT_FLUID_STEP,
+  DEFAULT_POINTS,
+  hashRunInputs,
   ModelError,
   parameterConflicts,
   resolveParameters,
@@ -246,8 +248,19 @@ export class ModelRunsService {
     if (!spec.scenarios.some((s) => s.key === scenarioKey)) {
       throw AppError.badField('scenario', `unknown scenario "${scenarioKey}"; this model has ${spec.scenarios.map((s) => s.key).join(', ')}`);
     }
-    // The engine's own cache key, so a stored run's hash equals its result's (scenario modes included).
-    const inputHash = hashRunModelInput({ spec, scenarioKey, parameters: overrides, seed });
+    // The same inputs as the engine's own cache key (a scenario's own mode and step included), so a
+    // stored run's hash equals its result's; computed here without validating the spec again.
+    const own = spec.scenarios.find((s) => s.key === scenarioKey)?.engine ?? {};
+    const inputHash = hashRunInputs({
+      spec,
+      scenarioKey,
+      parameters: resolveParameters(spec, overrides, scenarioKey),
+      callerParameters: resolveParameters(spec, overrides),
+      seed,
+      mode: own.mode ?? spec.engine.mode,
+      fluidStep: own.fluidStep ?? spec.engine.fluidStep ?? DEFAULT_FLUID_STEP,
+      points: Math.max(10, Math.min(500, Math.round(spec.points ?? DEFAULT_POINTS))),
+    });
     const existing = await this.prisma.modelRun.findUnique({ where: { inputHash } });
     if (existing && this.isAnswer(existing)) return toRunRecord(existing);
 

@@ -7,3 +7,4 @@ export * from './causal-graph-layout';
 export * from './causal-graph-svg';
 export * from './model-chart-scale';
 export * from './model-chart';
+export * from './sweep-chart';

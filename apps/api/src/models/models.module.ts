@@ -63,6 +63,6 @@ class ModelRunsLifecycle implements OnApplicationBootstrap, OnModuleDestroy {
     ModelExplorations,
     ModelExplorationResolver,
   ],
-  exports: [ModelRunsService, ModelScenarioLink],
+  exports: [ModelRunsService, ModelScenarioLink, ModelExplorations],
 })
 export class ModelsModule {}
