@@ -44,6 +44,14 @@ describe('ensembles and sweeps on the model panel', () => {
     expect(field.attrs.value).toBe('keepAliveSeconds:5:15:3');
   });
 
+  it('finds where along a parameter the failure criterion flips and says it in words beside the probes', async () => {
+    const res = await get(`/incidents/${STACKEGG}?boundary=keepAliveSeconds:5:10&scenario=lower-keep-alive`);
+    expect(res.status).toBe(200);
+    const panel = sectionById(res.text, 'model');
+    expect(panel).toContain('<figure class="sweep-chart" id="model-boundary">');
+    expect(textOf(panel)).toMatch(/Below keepAliveSeconds = [\d.]+ s the failure criterion \(fewer than 90 % of page connections succeed for at least 30 s\) is never met; from [\d.]+ s on it is met/);
+  });
+
   it('refuses a sweep or an ensemble beyond what a page may ask, next to the field, and runs nothing', async () => {
     const before = await prisma.modelRun.count();
     const res = await get(`/incidents/${STACKEGG}?sweep=keepAliveSeconds:1:15:50&seeds=500`);

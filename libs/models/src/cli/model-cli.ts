@@ -351,6 +351,7 @@ export async function main(argv: string[]): Promise<number> {
     };
     const modes = [options.seeds !== undefined, options.sweep.length > 0, options.boundary !== null].filter(Boolean).length;
     if (modes > 1) throw new UsageError('--seeds, --sweep and --boundary ask different questions; give one of them');
+    if (modes === 1 && options.svg) throw new UsageError('--svg draws single runs; it cannot be combined with --seeds, --sweep or --boundary');
     if (modes === 1) {
       const runner = new ModelRunner({ concurrency: options.workers, maxQueue: options.workers });
       const runOne: RunOne = (x) => runner.run(x);

@@ -132,9 +132,11 @@ export class ModelPanel implements IncidentModelPanel {
     const asked = form.errors.length === 0 && !busy;
     const ensemble = asked && form.seeds ? await this.ensembleOf(request, asHappened.key, form.overrides, form.seeds, parameters, form.errors) : null;
     const sweep = asked && form.sweep ? await this.sweepOf(request, asHappened.key, form.overrides, form.sweep, parameters, form.errors) : null;
+    const boundary = asked && form.boundary ? await this.boundaryOf(request, asHappened.key, form.overrides, form.boundary, parameters, form.errors) : null;
     return {
       ensemble,
       sweep,
+      boundary,
       slug: request.slug,
       title: view.spec.title,
       description: spec.description,
@@ -204,6 +206,16 @@ export class ModelPanel implements IncidentModelPanel {
       text: s.text,
       points: s.points.map((pt) => ({ x: pt.values[p.name]!, y: figure ? (pt.figures[figure.name] ?? null) : pt.failureMet === null ? null : Number(pt.failureMet), failureMet: pt.failureMet })),
     };
+  }
+
+  /** Bisection on the failure criterion over one parameter: every probe charted (1 = met), and the answer in words. */
+  private async boundaryOf(request: ModelPanelRequest, scenarioKey: string, overrides: Record<string, number>, b: NonNullable<ModelPanelModel['form']['boundary']>, parameters: readonly WhatIfParameter[], errors: { field: string; message: string }[]): Promise<ModelPanelModel['boundary']> {
+    const outcome = await this.attemptExploration(() => this.explorations.boundary({ incidentSlug: request.slug, scenarioKey, parameters: overrides, ...b }, request.client), parameters, errors);
+    if (outcome === null) return null;
+    if (outcome === 'busy') return { pending: BUSY };
+    if (!outcome.result) return { pending: `${outcome.runsFinished} runs of the search are done; the next is waiting for a model worker. Reload in a moment: finished runs are kept.` };
+    const r = outcome.result;
+    return { parameter: r.parameter, unit: r.unit, text: r.text, points: r.probes.map((p) => ({ x: p.value, y: p.failureMet ? 1 : 0, failureMet: p.failureMet })) };
   }
 
   /** An exploration's answer; null when refused (the reason is then next to the form field); busy when the workers are. */

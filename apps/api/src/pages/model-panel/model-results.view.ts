@@ -182,5 +182,18 @@ export function explorationsView(m: ModelPanelModel): SafeHtml {
           text: m.sweep.text,
         })}</section>`
     : html``;
-  return html`${ensemble}${sweep}`;
+  const boundary = m.boundary
+    ? 'pending' in m.boundary
+      ? html`<p class="model-boundary model-pending" role="status">${m.boundary.pending}</p>`
+      : html`<section class="chart-block model-boundary" aria-labelledby="model-boundary-heading"><h4 id="model-boundary-heading">Where the failure criterion flips along ${m.boundary.parameter}</h4>${renderSweepChart({
+          idPrefix: 'model-boundary',
+          parameter: m.boundary.parameter,
+          parameterUnit: m.boundary.unit,
+          figureLabel: 'Failure criterion met (1 = yes, 0 = no)',
+          figureUnit: '',
+          points: m.boundary.points,
+          text: m.boundary.text,
+        })}</section>`
+    : html``;
+  return html`${ensemble}${sweep}${boundary}`;
 }

@@ -10,6 +10,8 @@ export const SCENARIO_FIELD = 'scenario';
 export const SEEDS_FIELD = 'seeds';
 /** A sweep of one parameter, `name:from:to:count`, drawn as a chart of the failure against it. */
 export const SWEEP_FIELD = 'sweep';
+/** A boundary search on one parameter, `name:from:to`: where between the two the failure criterion flips. */
+export const BOUNDARY_FIELD = 'boundary';
 /** Bounds of what one page view may ask for (the engine's own limits are higher). */
 export const PAGE_MAX_SEEDS = 20;
 export const PAGE_MAX_SWEEP_POINTS = 12;
@@ -38,6 +40,8 @@ export interface WhatIfForm {
   seeds: number | null;
   /** The sweep asked for; null for none. */
   sweep: { parameter: string; from: number; to: number; count: number } | null;
+  /** The boundary search asked for; null for none. */
+  boundary: { parameter: string; from: number; to: number } | null;
 }
 
 export const parameterField = (name: string): string => `${PARAMETER_PREFIX}${name}`;
@@ -104,7 +108,8 @@ export function parseWhatIfForm(
   else errors.push({ field: SCENARIO_FIELD, message: 'Choose one of the listed scenarios.' });
   const seeds = parseSeeds(fields[SEEDS_FIELD], errors);
   const sweep = parseSweep(fields[SWEEP_FIELD], parameters, errors);
-  return { values, overrides, scenario, errors, seeds, sweep };
+  const boundary = parseBoundary(fields[BOUNDARY_FIELD], parameters, errors);
+  return { values, overrides, scenario, errors, seeds, sweep, boundary };
 }
 
 function parseSeeds(raw: string | undefined, errors: WhatIfFieldError[]): number | null {
@@ -116,6 +121,23 @@ function parseSeeds(raw: string | undefined, errors: WhatIfFieldError[]): number
     return null;
   }
   return n;
+}
+
+function parseBoundary(raw: string | undefined, parameters: readonly WhatIfParameter[], errors: WhatIfFieldError[]): WhatIfForm['boundary'] {
+  const text = raw?.trim() ?? '';
+  if (text === '') return null;
+  const [name, ...rest] = text.split(':');
+  const p = parameters.find((x) => x.name === name);
+  const [from, to] = rest.map(Number);
+  if (!p || rest.length !== 2 || !rest.every((x) => DECIMAL.test(x))) {
+    errors.push({ field: BOUNDARY_FIELD, message: `Write parameter:from:to, e.g. ${parameters[0]?.name ?? 'name'}:1:10; the parameters are ${parameters.map((x) => x.name).join(', ')}.` });
+    return null;
+  }
+  if (!(from! >= p.min && to! <= p.max && from! < to!)) {
+    errors.push({ field: BOUNDARY_FIELD, message: `Search ${p.name} within ${allowedRange(p)}, from a lower to a higher value.` });
+    return null;
+  }
+  return { parameter: p.name, from: from!, to: to! };
 }
 
 function parseSweep(raw: string | undefined, parameters: readonly WhatIfParameter[], errors: WhatIfFieldError[]): WhatIfForm['sweep'] {
