@@ -57,7 +57,7 @@ describe('ensembles, sweeps and boundaries over GraphQL', () => {
 
   it('refuses an ensemble beyond the limit, naming the field and the limit', async () => {
     const res = await t.gql(ENSEMBLE, { input: { incident: STACKEGG, scenario: 'as-happened', seeds: 201 } });
-    expect(res.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'seeds' });
+    expect(res.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'input.seeds' });
     expect(res.errors?.[0]?.message).toContain('between 1 and 200 (engine limit), got 201');
   });
 

@@ -3,6 +3,7 @@ import { PrismaService } from '@hindsight/db';
 import { AppError } from '@hindsight/domain';
 import {
   findBoundary,
+  resolveParameters,
   ModelRunError,
   runEnsemble,
   runSweep,
@@ -61,13 +62,13 @@ export class ModelExplorations {
 
   async ensemble(request: ExplorationRequest & { seeds: number }, client?: string | null): Promise<Exploration<ModelEnsembleResult>> {
     if (!Number.isInteger(request.seeds) || request.seeds < 1 || request.seeds > SpecLimits.ensembleSeeds) {
-      throw AppError.badField('seeds', `expected a whole number of runs between 1 and ${SpecLimits.ensembleSeeds} (engine limit), got ${request.seeds}`);
+      throw AppError.badField('input.seeds', `expected a whole number of runs between 1 and ${SpecLimits.ensembleSeeds} (engine limit), got ${request.seeds}`);
     }
     return this.explore(request, client, (input, runOne, lanes) => runEnsemble(input, { seeds: request.seeds, concurrency: lanes }, runOne));
   }
 
   async sweep(request: ExplorationRequest & { axes: SweepAxis[] }, client?: string | null): Promise<Exploration<ModelSweepResult>> {
-    if (request.axes.length < 1 || request.axes.length > 2) throw AppError.badField('axes', `expected one or two parameters to sweep, got ${request.axes.length}`);
+    if (request.axes.length < 1 || request.axes.length > 2) throw AppError.badField('input.axes', `expected one or two parameters to sweep, got ${request.axes.length}`);
     return this.explore(request, client, (input, runOne, lanes) => runSweep(input, { axes: request.axes, concurrency: lanes }, runOne));
   }
 
@@ -80,8 +81,12 @@ export class ModelExplorations {
   private async explore<T>(request: ExplorationRequest, client: string | null | undefined, body: (input: RunModelInput, runOne: RunOne, lanes: number) => Promise<T>): Promise<Exploration<T>> {
     const model = await this.modelOf(request.incidentSlug);
     const spec = effectiveSpec(model.spec.model, model.defaultParameters);
+    const seed = request.seed ?? this.runs.defaultSeed;
+    if (!Number.isInteger(seed) || seed < 0 || seed > 2 ** 31 - 1) throw AppError.badField('input.seed', `expected an integer from 0 to ${2 ** 31 - 1}; got ${seed}`);
+    // The shared values first (ModelParameterError names the parameter and its range), then the scenario.
+    resolveParameters(spec, request.parameters ?? {});
     if (!spec.scenarios.some((s) => s.key === request.scenarioKey)) {
-      throw AppError.badField('scenario', `unknown scenario "${request.scenarioKey}"; this model has ${spec.scenarios.map((s) => s.key).join(', ')}`);
+      throw AppError.badField('input.scenario', `unknown scenario "${request.scenarioKey}"; this model has ${spec.scenarios.map((s) => s.key).join(', ')}`);
     }
     const deadline = Date.now() + this.waitMs;
     let finished = 0;
@@ -101,7 +106,7 @@ export class ModelExplorations {
     // the runs are only enqueued here and the workers bound the concurrency.
     const lanes = this.runs.execution === 'queue' ? QUEUE_LANES : 2;
     try {
-      const result = await body({ spec, scenarioKey: request.scenarioKey, parameters: request.parameters ?? {}, seed: request.seed ?? this.runs.defaultSeed }, runOne, lanes);
+      const result = await body({ spec, scenarioKey: request.scenarioKey, parameters: request.parameters ?? {}, seed }, runOne, lanes);
       return { status: 'COMPLETE', runsFinished: finished, result };
     } catch (e) {
       if (e instanceof RunsPending) {

@@ -50,7 +50,7 @@ function explorationFieldsView(m: ModelPanelModel): SafeHtml {
     const error = m.form.errors.find((e) => e.field === name);
     return html`<div class="field${error ? ' field-invalid' : ''}">
 <label for="${id}">${label}</label>
-<input id="${id}" name="${name}" type="${type}" value="${value}" aria-describedby="${id}-hint${error ? ` ${id}-error` : ''}"${error ? html` aria-invalid="true"` : ''}>
+<input id="${id}" name="${name}" type="${type}" value="${value}" data-default="" aria-describedby="${id}-hint${error ? ` ${id}-error` : ''}"${error ? html` aria-invalid="true"` : ''}>
 <p class="field-hint" id="${id}-hint">${hint}</p>
 ${error ? html`<p class="field-error" id="${id}-error">${error.message}</p>` : ''}
 </div>`;
