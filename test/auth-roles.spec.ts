@@ -20,7 +20,7 @@ import { createTestDatabase, testPrisma, type TestDatabase } from './support/tes
 
 const SLACK = 'slack-cache-metastability-2022';
 /** Mutations that only compute (and cache) an answer: allowed like queries. */
-const READ_OPERATIONS = ['runModel'];
+const READ_OPERATIONS = ['runModel', 'runModelEnsemble', 'runModelSweep', 'findModelBoundary'];
 const seedModelSpec = (slug: string): Record<string, unknown> =>
   JSON.parse(fs.readFileSync(path.join(projectRoot(), 'seeds', 'models', `${slug}.model.json`), 'utf8')) as Record<string, unknown>;
 const STACKEGG = 'stackegg-haproxy-session-cap-2015';

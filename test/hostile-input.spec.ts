@@ -278,6 +278,48 @@ const ROWS: Record<string, Row> = {
     baseOutcome: { code: 'NOT_FOUND', field: 'token' },
     args: { token: [{ kind: 'name', expect: notFoundId('token') }], note: [{ kind: 'text' }] },
   },
+  runModelEnsemble: {
+    role: 'editor',
+    base: () => ({ input: { incident: SLUG, scenario: 'no-such-scenario', seeds: 2, seed: 1, parameters: [{ name: 'keepAliveSeconds', value: 5 }] } }),
+    baseOutcome: { code: 'BAD_USER_INPUT', field: 'input.scenario' },
+    args: {
+      input: [
+        { at: ['incident'], kind: 'name', expect: notFound('incident') },
+        { at: ['scenario'], kind: 'name' },
+        { at: ['seeds'], kind: 'int' },
+        { at: ['seed'], kind: 'int' },
+        { at: ['parameters', 0, 'value'], kind: 'float', expect: { negative: bad('parameters.keepAliveSeconds'), hugeFloat: bad('parameters.keepAliveSeconds') } },
+      ],
+    },
+  },
+  runModelSweep: {
+    role: 'editor',
+    base: () => ({ input: { incident: SLUG, scenario: 'no-such-scenario', axes: [{ parameter: 'keepAliveSeconds', from: 1, to: 10, count: 3 }] } }),
+    baseOutcome: { code: 'BAD_USER_INPUT', field: 'input.scenario' },
+    args: {
+      input: [
+        { at: ['incident'], kind: 'name', expect: notFound('incident') },
+        { at: ['scenario'], kind: 'name' },
+        // The scenario is refused before the sweep's own values are read.
+        { at: ['axes', 0, 'parameter'], kind: 'name', expect: { sql: 'base', script: 'base', jsUrl: 'base', mb1: 'base' } },
+        { at: ['axes', 0, 'count'], kind: 'int', expect: { negative: 'base' } },
+        { at: ['axes', 0, 'to'], kind: 'float', expect: { negative: 'base', hugeFloat: 'base' } },
+      ],
+    },
+  },
+  findModelBoundary: {
+    role: 'editor',
+    base: () => ({ input: { incident: SLUG, scenario: 'no-such-scenario', parameter: 'keepAliveSeconds', from: 1, to: 10 } }),
+    baseOutcome: { code: 'BAD_USER_INPUT', field: 'input.scenario' },
+    args: {
+      input: [
+        { at: ['incident'], kind: 'name', expect: notFound('incident') },
+        { at: ['scenario'], kind: 'name' },
+        { at: ['parameter'], kind: 'name', expect: { sql: 'base', script: 'base', jsUrl: 'base', mb1: 'base' } },
+        { at: ['tolerance'], kind: 'float', expect: { negative: 'base', hugeFloat: 'base' } },
+      ],
+    },
+  },
   runModel: {
     role: 'editor',
     base: () => ({ incident: SLUG, scenario: 'no-such-scenario', parameters: [{ name: 'keepAliveSeconds', value: 5 }], seed: 1 }),

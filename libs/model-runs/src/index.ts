@@ -6,3 +6,4 @@ export * from './model-loaders';
 export * from './model-run-queue';
 export * from './model-scenario-link';
 export * from './runner-executor';
+export * from './model-explorations';

@@ -4,6 +4,8 @@ import { AppError } from '@hindsight/domain';
 import {
   canonicalJson,
   ENGINE_VERSION,
+  DEFAULT_FLUID_STEP,
+  DEFAULT_POINTS,
   hashRunInputs,
   ModelError,
   parameterConflicts,
@@ -100,6 +102,16 @@ export class ModelRunsService {
     @Inject(MODEL_RUN_OPTIONS) options: ModelRunOptions,
   ) {
     this.options = resolveRunOptions(options);
+  }
+
+  /** Where runs execute: in this process's worker threads, or as jobs for `npm run worker` processes. */
+  get execution(): 'inline' | 'queue' {
+    return this.options.execution === 'queue' && this.enqueue !== null ? 'queue' : 'inline';
+  }
+
+  /** The seed of runs that name none. */
+  get defaultSeed(): number {
+    return this.options.defaultSeed;
   }
 
   /** Called after every run this process executes (for metrics); a listener cannot affect the run. */
@@ -244,15 +256,18 @@ export class ModelRunsService {
     if (!spec.scenarios.some((s) => s.key === scenarioKey)) {
       throw AppError.badField('scenario', `unknown scenario "${scenarioKey}"; this model has ${spec.scenarios.map((s) => s.key).join(', ')}`);
     }
+    // The same inputs as the engine's own cache key (a scenario's own mode and step included), so a
+    // stored run's hash equals its result's; computed here without validating the spec again.
+    const own = spec.scenarios.find((s) => s.key === scenarioKey)?.engine ?? {};
     const inputHash = hashRunInputs({
       spec,
       scenarioKey,
       parameters: resolveParameters(spec, overrides, scenarioKey),
       callerParameters: resolveParameters(spec, overrides),
       seed,
-      mode: spec.engine.mode,
-      fluidStep: spec.engine.fluidStep ?? 0.1,
-      points: spec.points ?? 300,
+      mode: own.mode ?? spec.engine.mode,
+      fluidStep: own.fluidStep ?? spec.engine.fluidStep ?? DEFAULT_FLUID_STEP,
+      points: Math.max(10, Math.min(500, Math.round(spec.points ?? DEFAULT_POINTS))),
     });
     const existing = await this.prisma.modelRun.findUnique({ where: { inputHash } });
     if (existing && this.isAnswer(existing)) return toRunRecord(existing);

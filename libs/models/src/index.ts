@@ -18,6 +18,9 @@ export { canonicalJson, hashRunInputs, type RunInputs } from './output/run-input
 export type * from './output/model-run.types';
 
 export { ModelRunner, DEFAULT_WORKER_RESOURCE_LIMITS, DEFAULT_MAX_RESULT_BYTES, type ModelRunnerOptions } from './runner/model.runner';
+export { runEnsemble, runSweep, findBoundary, sweepValues, describeSweep, describeBoundary, type RunOne, type EnsembleOptions, type SweepAxis, type SweepOptions, type SweepPoint, type ModelSweepResult, type BoundaryOptions, type BoundaryProbe, type ModelBoundaryResult } from './runner/model.exploration';
+export { aggregateEnsemble, ensembleSeeds, quantiles, describeEnsemble, type ModelEnsembleResult, type EnsembleSeries, type EnsembleFigure, type EnsembleFailure, type EnsembleRunRow, type EnsembleRun, type Quantiles } from './output/ensemble';
+export { SpecLimits } from './spec/spec.limits';
 export { renderRunChartsSvg, describeRunText, type RenderChartsOptions } from './chart/run-charts.renderer';
 export { main as modelCli, loadModelSpec, findProjectRoot } from './cli/model-cli';
 

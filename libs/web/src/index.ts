@@ -8,3 +8,4 @@ export * from './causal-graph-svg';
 export * from './model-chart-scale';
 export * from './model-chart';
 export { modelBuilderView, type ModelBuilderProps, type BuilderParameter, type BuilderScenarioResult } from './model-builder.view';
+export * from './sweep-chart';

@@ -26,6 +26,11 @@ export interface ChartLine {
   values: ReadonlyArray<number | null>;
   /** The run's triggers and interventions, marked on the time axis. */
   events?: readonly ChartEvent[];
+  /**
+   * A band around the line (a seed ensemble's 10th to 90th percentile per point), drawn as a
+   * shaded area behind it and described in the summary; `runs` is the ensemble's size.
+   */
+  band?: { low: ReadonlyArray<number | null>; high: ReadonlyArray<number | null>; runs: number };
   /** Said in the legend and the summary instead of figures, e.g. "run failed: …" when there is no line. */
   note?: string;
 }
@@ -181,6 +186,39 @@ function linePaths(line: ChartLine, index: number, frame: Frame): SafeHtml {
   return html`<g class="chart-line" data-line="${line.key}"><title>${line.label}</title>${path ? html`<path d="${path}" fill="none" stroke="${style.stroke}" stroke-width="${style.width}" stroke-linejoin="round" stroke-linecap="round"${dash}/>` : ''}${dots}</g>`;
 }
 
+/**
+ * The band as closed areas (one per stretch where both edges are defined): along the high edge,
+ * back along the low one. Drawn in the line's colour, mostly transparent.
+ */
+function bandPath(line: ChartLine, index: number, frame: Frame): SafeHtml | '' {
+  const band = line.band;
+  if (!band) return '';
+  const style = lineStyle(index);
+  const stretches: Array<Array<{ t: number; lo: number; hi: number }>> = [];
+  let current: Array<{ t: number; lo: number; hi: number }> = [];
+  for (let i = 0; i < line.time.length; i++) {
+    const lo = band.low[i];
+    const hi = band.high[i];
+    if (lo === null || lo === undefined || hi === null || hi === undefined || !Number.isFinite(lo) || !Number.isFinite(hi)) {
+      if (current.length > 0) stretches.push(current);
+      current = [];
+      continue;
+    }
+    current.push({ t: line.time[i]!, lo, hi });
+  }
+  if (current.length > 0) stretches.push(current);
+  const d = stretches
+    .filter((s) => s.length > 1)
+    .map((s) => {
+      const top = s.map((p, i) => `${i === 0 ? 'M' : 'L'}${r1(frame.x(p.t))},${r1(frame.y(p.hi))}`).join(' ');
+      const back = [...s].reverse().map((p) => `L${r1(frame.x(p.t))},${r1(frame.y(p.lo))}`).join(' ');
+      return `${top} ${back} Z`;
+    })
+    .join(' ');
+  if (!d) return '';
+  return html`<path class="chart-band" data-line="${line.key}" d="${d}" fill="${style.stroke}" fill-opacity="0.15" stroke="none"><title>${line.label}: 10th to 90th percentile of ${String(band.runs)} runs</title></path>`;
+}
+
 /** Badges sit in two rows above the plot, so neighbouring markers do not cover each other. */
 function markerView(marker: ChartMarker, frame: Frame, row: number, axis: TimeAxis): SafeHtml {
   const x = frame.x(marker.at);
@@ -234,7 +272,18 @@ function lineSentence(f: LineFacts, unit: string, axis: TimeAxis): string {
   if (!f.max || !f.min || !f.last) return `${f.line.label}: no values.`;
   const q = (v: number) => formatQuantity(v, unit);
   if (q(f.max.v) === q(f.min.v)) return `${f.line.label}: stays at ${q(f.max.v)} throughout.`;
-  return `${f.line.label}: peaks at ${q(f.max.v)} at ${axis.describe(f.max.t)}; lowest ${q(f.min.v)} at ${axis.describe(f.min.t)}; ends at ${q(f.last.v)}.`;
+  const band = bandAt(f.line, f.max.t);
+  const spread = band ? ` Over ${band.runs} runs, 80 % lie between ${q(band.low)} and ${q(band.high)} at that time.` : '';
+  return `${f.line.label}: peaks at ${q(f.max.v)} at ${axis.describe(f.max.t)}; lowest ${q(f.min.v)} at ${axis.describe(f.min.t)}; ends at ${q(f.last.v)}.${spread}`;
+}
+
+/** The band's edges at time `t`, when the line has a band defined there. */
+function bandAt(line: ChartLine, t: number): { low: number; high: number; runs: number } | null {
+  if (!line.band) return null;
+  const i = line.time.indexOf(t);
+  const low = line.band.low[i];
+  const high = line.band.high[i];
+  return i >= 0 && low !== null && low !== undefined && high !== null && high !== undefined ? { low, high, runs: line.band.runs } : null;
 }
 
 /**
@@ -250,7 +299,7 @@ export function renderModelChart(input: ModelChartInput): SafeHtml {
   const height = input.height ?? 210;
   const scale = displayScale(input.unit);
   const markers = chartMarkers(input.lines);
-  const yAxis = valueAxis(input.lines.flatMap((l) => l.values), 4);
+  const yAxis = valueAxis(input.lines.flatMap((l) => [...l.values, ...(l.band?.low ?? []), ...(l.band?.high ?? [])]), 4);
   let frame = frameFor(width, height, yAxis, scale.factor, markers.length > 0, input.horizon);
   let tAxis = fittedTimeAxis(input.horizon, input.timeOrigin, frame.width);
   // A long clock label on the last tick may need more room on the right than the default margin.
@@ -275,12 +324,13 @@ export function renderModelChart(input: ModelChartInput): SafeHtml {
   const markerViews = markers.map((m, i) => markerView(m, frame, rows[i]!, tAxis));
   // Drawn last-first, so the run as it happened (the first line) ends up on top.
   const lines = input.lines.map((l, i) => linePaths(l, i, frame)).reverse();
+  const bands = input.lines.map((l, i) => bandPath(l, i, frame));
   const empty = drawn.length === 0 ? html`<text x="${r1(frame.left + frame.width / 2)}" y="${r1(frame.top + frame.height / 2)}" text-anchor="middle" fill="${AXIS_COLOUR}">No values to draw</text>` : '';
 
   const titleText = `${input.title} (${scale.unit || 'no unit'}), by scenario`;
   const descText = `Line chart over ${formatDuration(input.horizon)} of simulated time: ${input.lines.length === 1 ? 'one run' : `${input.lines.length} runs`}${markers.length > 0 ? `, ${markers.length === 1 ? 'one event' : `${markers.length} events`} marked` : ''}. The text after the chart gives each run's peak.`;
 
-  const svg = html`<svg xmlns="http://www.w3.org/2000/svg" class="model-chart-svg" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-labelledby="${prefix}-title ${prefix}-desc" aria-describedby="${prefix}-summary" font-size="${FONT_SIZE}" font-family="system-ui, -apple-system, 'Segoe UI', Roboto, Arial, sans-serif"><title id="${prefix}-title">${titleText}</title><desc id="${prefix}-desc">${descText}</desc><rect x="${frame.left}" y="${frame.top}" width="${frame.width}" height="${frame.height}" fill="#ffffff"/><g class="chart-grid">${grid}</g><g class="chart-events">${markerViews}</g><g class="chart-lines">${lines}</g>${empty}<g class="chart-axes"><line x1="${frame.left}" y1="${frame.top}" x2="${frame.left}" y2="${frame.bottom}" stroke="${AXIS_COLOUR}" stroke-width="1"/><line x1="${frame.left}" y1="${frame.bottom}" x2="${frame.right}" y2="${frame.bottom}" stroke="${AXIS_COLOUR}" stroke-width="1"/>${xTicks}<text class="axis-title y-title" transform="translate(${FONT_SIZE},${r1((frame.top + frame.bottom) / 2)}) rotate(-90)" text-anchor="middle" fill="${AXIS_COLOUR}">${scale.axisTitle}</text><text class="axis-title x-title" x="${r1(frame.left + frame.width / 2)}" y="${height - 4}" text-anchor="middle" fill="${AXIS_COLOUR}">${tAxis.title}</text></g></svg>`;
+  const svg = html`<svg xmlns="http://www.w3.org/2000/svg" class="model-chart-svg" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-labelledby="${prefix}-title ${prefix}-desc" aria-describedby="${prefix}-summary" font-size="${FONT_SIZE}" font-family="system-ui, -apple-system, 'Segoe UI', Roboto, Arial, sans-serif"><title id="${prefix}-title">${titleText}</title><desc id="${prefix}-desc">${descText}</desc><rect x="${frame.left}" y="${frame.top}" width="${frame.width}" height="${frame.height}" fill="#ffffff"/><g class="chart-grid">${grid}</g><g class="chart-events">${markerViews}</g><g class="chart-bands">${bands}</g><g class="chart-lines">${lines}</g>${empty}<g class="chart-axes"><line x1="${frame.left}" y1="${frame.top}" x2="${frame.left}" y2="${frame.bottom}" stroke="${AXIS_COLOUR}" stroke-width="1"/><line x1="${frame.left}" y1="${frame.bottom}" x2="${frame.right}" y2="${frame.bottom}" stroke="${AXIS_COLOUR}" stroke-width="1"/>${xTicks}<text class="axis-title y-title" transform="translate(${FONT_SIZE},${r1((frame.top + frame.bottom) / 2)}) rotate(-90)" text-anchor="middle" fill="${AXIS_COLOUR}">${scale.axisTitle}</text><text class="axis-title x-title" x="${r1(frame.left + frame.width / 2)}" y="${height - 4}" text-anchor="middle" fill="${AXIS_COLOUR}">${tAxis.title}</text></g></svg>`;
 
   const legend = html`<ul class="chart-legend" aria-label="Legend">${input.lines.map(
     (l, i) => html`<li data-line="${l.key}">${lineSample(i)} <span>${l.label}${l.note ? html` <span class="legend-note">(${l.note})</span>` : ''}</span></li>`,

@@ -1,11 +1,12 @@
 import { Module, type OnApplicationBootstrap, type OnModuleDestroy, Inject, Injectable, Logger } from '@nestjs/common';
 import { PrismaService } from '@hindsight/db';
-import { MODEL_EXECUTOR, MODEL_RUN_OPTIONS, ModelRunQueue, ModelRunsService, ModelScenarioLink, runnerExecutor, type ClosableExecutor, type ModelRunOptions } from '@hindsight/model-runs';
+import { MODEL_EXECUTOR, MODEL_RUN_OPTIONS, ModelExplorations, ModelRunQueue, ModelRunsService, ModelScenarioLink, runnerExecutor, type ClosableExecutor, type ModelRunOptions } from '@hindsight/model-runs';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/app-config.token';
 import { IncidentsModule } from '../incidents/incidents.module';
 import { ModelSuggestionsResolver } from './model-suggestions.resolver';
 import { ModelSuggestionsService } from './model-suggestions.service';
+import { ModelExplorationResolver } from './model-exploration.resolver';
 import { IncidentModelFieldResolver, IncidentModelResolver, ModelRunResolver, ModelScenarioResolver, ModelsResolver } from './models.resolver';
 
 /** The run options of this installation, shared by the API and `npm run worker`. */
@@ -65,7 +66,9 @@ class ModelRunsLifecycle implements OnApplicationBootstrap, OnModuleDestroy {
     ModelRunResolver,
     ModelSuggestionsResolver,
     ModelSuggestionsService,
+    ModelExplorations,
+    ModelExplorationResolver,
   ],
-  exports: [ModelRunsService, ModelScenarioLink, ModelSuggestionsService],
+  exports: [ModelRunsService, ModelScenarioLink, ModelSuggestionsService, ModelExplorations],
 })
 export class ModelsModule {}

@@ -22,6 +22,51 @@ async function run(args: string[]): Promise<{ code: number; out: string; err: st
   }
 }
 
+describe('model CLI: ensembles, sweeps and boundaries', () => {
+  const slug = 'stackegg-haproxy-session-cap-2015';
+
+  it('--seeds runs an ensemble and prints the bands and the failure probability', async () => {
+    const { code, out } = await run([slug, '--seeds', '3', '--mode', 'fluid']);
+    expect(out).toContain('Ensemble of 3 runs (seeds 1–3)');
+    expect(out).toMatch(/met in \d of 3 runs/);
+    expect(code).toBe(0);
+  });
+
+  it('--sweep prints one line per value and --boundary words where the verdict flips', async () => {
+    const sweep = await run([slug, '--sweep', 'keepAliveSeconds=5:15:3']);
+    expect(sweep.code).toBe(0);
+    expect(sweep.out).toContain('Sweep of keepAliveSeconds (3 values)');
+    expect(sweep.out).toMatch(/\n {2}5 \| not met/);
+    expect(sweep.out).toMatch(/\n {2}15 \| met from/);
+    const b = await run([slug, '--boundary', 'keepAliveSeconds=1:15', '--tolerance', '1']);
+    expect(b.code).toBe(0);
+    expect(b.out).toMatch(/Below keepAliveSeconds = \S+ s the failure criterion \(fewer than 90 % of page connections succeed for at least 30 s\) is never met; from \S+ s on it is met/);
+  });
+
+  it('sets the mode and event budget of one scenario from the command line', async () => {
+    // In DES the as-happened run needs far more than 1,000 events: it stops at once.
+    const des = await run([slug, '--mode', 'as-happened=des', '--budget', 'as-happened=1000']);
+    expect(des.code).toBe(3);
+    expect(des.err).toMatch(/more than 1000 events \(simulated time reached 0\.\d+ s of 600 s\)/);
+    // A budget of another scenario reaches only that scenario's run: the as-happened checks
+    // read "uncapped-demand", so it ends there (later, in fluid mode); "lower-keep-alive" is not read.
+    const read = await run([slug, '--budget', 'uncapped-demand=1000']);
+    expect(read.code).toBe(3);
+    expect(read.err).toContain('simulated time reached 20 s of 600 s');
+    const unread = await run([slug, '--budget', 'lower-keep-alive=1000']);
+    expect(unread.code).toBe(0);
+    const unknown = await run([slug, '--budget', 'nope=1000']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.err).toContain('unknown scenario "nope"');
+  });
+
+  it('refuses an ensemble beyond the limit, with the limit', async () => {
+    const { code, err } = await run([slug, '--seeds', '100000']);
+    expect(code).toBe(2);
+    expect(err).toContain('--seeds: expected a whole number of runs between 1 and 200 (engine limit)');
+  });
+});
+
 describe('model CLI', () => {
   it('finds the project root by walking up to package.json', () => {
     expect(fs.existsSync(path.join(findProjectRoot(), 'seeds', 'models'))).toBe(true);

@@ -8,6 +8,9 @@ import { formatDuration, formatNumber, formatQuantity } from '../output/number.f
 import type { ModelSpec } from '../spec/model-spec.types';
 import { validateSpec } from '../spec/model-spec.validator';
 import { SpecLimits } from '../spec/spec.limits';
+import type { ModelEnsembleResult } from '../output/ensemble';
+import { findBoundary, runEnsemble, runSweep, type ModelBoundaryResult, type ModelSweepResult, type RunOne, type SweepAxis } from '../runner/model.exploration';
+import { ModelRunner } from '../runner/model.runner';
 
 const USAGE = `Usage: model <incident-slug | path/to/spec.json> [options]
 
@@ -18,8 +21,17 @@ Options:
   --set <name>=<value>  override a parameter (repeatable)
   --seed <n>            random seed (default 1)
   --mode <des|fluid>    engine mode of every scenario run (default: each scenario's own)
+  --mode <key>=<mode>   engine mode of one scenario only (repeatable), e.g. as-happened=des
   --fluid-step <s>      seconds per fluid step (default: the scenario's or the model's own)
   --budget <events>     event budget per scenario run (default: the scenario's or 20,000,000)
+  --budget <key>=<n>    event budget of one scenario only (repeatable), as its own engine.maxEvents
+  --seeds <n>           run a seed ensemble of n runs (seeds --seed, +1, …): bands, failure
+                        probability and the ensemble checks (at most ${SpecLimits.ensembleSeeds})
+  --sweep <p=a:b:n>     sweep parameter p over n values from a to b; give it twice for a grid
+                        of two parameters (at most ${SpecLimits.sweepPoints} runs)
+  --boundary <p=a:b>    bisection: where between a and b the failure criterion flips
+  --tolerance <w>       width at which --boundary stops (default (b − a) / 1000, 1 for integers)
+  --workers <n>         worker threads for --seeds and --sweep (default 2)
   --compare <key>       another scenario to draw beside it in the SVG (repeatable)
   --svg <file>          write the charts to an SVG file
   --list                list the model's scenarios and parameters
@@ -37,6 +49,13 @@ interface CliOptions {
   mode: 'des' | 'fluid' | undefined;
   fluidStep: number | undefined;
   budget: number | undefined;
+  /** Per scenario: its own mode and event budget, written into its `engine` block. */
+  scenarioEngine: Record<string, { mode?: 'des' | 'fluid'; maxEvents?: number }>;
+  seeds: number | undefined;
+  sweep: SweepAxis[];
+  boundary: { parameter: string; from: number; to: number } | null;
+  tolerance: number | undefined;
+  workers: number;
   compare: string[];
   svg: string | null;
   list: boolean;
@@ -46,7 +65,7 @@ interface CliOptions {
 class UsageError extends Error {}
 
 function parseArgs(argv: string[]): CliOptions {
-  const o: CliOptions = { target: null, scenario: 'as-happened', sets: {}, seed: 1, mode: undefined, fluidStep: undefined, budget: undefined, compare: [], svg: null, list: false, help: false };
+  const o: CliOptions = { target: null, scenario: 'as-happened', sets: {}, seed: 1, mode: undefined, fluidStep: undefined, budget: undefined, scenarioEngine: {}, seeds: undefined, sweep: [], boundary: null, tolerance: undefined, workers: 2, compare: [], svg: null, list: false, help: false };
   const value = (i: number, flag: string): string => {
     const v = argv[i + 1];
     if (v === undefined || v.startsWith('--')) throw new UsageError(`${flag} needs a value`);
@@ -72,9 +91,12 @@ function parseArgs(argv: string[]): CliOptions {
         break;
       }
       case '--mode': {
-        const m = value(i++, a);
-        if (m !== 'des' && m !== 'fluid') throw new UsageError(`--mode: expected des or fluid, got "${m}"`);
-        o.mode = m;
+        const v = value(i++, a);
+        const eq = v.indexOf('=');
+        const m = eq < 0 ? v : v.slice(eq + 1);
+        if (m !== 'des' && m !== 'fluid') throw new UsageError(`--mode: expected des, fluid or <scenario>=des|fluid, got "${v}"`);
+        if (eq < 0) o.mode = m;
+        else (o.scenarioEngine[v.slice(0, eq)] ??= {}).mode = m;
         break;
       }
       case '--fluid-step': {
@@ -84,11 +106,50 @@ function parseArgs(argv: string[]): CliOptions {
         break;
       }
       case '--budget': {
-        const n = Number(value(i++, a).replace(/[_,]/g, ''));
+        const v = value(i++, a);
+        const eq = v.indexOf('=');
+        const n = Number(v.slice(eq + 1).replace(/[_,]/g, ''));
         if (!Number.isInteger(n) || n < 1 || n > SpecLimits.maxEvents) {
-          throw new UsageError(`--budget: expected a whole number of events between 1 and ${SpecLimits.maxEvents}, got "${argv[i]}"`);
+          throw new UsageError(`--budget: expected a whole number of events between 1 and ${SpecLimits.maxEvents}, got "${v}"`);
         }
-        o.budget = n;
+        if (eq < 0) o.budget = n;
+        else (o.scenarioEngine[v.slice(0, eq)] ??= {}).maxEvents = n;
+        break;
+      }
+      case '--seeds': {
+        const n = Number(value(i++, a));
+        if (!Number.isInteger(n) || n < 1 || n > SpecLimits.ensembleSeeds) {
+          throw new UsageError(`--seeds: expected a whole number of runs between 1 and ${SpecLimits.ensembleSeeds} (engine limit), got "${argv[i]}"`);
+        }
+        o.seeds = n;
+        break;
+      }
+      case '--sweep': {
+        const v = value(i++, a);
+        const m = /^([A-Za-z_][A-Za-z0-9_]*)=([^:]+):([^:]+):([^:]+)$/.exec(v);
+        const nums = m ? [Number(m[2]), Number(m[3]), Number(m[4])] : [];
+        if (!m || !nums.every(Number.isFinite) || !Number.isInteger(nums[2])) throw new UsageError(`--sweep: expected name=from:to:count (e.g. keepAliveSeconds=1:20:8), got "${v}"`);
+        if (o.sweep.length >= 2) throw new UsageError('--sweep: at most two parameters');
+        o.sweep.push({ parameter: m[1]!, from: nums[0]!, to: nums[1]!, count: nums[2]! });
+        break;
+      }
+      case '--boundary': {
+        const v = value(i++, a);
+        const m = /^([A-Za-z_][A-Za-z0-9_]*)=([^:]+):([^:]+)$/.exec(v);
+        if (!m || !Number.isFinite(Number(m[2])) || !Number.isFinite(Number(m[3]))) throw new UsageError(`--boundary: expected name=from:to (e.g. keepAliveSeconds=1:20), got "${v}"`);
+        o.boundary = { parameter: m[1]!, from: Number(m[2]), to: Number(m[3]) };
+        break;
+      }
+      case '--tolerance': {
+        const n = Number(value(i++, a));
+        if (!(n > 0) || !Number.isFinite(n)) throw new UsageError(`--tolerance: expected a positive width, got "${argv[i]}"`);
+        o.tolerance = n;
+        break;
+      }
+      case '--workers': {
+        const n = Number(value(i++, a));
+        if (!Number.isInteger(n) || n < 1 || n > 64) throw new UsageError(`--workers: expected a whole number between 1 and 64, got "${argv[i]}"`);
+        o.workers = n;
         break;
       }
       case '--compare':
@@ -149,6 +210,16 @@ export function loadModelSpec(target: string): ModelSpec {
   return validateSpec(json);
 }
 
+/** The spec with per-scenario modes and budgets from the command line written into each scenario's `engine`. */
+function withScenarioEngines(spec: ModelSpec, own: CliOptions['scenarioEngine']): ModelSpec {
+  const keys = Object.keys(own);
+  if (keys.length === 0) return spec;
+  for (const key of keys) {
+    if (!spec.scenarios.some((s) => s.key === key)) throw new UsageError(`--mode/--budget: unknown scenario "${key}" (known: ${spec.scenarios.map((s) => s.key).join(', ')})`);
+  }
+  return validateSpec({ ...spec, scenarios: spec.scenarios.map((s) => (own[s.key] ? { ...s, engine: { ...s.engine, ...own[s.key] } } : s)) });
+}
+
 function pad(text: string, width: number): string {
   return text.length >= width ? text : text + ' '.repeat(width - text.length);
 }
@@ -191,6 +262,51 @@ function report(result: ModelRunResult, spec: ModelSpec): string {
   return `${lines.join('\n')}\n`;
 }
 
+function ensembleReport(e: ModelEnsembleResult): string {
+  const lines: string[] = [e.model.title];
+  lines.push(`Scenario: ${e.scenario.key} — ${e.scenario.title}`);
+  lines.push(`Ensemble of ${e.seeds.length} runs (seeds ${e.seeds[0]}–${e.seeds[e.seeds.length - 1]}), ${e.mode === 'fluid' ? `fluid mode (step ${e.fluidStep} s)` : 'discrete-event mode'}`);
+  if (e.summary.length > 0) {
+    lines.push('', 'Figures over the runs (mean; 10th, 50th, 90th percentile)');
+    const w = Math.max(...e.summary.map((f) => f.label.length));
+    for (const f of e.summary) lines.push(`  ${pad(f.label, w)}  ${formatQuantity(f.mean, f.unit)}; ${formatQuantity(f.p10, f.unit)}, ${formatQuantity(f.p50, f.unit)}, ${formatQuantity(f.p90, f.unit)}`);
+  }
+  if (e.failure) {
+    lines.push('', `Failure criterion: ${e.failure.criterion}`, `  met in ${e.failure.met} of ${e.failure.runs} runs (${formatQuantity(e.failure.probability, 'ratio')})`);
+  }
+  if (e.verdicts) lines.push(`Verdicts: ${e.verdicts.map((v) => `${v.outcome} ${v.runs}`).join(', ')}`);
+  if (e.checks.length > 0 || e.notEvaluated.length > 0) {
+    lines.push('', `Ensemble checks (${e.checks.filter((c) => c.pass).length} of ${e.checks.length} pass)`);
+    for (const c of e.checks) lines.push(`  ${c.pass ? 'PASS' : 'FAIL'} ${c.name} [${c.kind ?? 'unlabelled'}]: expected ${c.expectedText}`, `       ${c.explanation}`);
+    for (const n of e.notEvaluated) lines.push(`  SKIP ${n.name}: ${n.reason}`);
+  }
+  lines.push('', e.text);
+  return `${lines.join('\n')}\n`;
+}
+
+function sweepReport(s: ModelSweepResult): string {
+  const lines: string[] = [s.model.title, `Scenario: ${s.scenario.key} — ${s.scenario.title}`, `Sweep of ${s.axes.map((a) => `${a.parameter} (${a.values.length} values)`).join(' × ')}, seed ${s.seed}`, ''];
+  const head = [...s.axes.map((a) => `${a.parameter} (${a.unit})`), 'failure', ...s.figures.map((f) => f.label)];
+  lines.push(`  ${head.join(' | ')}`);
+  for (const p of s.points) {
+    const cells = [
+      ...s.axes.map((a) => formatNumber(p.values[a.parameter]!)),
+      p.error ? `error ${p.error.code}` : p.failureMet === null ? 'n/a' : p.failureMet ? `met from ${formatDuration(p.onset ?? 0)}` : 'not met',
+      ...s.figures.map((f) => formatQuantity(p.figures[f.name] ?? null, f.unit)),
+    ];
+    lines.push(`  ${cells.join(' | ')}`);
+  }
+  lines.push('', s.text);
+  return `${lines.join('\n')}\n`;
+}
+
+function boundaryReport(b: ModelBoundaryResult): string {
+  const lines: string[] = [b.model.title, `Scenario: ${b.scenario.key} — ${b.scenario.title}`, `Boundary search on ${b.parameter}, seed ${b.seed}`, ''];
+  for (const p of b.probes) lines.push(`  ${b.parameter} = ${formatQuantity(p.value, b.unit)}: failure criterion ${p.failureMet ? 'met' : 'not met'}`);
+  lines.push('', b.text);
+  return `${lines.join('\n')}\n`;
+}
+
 function listing(spec: ModelSpec): string {
   const lines = [spec.title, '', 'Scenarios'];
   for (const s of spec.scenarios) lines.push(`  ${s.key}${s.actionableKey ? ` [${s.actionableKey}]` : ''} — ${s.title}`);
@@ -219,7 +335,7 @@ export async function main(argv: string[]): Promise<number> {
     return options.help ? 0 : 2;
   }
   try {
-    const spec = loadModelSpec(options.target);
+    const spec = withScenarioEngines(loadModelSpec(options.target), options.scenarioEngine);
     if (options.list) {
       write(listing(spec));
       return 0;
@@ -233,6 +349,28 @@ export async function main(argv: string[]): Promise<number> {
       fluidStep: options.fluidStep,
       budget: options.budget === undefined ? undefined : { maxEvents: options.budget },
     };
+    const modes = [options.seeds !== undefined, options.sweep.length > 0, options.boundary !== null].filter(Boolean).length;
+    if (modes > 1) throw new UsageError('--seeds, --sweep and --boundary ask different questions; give one of them');
+    if (modes === 1 && options.svg) throw new UsageError('--svg draws single runs; it cannot be combined with --seeds, --sweep or --boundary');
+    if (modes === 1) {
+      const runner = new ModelRunner({ concurrency: options.workers, maxQueue: options.workers });
+      const runOne: RunOne = (x) => runner.run(x);
+      try {
+        if (options.seeds !== undefined) {
+          const e = await runEnsemble(input, { seeds: options.seeds, concurrency: options.workers }, runOne);
+          write(ensembleReport(e));
+          return e.checks.every((c) => c.pass) ? 0 : 1;
+        }
+        if (options.sweep.length > 0) {
+          write(sweepReport(await runSweep(input, { axes: options.sweep, concurrency: options.workers }, runOne)));
+          return 0;
+        }
+        write(boundaryReport(await findBoundary(input, { ...options.boundary!, tolerance: options.tolerance }, runOne)));
+        return 0;
+      } finally {
+        await runner.close();
+      }
+    }
     const result = runModel(input);
     write(report(result, spec));
     if (options.svg) {

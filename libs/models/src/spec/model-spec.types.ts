@@ -365,6 +365,34 @@ export interface CheckSpec {
   fittedParameter?: string;
 }
 
+/** A statistic over the runs of a seed ensemble. */
+export type EnsembleStat = 'mean' | 'sd' | 'min' | 'max' | 'p10' | 'p50' | 'p90';
+
+/**
+ * A check over a seed ensemble: the same scenario run with `seeds` consecutive seeds, e.g.
+ * "mean goodput over 20 runs" (`figure` + `stat: "mean"`) or "the failure criterion is met in
+ * at least 60 % of runs" (`stat: "failureProbability"`, `expect: { op: ">=", value: 0.6 }`).
+ * Evaluated by an ensemble of at least `seeds` runs, over its first `seeds` runs.
+ */
+export interface EnsembleCheckSpec {
+  name: string;
+  description: string;
+  scenarios: string[] | '*';
+  /** Runs the check is about (2..SpecLimits.ensembleSeeds). */
+  seeds: number;
+  /** A figure of the spec, taken in every run (required unless `stat` is failureProbability). */
+  figure?: string;
+  /** The statistic of the figure over the runs, or the share of runs meeting the failure criterion. */
+  stat: EnsembleStat | 'failureProbability';
+  /** Bounds are numbers, parameters or expressions over parameters. */
+  expect: ExpectSpec;
+  unit: string;
+  ifFails?: string;
+  kind?: CheckKind;
+  source?: SourceQuote;
+  fittedParameter?: string;
+}
+
 export interface ScenarioSpec {
   key: string;
   title: string;
@@ -413,6 +441,8 @@ export interface ModelSpec {
   probes: ProbeSpec[];
   figures?: FigureSpec[];
   checks?: CheckSpec[];
+  /** Checks over seed ensembles (see EnsembleCheckSpec). */
+  ensembleChecks?: EnsembleCheckSpec[];
   /** What makes a run an outage; fix scenarios are judged against it. */
   failure?: FailureCriterionSpec;
   scenarios: ScenarioSpec[];

@@ -6,27 +6,35 @@ import {
   BACKOFF_FIELDS,
   CACHE_FIELDS,
   CALL_FIELDS,
+  CHECK_FIELDS,
   DISTRIBUTION_FIELDS,
   EMIT_FIELDS,
   ENGINE_FIELDS,
+  ENSEMBLE_CHECK_FIELDS,
   EVENT_COMMON_FIELDS,
   EVENT_FIELDS,
+  EVENT_TIME_FIELDS,
   EVENT_TIME_MEASURE_FIELDS,
   EXCLUSIVE_CALL_FIELDS,
   EXPECT_FIELDS,
+  FAILURE_FIELDS,
+  FAILURE_TOLERANCE_FIELDS,
   FIGURE_FIELDS,
   FIGURE_MEASURE_FIELDS,
   LOOKASIDE_FIELDS,
   METRIC_MEASURE_FIELDS,
+  PARAMETER_FIELDS,
   POLICY_FIELDS,
   POOL_FIELDS,
   PROBE_FIELDS,
   PROFILE_ENTRY_FIELDS,
+  PROVENANCE_FIELDS,
   QUEUE_FIELDS,
   RETRY_BUDGET_FIELDS,
   SCENARIO_FIELDS,
   SLOWDOWN_FIELDS,
   SOURCE_FIELDS,
+  SOURCE_QUOTE_FIELDS,
   STATION_FIELDS,
   TOP_FIELDS,
 } from './spec.fields';
@@ -285,7 +293,7 @@ class Checker {
 
   time(v: unknown, path: string): void {
     if (typeof v === 'object' && v !== null && !Array.isArray(v) && 'event' in v) {
-      const r = this.obj(v, path, ['event', 'offset']);
+      const r = this.obj(v, path, EVENT_TIME_FIELDS);
       if (!r) return;
       const key = this.str(r, 'event', path);
       if (key && !this.eventKeys.has(key)) this.add(`${path}.event`, `unknown event "${key}"`);
@@ -582,7 +590,7 @@ export function validateSpec(input: unknown): ModelSpec {
   // Parameters first: every other field may refer to them.
   c.arr(s.parameters, 'parameters').forEach((v, i) => {
     const path = `parameters[${i}]`;
-    const p = c.obj(v, path, ['name', 'unit', 'default', 'min', 'max', 'description', 'integer', 'provenance']);
+    const p = c.obj(v, path, PARAMETER_FIELDS);
     if (!p) return;
     checkProvenance(c, p.provenance, `${path}.provenance`);
     const name = c.str(p, 'name', path);
@@ -871,43 +879,19 @@ export function validateSpec(input: unknown): ModelSpec {
   }
   checksRaw.forEach((v, i) => {
     const path = `checks[${i}]`;
-    const ch = c.obj(v, path, ['name', 'description', 'scenarios', 'measure', 'measures', 'value', 'expect', 'unit', 'ifFails', 'kind', 'source', 'fittedParameter']);
+    const ch = c.obj(v, path, CHECK_FIELDS);
     if (!ch) return;
     checkCheckKind(c, ch, path);
     c.unique(checkNames, c.key(ch, 'name', path), `${path}.name`, 'check name');
     c.str(ch, 'description', path);
     c.str(ch, 'unit', path);
     c.str(ch, 'ifFails', path, false);
-    if (ch.scenarios !== '*') {
-      const list = c.arr(ch.scenarios, `${path}.scenarios`);
-      if (Array.isArray(ch.scenarios) && list.length === 0) c.add(`${path}.scenarios`, 'expected at least one scenario key or "*"');
-      list.forEach((k, j) => {
-        if (typeof k !== 'string' || !scenarioKeys.has(k)) c.add(`${path}.scenarios[${j}]`, `unknown scenario ${describeValue(k)}`);
-      });
-    }
+    checkScenarioList(c, ch.scenarios, `${path}.scenarios`, scenarioKeys);
     const names = checkFormula(c, ch, path, scenarioKeys, figureNames);
-    const ep = `${path}.expect`;
-    const ex = c.obj(ch.expect, ep, EXPECT_FIELDS);
-    if (!ex) return;
-    const op = c.oneOf(ex, 'op', ep, ['approx', '>=', '<=', '>', '<', 'between'], true);
-    const bound = (k: string, required: boolean): void => {
-      const b = ex[k];
-      if (b === undefined) {
-        if (required) c.add(`${ep}.${k}`, 'expected a number, parameter or expression, got nothing');
-        return;
-      }
-      if (typeof b === 'string') c.expr(b, `${ep}.${k}`, Domains.any, new Set([...names, ...c.params.keys()]));
-      else c.valueAt(b, `${ep}.${k}`, Domains.any);
-    };
-    if (op === 'between') {
-      bound('min', true);
-      bound('max', true);
-    } else if (op) {
-      bound('value', true);
-    }
-    if (op === 'approx') c.literal(ex, 'tolerance', ep, Domains.nonNegative, true);
-    c.bool(ex, 'absolute', ep);
+    checkExpect(c, ch.expect, `${path}.expect`, names);
   });
+
+  checkEnsembleChecks(c, c.arr(s.ensembleChecks, 'ensembleChecks', false), scenarioKeys, figureNames, checkNames, s.failure !== undefined);
 
   checkFailureCriterion(c, s.failure, 'failure');
   checkBaselines(c, scenariosRaw, scenarioKeys, s.failure !== undefined);
@@ -923,8 +907,8 @@ export function validateSpec(input: unknown): ModelSpec {
 const CHECK_KINDS = ['reproduces', 'fitted', 'construction'];
 
 /** A passage of the source: its words and where it stands. */
-function checkSourceQuote(c: Checker, v: unknown, path: string, extra: string[] = []): Rec | null {
-  const q = c.obj(v, path, ['quote', 'place', ...extra]);
+function checkSourceQuote(c: Checker, v: unknown, path: string, extra?: readonly string[]): Rec | null {
+  const q = c.obj(v, path, extra ?? SOURCE_QUOTE_FIELDS);
   if (!q) return null;
   c.str(q, 'quote', path);
   c.str(q, 'place', path);
@@ -940,14 +924,14 @@ function checkProvenance(c: Checker, v: unknown, path: string): void {
   }
   const kind = (v as Rec).kind;
   if (kind === 'source') {
-    checkSourceQuote(c, v, path, ['kind']);
+    checkSourceQuote(c, v, path, PROVENANCE_FIELDS.source);
   } else if (kind === 'derived') {
-    const d = c.obj(v, path, ['kind', 'formula', 'from']);
+    const d = c.obj(v, path, PROVENANCE_FIELDS.derived);
     if (!d) return;
     c.str(d, 'formula', path);
     c.arr(d.from, `${path}.from`, false).forEach((q, i) => checkSourceQuote(c, q, `${path}.from[${i}]`));
   } else if (kind === 'assumption') {
-    const a = c.obj(v, path, ['kind', 'why']);
+    const a = c.obj(v, path, PROVENANCE_FIELDS.assumption);
     if (a) c.str(a, 'why', path);
   } else {
     c.add(`${path}.kind`, `expected one of "source", "derived", "assumption", got ${describeValue(kind)}`);
@@ -988,7 +972,7 @@ function checkBaselines(c: Checker, scenarios: unknown[], keys: Set<string>, has
 /** `failure`: the condition that makes a run an outage, with the source's own word that it happened. */
 function checkFailureCriterion(c: Checker, v: unknown, path: string): void {
   if (v === undefined) return;
-  const f = c.obj(v, path, ['description', 'metric', 'op', 'threshold', 'sustain', 'from', 'to', 'source', 'tolerance', 'kind', 'fittedParameter']);
+  const f = c.obj(v, path, FAILURE_FIELDS);
   if (!f) return;
   checkKindFields(c, f, path);
   c.str(f, 'description', path);
@@ -1013,10 +997,75 @@ function checkFailureCriterion(c: Checker, v: unknown, path: string): void {
   if (f.source === undefined) c.add(`${path}.source`, "expected the source's statement that the failure happened, { quote, place }, got nothing");
   else checkSourceQuote(c, f.source, `${path}.source`);
   if (f.tolerance !== undefined) {
-    const t = c.obj(f.tolerance, `${path}.tolerance`, ['seconds', 'relative']);
+    const t = c.obj(f.tolerance, `${path}.tolerance`, FAILURE_TOLERANCE_FIELDS);
     if (t) {
       c.literal(t, 'seconds', `${path}.tolerance`, Domains.nonNegative);
       c.literal(t, 'relative', `${path}.tolerance`, Domains.probability);
     }
   }
+}
+
+/** `expect` of a check: the comparison and its bounds (numbers, parameters, or expressions over `names` and parameters). */
+function checkExpect(c: Checker, v: unknown, ep: string, names: Iterable<string>): void {
+  const ex = c.obj(v, ep, EXPECT_FIELDS);
+  if (!ex) return;
+    const op = c.oneOf(ex, 'op', ep, ['approx', '>=', '<=', '>', '<', 'between'], true);
+    const bound = (k: string, required: boolean): void => {
+      const b = ex[k];
+      if (b === undefined) {
+        if (required) c.add(`${ep}.${k}`, 'expected a number, parameter or expression, got nothing');
+        return;
+      }
+      if (typeof b === 'string') c.expr(b, `${ep}.${k}`, Domains.any, new Set([...names, ...c.params.keys()]));
+      else c.valueAt(b, `${ep}.${k}`, Domains.any);
+    };
+    if (op === 'between') {
+      bound('min', true);
+      bound('max', true);
+    } else if (op) {
+      bound('value', true);
+    }
+    if (op === 'approx') c.literal(ex, 'tolerance', ep, Domains.nonNegative, true);
+    c.bool(ex, 'absolute', ep);
+}
+
+const ENSEMBLE_STATS = ['mean', 'sd', 'min', 'max', 'p10', 'p50', 'p90', 'failureProbability'];
+
+/** `ensembleChecks[]`: a statistic of a figure, or the failure probability, over a seed ensemble. */
+function checkEnsembleChecks(c: Checker, list: unknown[], scenarioKeys: Set<string>, figureNames: Set<string>, checkNames: Set<string>, hasFailure: boolean): void {
+  list.forEach((v, i) => {
+    const path = `ensembleChecks[${i}]`;
+    const ch = c.obj(v, path, ENSEMBLE_CHECK_FIELDS);
+    if (!ch) return;
+    checkCheckKind(c, ch, path);
+    c.unique(checkNames, c.key(ch, 'name', path), `${path}.name`, 'check name');
+    c.str(ch, 'description', path);
+    c.str(ch, 'unit', path);
+    c.str(ch, 'ifFails', path, false);
+    checkScenarioList(c, ch.scenarios, `${path}.scenarios`, scenarioKeys);
+    const seeds = ch.seeds;
+    if (typeof seeds !== 'number' || !Number.isInteger(seeds) || seeds < 2 || seeds > SpecLimits.ensembleSeeds) {
+      c.add(`${path}.seeds`, `expected a whole number of runs between 2 and ${SpecLimits.ensembleSeeds} (engine limit), got ${describeValue(seeds)}`);
+    }
+    const stat = c.oneOf(ch, 'stat', path, ENSEMBLE_STATS, true);
+    if (stat === 'failureProbability') {
+      if (!hasFailure) c.add(`${path}.stat`, 'failureProbability needs a failure criterion ("failure") to count runs by');
+      if (ch.figure !== undefined) c.add(`${path}.figure`, 'a failureProbability check reads no figure');
+    } else if (stat) {
+      if (typeof ch.figure !== 'string' || !figureNames.has(ch.figure)) {
+        c.add(`${path}.figure`, `expected the name of a figure (known: ${[...figureNames].join(', ') || 'none'}), got ${describeValue(ch.figure)}`);
+      }
+    }
+    checkExpect(c, ch.expect, `${path}.expect`, []);
+  });
+}
+
+/** `scenarios` of a check: "*" or a non-empty list of scenario keys. */
+function checkScenarioList(c: Checker, v: unknown, path: string, scenarioKeys: Set<string>): void {
+  if (v === '*') return;
+  const list = c.arr(v, path);
+  if (Array.isArray(v) && list.length === 0) c.add(path, 'expected at least one scenario key or "*"');
+  list.forEach((k, j) => {
+    if (typeof k !== 'string' || !scenarioKeys.has(k)) c.add(`${path}[${j}]`, `unknown scenario ${describeValue(k)}`);
+  });
 }

@@ -2,13 +2,20 @@ import type {
   BackoffSpec,
   CacheSpec,
   CallSpec,
+  CheckSpec,
   ClientPolicySpec,
   ControllerEventKind,
   ControllerEventSpec,
   DistributionSpec,
   EmitSpec,
   EngineSpec,
+  EnsembleCheckSpec,
   ExclusiveCallSpec,
+  FailureCriterionSpec,
+  ParameterProvenance,
+  ParameterSpec,
+  SourceQuote,
+  TimeValue,
   ExpectSpec,
   FigureSpec,
   LookasideSpec,
@@ -57,6 +64,7 @@ export const TOP_FIELDS = fields<ModelSpec>({
   probes: true,
   figures: true,
   checks: true,
+  ensembleChecks: true,
   failure: true,
   scenarios: true,
 });
@@ -163,3 +171,55 @@ type MetricMeasure = Extract<MeasureSpec, { metric: string }>;
 export const METRIC_MEASURE_FIELDS = fields<MetricMeasure>({ metric: true, stat: true, from: true, to: true, threshold: true, sustain: true, window: true, scenario: true });
 export const EVENT_TIME_MEASURE_FIELDS = fields<Extract<MeasureSpec, { eventTime: string }>>({ eventTime: true, scenario: true });
 export const FIGURE_MEASURE_FIELDS = fields<Extract<MeasureSpec, { figure: string }>>({ figure: true, scenario: true });
+
+export const PARAMETER_FIELDS = fields<ParameterSpec>({ name: true, unit: true, default: true, min: true, max: true, description: true, integer: true, provenance: true });
+export const SOURCE_QUOTE_FIELDS = fields<SourceQuote>({ quote: true, place: true });
+/** Fields of each kind of parameter provenance ("source" adds the quote's fields). */
+export const PROVENANCE_FIELDS: { readonly [K in ParameterProvenance['kind']]: readonly string[] } = {
+  source: fields<Extract<ParameterProvenance, { kind: 'source' }>>({ kind: true, quote: true, place: true }),
+  derived: fields<Extract<ParameterProvenance, { kind: 'derived' }>>({ kind: true, formula: true, from: true }),
+  assumption: fields<Extract<ParameterProvenance, { kind: 'assumption' }>>({ kind: true, why: true }),
+};
+export const CHECK_FIELDS = fields<CheckSpec>({
+  name: true,
+  description: true,
+  scenarios: true,
+  measure: true,
+  measures: true,
+  value: true,
+  expect: true,
+  unit: true,
+  ifFails: true,
+  kind: true,
+  source: true,
+  fittedParameter: true,
+});
+export const ENSEMBLE_CHECK_FIELDS = fields<EnsembleCheckSpec>({
+  name: true,
+  description: true,
+  scenarios: true,
+  seeds: true,
+  figure: true,
+  stat: true,
+  expect: true,
+  unit: true,
+  ifFails: true,
+  kind: true,
+  source: true,
+  fittedParameter: true,
+});
+export const FAILURE_FIELDS = fields<FailureCriterionSpec>({
+  description: true,
+  metric: true,
+  op: true,
+  threshold: true,
+  sustain: true,
+  from: true,
+  to: true,
+  source: true,
+  tolerance: true,
+  kind: true,
+  fittedParameter: true,
+});
+export const FAILURE_TOLERANCE_FIELDS = fields<NonNullable<FailureCriterionSpec['tolerance']>>({ seconds: true, relative: true });
+export const EVENT_TIME_FIELDS = fields<Extract<TimeValue, { event: string }>>({ event: true, offset: true });

@@ -29,6 +29,12 @@ export const SpecLimits = {
   traceEntries: 1_000_000,
   /** Fluid mode: steps per run (horizon / fluidStep); each step fires every source and gate. */
   fluidSteps: 2_000_000,
+  /** Runs of one seed ensemble (each is a full scenario run). */
+  ensembleSeeds: 200,
+  /** Points of one parameter sweep (one or two parameters: the product of both counts). */
+  sweepPoints: 400,
+  /** Runs of one boundary search (bisection steps plus the two ends). */
+  boundaryRuns: 40,
   /** A scenario's own event budget (the installation's budget applies on top). */
   maxEvents: 1_000_000_000,
 } as const;

@@ -4,7 +4,7 @@ import type { ErrorDetails } from '@hindsight/domain';
 import type { FixVerdict } from '@hindsight/models';
 import { toAppError } from '../../common/errors/app-error.mapping';
 import { IncidentLoaders } from '@hindsight/incidents';
-import { checkKindCounts, ModelRunsService, SCENARIO_AS_HAPPENED, type IncidentModelView, type ModelRunRecord } from '@hindsight/model-runs';
+import { checkKindCounts, ModelExplorations, ModelRunsService, SCENARIO_AS_HAPPENED, type IncidentModelView, type ModelRunRecord } from '@hindsight/model-runs';
 import type { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/app-config.token';
 import type { ActionableVerdict, IncidentModelPanel, ModelPanelOutput, ModelPanelRequest } from '../incident-model-panel.token';
@@ -26,6 +26,7 @@ const BUSY_PROBLEM = 'every model worker was busy; try again in a moment';
 export class ModelPanel implements IncidentModelPanel {
   constructor(
     private readonly models: ModelRunsService,
+    private readonly explorations: ModelExplorations,
     private readonly prisma: PrismaService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
@@ -128,7 +129,14 @@ export class ModelPanel implements IncidentModelPanel {
       return { key: p.key, label: stored?.label ?? p.label, unit: stored?.unit ?? p.unit ?? '' };
     });
     const asHappenedSeries = scenarios[0]?.run?.series ?? null;
+    const asked = form.errors.length === 0 && !busy;
+    const ensemble = asked && form.seeds ? await this.ensembleOf(request, asHappened.key, form.overrides, form.seeds, parameters, form.errors) : null;
+    const sweep = asked && form.sweep ? await this.sweepOf(request, asHappened.key, form.overrides, form.sweep, parameters, form.errors) : null;
+    const boundary = asked && form.boundary ? await this.boundaryOf(request, asHappened.key, form.overrides, form.boundary, parameters, form.errors) : null;
     return {
+      ensemble,
+      sweep,
+      boundary,
       slug: request.slug,
       title: view.spec.title,
       description: spec.description,
@@ -151,11 +159,11 @@ export class ModelPanel implements IncidentModelPanel {
    * a value the engine refuses becomes an error next to its field. Anything else is a fault and
    * propagates (the page shows the panel's own error and logs it).
    */
-  private async attempt(
-    run: () => Promise<ModelRunRecord>,
+  private async attempt<T>(
+    run: () => Promise<T>,
     parameters: readonly WhatIfParameter[],
     errors: { field: string; message: string }[],
-  ): Promise<ModelRunRecord | 'busy' | 'refused'> {
+  ): Promise<T | 'busy' | 'refused'> {
     try {
       return await run();
     } catch (thrown) {
@@ -169,6 +177,51 @@ export class ModelPanel implements IncidentModelPanel {
       errors.push(parameter ? { field: parameterField(parameter.name), message: `${error.message.replace(/^parameters\.[^:]*:\s*/, '')}. Enter ${allowedRange(parameter)}.` } : { field: 'form', message: error.message });
       return 'refused';
     }
+  }
+
+  /** The as-happened run over `seeds` seeds: bands per probe and the failure probability in words. */
+  private async ensembleOf(request: ModelPanelRequest, scenarioKey: string, overrides: Record<string, number>, seeds: number, parameters: readonly WhatIfParameter[], errors: { field: string; message: string }[]): Promise<ModelPanelModel['ensemble']> {
+    const outcome = await this.attemptExploration(() => this.explorations.ensemble({ incidentSlug: request.slug, scenarioKey, parameters: overrides, seeds }, request.client), parameters, errors);
+    if (outcome === null) return null;
+    if (outcome === 'busy') return { pending: BUSY };
+    if (!outcome.result) return { pending: `${outcome.runsFinished} of ${seeds} runs are done; the others are waiting for a model worker. Reload in a moment: finished runs are kept.` };
+    const e = outcome.result;
+    return { runs: e.seeds.length, text: e.text, bands: Object.fromEntries(e.series.map((s) => [s.key, { low: s.p10, high: s.p90 }])) };
+  }
+
+  /** The as-happened run over a sweep of one parameter, charted by the worst value of the failure metric (or the first figure). */
+  private async sweepOf(request: ModelPanelRequest, scenarioKey: string, overrides: Record<string, number>, sweep: NonNullable<ModelPanelModel['form']['sweep']>, parameters: readonly WhatIfParameter[], errors: { field: string; message: string }[]): Promise<ModelPanelModel['sweep']> {
+    const outcome = await this.attemptExploration(() => this.explorations.sweep({ incidentSlug: request.slug, scenarioKey, parameters: overrides, axes: [sweep] }, request.client), parameters, errors);
+    if (outcome === null) return null;
+    if (outcome === 'busy') return { pending: BUSY };
+    if (!outcome.result) return { pending: `${outcome.runsFinished} of ${sweep.count} runs are done; the others are waiting for a model worker. Reload in a moment: finished runs are kept.` };
+    const s = outcome.result;
+    const p = parameters.find((x) => x.name === sweep.parameter)!;
+    const figure = s.figures[0];
+    return {
+      parameter: p.name,
+      unit: p.unit,
+      figureLabel: figure?.label ?? 'Failure criterion met',
+      figureUnit: figure?.unit ?? '',
+      text: s.text,
+      points: s.points.map((pt) => ({ x: pt.values[p.name]!, y: figure ? (pt.figures[figure.name] ?? null) : pt.failureMet === null ? null : Number(pt.failureMet), failureMet: pt.failureMet })),
+    };
+  }
+
+  /** Bisection on the failure criterion over one parameter: every probe charted (1 = met), and the answer in words. */
+  private async boundaryOf(request: ModelPanelRequest, scenarioKey: string, overrides: Record<string, number>, b: NonNullable<ModelPanelModel['form']['boundary']>, parameters: readonly WhatIfParameter[], errors: { field: string; message: string }[]): Promise<ModelPanelModel['boundary']> {
+    const outcome = await this.attemptExploration(() => this.explorations.boundary({ incidentSlug: request.slug, scenarioKey, parameters: overrides, ...b }, request.client), parameters, errors);
+    if (outcome === null) return null;
+    if (outcome === 'busy') return { pending: BUSY };
+    if (!outcome.result) return { pending: `${outcome.runsFinished} runs of the search are done; the next is waiting for a model worker. Reload in a moment: finished runs are kept.` };
+    const r = outcome.result;
+    return { parameter: r.parameter, unit: r.unit, text: r.text, points: r.probes.map((p) => ({ x: p.value, y: p.failureMet ? 1 : 0, failureMet: p.failureMet })) };
+  }
+
+  /** An exploration's answer; null when refused (the reason is then next to the form field); busy when the workers are. */
+  private async attemptExploration<T>(run: () => Promise<T>, parameters: readonly WhatIfParameter[], errors: { field: string; message: string }[]): Promise<T | 'busy' | null> {
+    const outcome = await this.attempt(run, parameters, errors);
+    return outcome === 'refused' ? null : outcome;
   }
 
   /** Verdicts of the stored default runs. */

@@ -52,6 +52,12 @@ export interface ModelPanelModel {
   busy: string | null;
   /** What makes a run an outage, in words; null when the model states none. */
   failureCriterion?: string | null;
+  /** A seed ensemble around the run as it happened, when the reader asked for one (`seeds`). */
+  ensemble?: { runs: number; text: string; bands: Record<string, { low: Array<number | null>; high: Array<number | null> }> } | { pending: string } | null;
+  /** A sweep of one parameter, when the reader asked for one (`sweep`). */
+  sweep?: { parameter: string; unit: string; figureLabel: string; figureUnit: string; text: string; points: Array<{ x: number; y: number | null; failureMet: boolean | null }> } | { pending: string } | null;
+  /** A boundary search on one parameter, when the reader asked for one (`boundary`). */
+  boundary?: { parameter: string; unit: string; text: string; points: Array<{ x: number; y: number | null; failureMet: boolean | null }> } | { pending: string } | null;
   /** The model's checks by kind; only `reproduces` (which includes the failure-criterion check) is evidence. */
   evidence?: { reproduces: number; fitted: number; construction: number; unlabelled: number };
 }

@@ -1,7 +1,7 @@
 import { formatNumber } from '@hindsight/models';
 import { anchorId, html, lineSample, type SafeHtml } from '@hindsight/web';
 import type { ModelPanelModel, PanelScenario } from './model-panel.types';
-import { chartsView, checksView, figuresView, provenanceView } from './model-results.view';
+import { chartsView, checksView, explorationsView, figuresView, provenanceView } from './model-results.view';
 import { PARAMETER_PREFIX, SCENARIO_FIELD } from './what-if-form.parser';
 import { fieldId, incidentPath, parameterLabel, whatIfFormView } from './what-if-form.view';
 
@@ -120,6 +120,7 @@ export function modelPanelView(m: ModelPanelModel): SafeHtml {
 ${m.failureCriterion ? html`<p class="model-failure"><strong>Failure criterion:</strong> ${m.failureCriterion}. Each fix is judged by whether its run meets it, not by its own checks.</p>` : ''}
 ${noticeView(m)}
 <h3 id="model-charts-heading">Charts</h3>
+${explorationsView(m)}
 ${chartsView(m)}
 <h3 id="model-scenarios-heading">Scenarios</h3>
 ${scenariosView(m)}

@@ -1,5 +1,5 @@
 import { displayScale, formatNumber, formatQuantity } from '@hindsight/models';
-import { html, renderModelChart, type ChartLine, type SafeHtml } from '@hindsight/web';
+import { html, renderModelChart, renderSweepChart, type ChartLine, type SafeHtml } from '@hindsight/web';
 import type { ModelPanelModel, PanelScenario } from './model-panel.types';
 
 /** Enough charts to show the failure's shape; more would bury the figures and checks below. */
@@ -30,6 +30,7 @@ export function chartedProbes(m: ModelPanelModel): ModelPanelModel['probes'] {
 }
 
 function linesFor(m: ModelPanelModel, probeKey: string): ChartLine[] {
+  const ensemble = m.ensemble && 'bands' in m.ensemble ? m.ensemble : null;
   return m.scenarios.map((s) => {
     const note = runNote(s);
     const stored = s.run?.series;
@@ -41,6 +42,7 @@ function linesFor(m: ModelPanelModel, probeKey: string): ChartLine[] {
       values: series?.values ?? [],
       events: stored?.events ?? [],
       note: note ?? (series ? undefined : 'this run has no such measure'),
+      band: s.asHappened && ensemble?.bands[probeKey] && series ? { ...ensemble.bands[probeKey]!, runs: ensemble.runs } : undefined,
     };
   });
 }
@@ -158,4 +160,40 @@ export function provenanceView(m: ModelPanelModel): SafeHtml {
 <tbody>${rows}</tbody>
 </table>
 </div>`;
+}
+
+/** The seed ensemble and the sweep the reader asked for, in words and as a chart. */
+export function explorationsView(m: ModelPanelModel): SafeHtml {
+  const ensemble = m.ensemble
+    ? 'pending' in m.ensemble
+      ? html`<p class="model-ensemble model-pending" role="status">${m.ensemble.pending}</p>`
+      : html`<p class="model-ensemble"><strong>Over ${String(m.ensemble.runs)} seeds:</strong> ${m.ensemble.text} The shaded bands on the charts hold 80 % of the runs (10th to 90th percentile).</p>`
+    : html``;
+  const sweep = m.sweep
+    ? 'pending' in m.sweep
+      ? html`<p class="model-sweep model-pending" role="status">${m.sweep.pending}</p>`
+      : html`<section class="chart-block model-sweep" aria-labelledby="model-sweep-heading"><h4 id="model-sweep-heading">${m.sweep.figureLabel} against ${m.sweep.parameter}</h4>${renderSweepChart({
+          idPrefix: 'model-sweep',
+          parameter: m.sweep.parameter,
+          parameterUnit: m.sweep.unit,
+          figureLabel: m.sweep.figureLabel,
+          figureUnit: m.sweep.figureUnit,
+          points: m.sweep.points,
+          text: m.sweep.text,
+        })}</section>`
+    : html``;
+  const boundary = m.boundary
+    ? 'pending' in m.boundary
+      ? html`<p class="model-boundary model-pending" role="status">${m.boundary.pending}</p>`
+      : html`<section class="chart-block model-boundary" aria-labelledby="model-boundary-heading"><h4 id="model-boundary-heading">Where the failure criterion flips along ${m.boundary.parameter}</h4>${renderSweepChart({
+          idPrefix: 'model-boundary',
+          parameter: m.boundary.parameter,
+          parameterUnit: m.boundary.unit,
+          figureLabel: 'Failure criterion met (1 = yes, 0 = no)',
+          figureUnit: '',
+          points: m.boundary.points,
+          text: m.boundary.text,
+        })}</section>`
+    : html``;
+  return html`${ensemble}${sweep}${boundary}`;
 }

@@ -13,7 +13,20 @@ describe('parseWhatIfForm', () => {
       overrides: {},
       scenario: 'all',
       errors: [],
+      seeds: null,
+      sweep: null,
+      boundary: null,
     });
+  });
+
+  it('reads an ensemble and a sweep within the page bounds, and refuses others next to their field', () => {
+    expect(parseWhatIfForm(PARAMETERS, SCENARIOS, { seeds: '10', sweep: 'keepAliveSeconds:5:15:3' })).toMatchObject({ seeds: 10, sweep: { parameter: 'keepAliveSeconds', from: 5, to: 15, count: 3 }, errors: [] });
+    const bad = parseWhatIfForm(PARAMETERS, SCENARIOS, { seeds: '1', sweep: 'keepAliveSeconds:5:500:3' });
+    expect(bad.errors).toEqual([
+      { field: 'seeds', message: 'Enter a whole number of runs from 2 to 20.' },
+      { field: 'sweep', message: 'Sweep keepAliveSeconds within a number from 0 to 120 s, from a lower to a higher value.' },
+    ]);
+    expect(parseWhatIfForm(PARAMETERS, SCENARIOS, { sweep: 'nothing:1:2:3' }).errors[0]!.message).toBe('Write parameter:from:to:count, e.g. keepAliveSeconds:1:10:5; the parameters are keepAliveSeconds, sessionCap.');
   });
 
   it('takes changed values as overrides and ignores values equal to the default', () => {

@@ -1,4 +1,4 @@
-import type { ParameterSpec } from '@hindsight/models';
+import { formatNumber, type ParameterSpec } from '@hindsight/models';
 /**
  * The what-if form as a GET query: one `p.<parameter>` field per model parameter and a `scenario`
  * field choosing which runs to draw beside the one as it happened. The prefix keeps the panel's
@@ -6,6 +6,16 @@ import type { ParameterSpec } from '@hindsight/models';
  */
 export const PARAMETER_PREFIX = 'p.';
 export const SCENARIO_FIELD = 'scenario';
+/** Runs of a seed ensemble drawn as bands around the run as it happened (`seeds=20`). */
+export const SEEDS_FIELD = 'seeds';
+/** A sweep of one parameter, `name:from:to:count`, drawn as a chart of the failure against it. */
+export const SWEEP_FIELD = 'sweep';
+/** A boundary search on one parameter, `name:from:to`: where between the two the failure criterion flips. */
+export const BOUNDARY_FIELD = 'boundary';
+/** Bounds of what one page view may ask for (the engine's own limits are higher). */
+export const PAGE_MAX_SEEDS = 20;
+export const PAGE_MAX_SWEEP_POINTS = 12;
+
 /** The `scenario` value that draws every scenario of the model. */
 export const ALL_SCENARIOS = 'all';
 
@@ -26,6 +36,12 @@ export interface WhatIfForm {
   /** A scenario key, or {@link ALL_SCENARIOS}. */
   scenario: string;
   errors: WhatIfFieldError[];
+  /** Seeds of the ensemble to draw around the run as it happened; null for none. */
+  seeds: number | null;
+  /** The sweep asked for; null for none. */
+  sweep: { parameter: string; from: number; to: number; count: number } | null;
+  /** The boundary search asked for; null for none. */
+  boundary: { parameter: string; from: number; to: number } | null;
 }
 
 export const parameterField = (name: string): string => `${PARAMETER_PREFIX}${name}`;
@@ -35,7 +51,8 @@ const DECIMAL = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
 
 /** "from 0 to 120 s", "a whole number from 1 to 1,000,000 sessions" */
 export function allowedRange(p: WhatIfParameter): string {
-  const n = (x: number) => (Math.abs(x) >= 10000 && Number.isInteger(x) ? x.toLocaleString('en-US') : String(x));
+  // Large whole numbers grouped by the one number formatter; others exactly as a reader types them.
+  const n = (x: number) => (Math.abs(x) >= 10000 && Number.isInteger(x) ? formatNumber(x) : String(x));
   return `${p.integer ? 'a whole number' : 'a number'} from ${n(p.min)} to ${n(p.max)}${p.unit ? ` ${p.unit}` : ''}`;
 }
 
@@ -89,7 +106,59 @@ export function parseWhatIfForm(
   let scenario = ALL_SCENARIOS;
   if (chosen === ALL_SCENARIOS || scenarioKeys.includes(chosen)) scenario = chosen;
   else errors.push({ field: SCENARIO_FIELD, message: 'Choose one of the listed scenarios.' });
-  return { values, overrides, scenario, errors };
+  const seeds = parseSeeds(fields[SEEDS_FIELD], errors);
+  const sweep = parseSweep(fields[SWEEP_FIELD], parameters, errors);
+  const boundary = parseBoundary(fields[BOUNDARY_FIELD], parameters, errors);
+  return { values, overrides, scenario, errors, seeds, sweep, boundary };
+}
+
+function parseSeeds(raw: string | undefined, errors: WhatIfFieldError[]): number | null {
+  const text = raw?.trim() ?? '';
+  if (text === '') return null;
+  const n = Number(text);
+  if (!/^\d+$/.test(text) || n < 2 || n > PAGE_MAX_SEEDS) {
+    errors.push({ field: SEEDS_FIELD, message: `Enter a whole number of runs from 2 to ${PAGE_MAX_SEEDS}.` });
+    return null;
+  }
+  return n;
+}
+
+function parseBoundary(raw: string | undefined, parameters: readonly WhatIfParameter[], errors: WhatIfFieldError[]): WhatIfForm['boundary'] {
+  const text = raw?.trim() ?? '';
+  if (text === '') return null;
+  const [name, ...rest] = text.split(':');
+  const p = parameters.find((x) => x.name === name);
+  const [from, to] = rest.map(Number);
+  if (!p || rest.length !== 2 || !rest.every((x) => DECIMAL.test(x))) {
+    errors.push({ field: BOUNDARY_FIELD, message: `Write parameter:from:to, e.g. ${parameters[0]?.name ?? 'name'}:1:10; the parameters are ${parameters.map((x) => x.name).join(', ')}.` });
+    return null;
+  }
+  if (!(from! >= p.min && to! <= p.max && from! < to!)) {
+    errors.push({ field: BOUNDARY_FIELD, message: `Search ${p.name} within ${allowedRange(p)}, from a lower to a higher value.` });
+    return null;
+  }
+  return { parameter: p.name, from: from!, to: to! };
+}
+
+function parseSweep(raw: string | undefined, parameters: readonly WhatIfParameter[], errors: WhatIfFieldError[]): WhatIfForm['sweep'] {
+  const text = raw?.trim() ?? '';
+  if (text === '') return null;
+  const [name, ...rest] = text.split(':');
+  const p = parameters.find((x) => x.name === name);
+  const [from, to, count] = rest.map(Number);
+  if (!p || rest.length !== 3 || !rest.every((x) => DECIMAL.test(x))) {
+    errors.push({ field: SWEEP_FIELD, message: `Write parameter:from:to:count, e.g. ${parameters[0]?.name ?? 'name'}:1:10:5; the parameters are ${parameters.map((x) => x.name).join(', ')}.` });
+    return null;
+  }
+  if (!(from! >= p.min && to! <= p.max && from! < to!)) {
+    errors.push({ field: SWEEP_FIELD, message: `Sweep ${p.name} within ${allowedRange(p)}, from a lower to a higher value.` });
+    return null;
+  }
+  if (!Number.isInteger(count) || count! < 2 || count! > PAGE_MAX_SWEEP_POINTS) {
+    errors.push({ field: SWEEP_FIELD, message: `Enter from 2 to ${PAGE_MAX_SWEEP_POINTS} values to sweep.` });
+    return null;
+  }
+  return { parameter: p.name, from: from!, to: to!, count: count! };
 }
 
 function truncate(text: string, max = 40): string {

@@ -1,7 +1,7 @@
 import { formatNumber } from '@hindsight/models';
 import { html, type SafeHtml } from '@hindsight/web';
 import type { ModelPanelModel } from './model-panel.types';
-import { ALL_SCENARIOS, allowedRange, parameterField, SCENARIO_FIELD, type WhatIfParameter } from './what-if-form.parser';
+import { ALL_SCENARIOS, allowedRange, BOUNDARY_FIELD, PAGE_MAX_SEEDS, PAGE_MAX_SWEEP_POINTS, parameterField, SCENARIO_FIELD, SEEDS_FIELD, SWEEP_FIELD, type WhatIfParameter } from './what-if-form.parser';
 
 /** `keepAliveSeconds` → "Keep alive seconds": parameter names are written to be read. */
 export function parameterLabel(name: string): string {
@@ -44,6 +44,26 @@ ${error ? html`<p class="field-error" id="${id}-error">${error.message}</p>` : '
 </div>`;
 }
 
+/** Optional: an ensemble over seeds and a sweep of one parameter, both of the run as it happened. */
+function explorationFieldsView(m: ModelPanelModel): SafeHtml {
+  const field = (name: string, id: string, label: string, hint: string, value: string, type: string) => {
+    const error = m.form.errors.find((e) => e.field === name);
+    return html`<div class="field${error ? ' field-invalid' : ''}">
+<label for="${id}">${label}</label>
+<input id="${id}" name="${name}" type="${type}" value="${value}" data-default="" aria-describedby="${id}-hint${error ? ` ${id}-error` : ''}"${error ? html` aria-invalid="true"` : ''}>
+<p class="field-hint" id="${id}-hint">${hint}</p>
+${error ? html`<p class="field-error" id="${id}-error">${error.message}</p>` : ''}
+</div>`;
+  };
+  const example = m.parameters[0];
+  return html`<fieldset class="what-if-explorations">
+<legend>Over seeds and values (optional)</legend>
+${field(SEEDS_FIELD, 'what-if-seeds', 'Runs with different seeds', `Draws the 10th to 90th percentile of that many runs around the run as it happened, and how often the failure criterion is met; 2 to ${PAGE_MAX_SEEDS}.`, m.form.seeds === null ? '' : String(m.form.seeds), 'number')}
+${field(SWEEP_FIELD, 'what-if-sweep', 'Sweep one parameter', `parameter:from:to:count, e.g. ${example ? `${example.name}:${example.min}:${example.max}:5` : 'name:1:10:5'}; at most ${PAGE_MAX_SWEEP_POINTS} values.`, m.form.sweep ? `${m.form.sweep.parameter}:${m.form.sweep.from}:${m.form.sweep.to}:${m.form.sweep.count}` : '', 'text')}
+${field(BOUNDARY_FIELD, 'what-if-boundary', 'Find where the failure flips', `parameter:from:to, e.g. ${example ? `${example.name}:${example.min}:${example.max}` : 'name:1:10'}; bisection on the failure criterion, at most 40 runs.`, m.form.boundary ? `${m.form.boundary.parameter}:${m.form.boundary.from}:${m.form.boundary.to}` : '', 'text')}
+</fieldset>`;
+}
+
 /**
  * A GET form to the incident page itself: a what-if changes nothing, so it is a read anyone may
  * make, safe to repeat and a URL a runbook can link to. Browser validation is off (`novalidate`)
@@ -60,6 +80,7 @@ ${loose.length > 0 ? html`<div class="form-errors" id="what-if-form-errors">${lo
 ${m.parameters.map((p) => parameterFieldView(p, m))}
 </fieldset>
 ${scenarioFieldView(m)}
+${explorationFieldsView(m)}
 <div class="form-actions">
 <button type="submit">Run the model</button>
 <a href="${incidentPath(m.slug)}#model">Reset to the defaults</a>

@@ -1,0 +1,226 @@
+import { runModel, type RunModelInput } from '../engine/model.engine';
+import { ModelParameterError, ModelSpecError } from '../errors/model.error';
+import { aggregateEnsemble, quantiles } from '../output/ensemble';
+import type { ModelRunResult } from '../output/model-run.types';
+import type { EnsembleCheckSpec, ModelSpec } from '../spec/model-spec.types';
+import { validateSpec } from '../spec/model-spec.validator';
+import { SpecLimits } from '../spec/spec.limits';
+import { specWith } from '../testing/spec.fixtures';
+import { findBoundary, runEnsemble, runSweep, type RunOne } from './model.exploration';
+import { ModelRunner } from './model.runner';
+
+const onThread: RunOne = async (input: RunModelInput) => runModel(input);
+
+/**
+ * One server near saturation (Poisson arrivals at `load`, exponential service of 0.1 s): its
+ * queue passing 15 for 5 s depends on the seed, so the failure probability lies strictly
+ * between 0 and 1 at the default load.
+ */
+function noisyQueue(ensembleChecks: EnsembleCheckSpec[] = []): ModelSpec {
+  return validateSpec(
+    specWith({
+      horizon: 300,
+      points: 60,
+      parameters: [{ name: 'load', unit: 'req/s', default: 8.5, min: 1, max: 20, description: 'arrival rate' }],
+      stations: [{ key: 'server', slots: 1, service: { dist: 'exponential', mean: 0.1 } }],
+      sources: [{ key: 'arrivals', kind: 'open', target: 'server', rate: { param: 'load' } }],
+      probes: [
+        { key: 'queue', metric: 'server.queue', label: 'Waiting' },
+        { key: 'done', metric: 'server.throughput', label: 'Served' },
+      ],
+      figures: [{ name: 'peak-queue', label: 'Longest queue', unit: 'requests', measure: { metric: 'server.queue', stat: 'max' } }],
+      failure: { description: 'more than 15 waiting for at least 5 s', metric: 'server.queue', op: 'above', threshold: 15, sustain: 5, source: { quote: 'requests piled up', place: 'a test' } },
+      ensembleChecks,
+    }),
+  );
+}
+
+/** Constant arrivals with a surge of `surgeLoad` from 100 s to 200 s; failing means over 50/s for 10 s. */
+const surge = validateSpec(
+  specWith({
+    horizon: 300,
+    points: 100,
+    parameters: [
+      { name: 'surgeLoad', unit: 'req/s', default: 100, min: 0, max: 1000, description: 'arrivals during the surge' },
+      { name: 'base', unit: 'req/s', default: 10, min: 0, max: 100, description: 'ordinary arrivals' },
+    ],
+    stations: [{ key: 'server', slots: null, service: 0.01 }],
+    sources: [{ key: 'arrivals', kind: 'open', arrivals: 'constant', target: 'server', rate: { param: 'base' } }],
+    events: [
+      { key: 'surge', at: 100, label: 'Surge', kind: 'setParameter', parameter: 'base', value: { param: 'surgeLoad' } },
+      { key: 'calm', at: 200, label: 'Calm', kind: 'setParameter', parameter: 'base', value: 10 },
+    ],
+    probes: [{ key: 'load', metric: 'server.offered', label: 'Arrivals' }],
+    figures: [{ name: 'peak', label: 'Peak arrivals', unit: 'req/s', measure: { metric: 'server.offered', stat: 'max' } }],
+    failure: { description: 'more than 50 arrivals per second for at least 10 s', metric: 'server.offered', op: 'above', threshold: 50, sustain: 10, source: { quote: 'swamped', place: 'a test' } },
+    scenarios: [
+      { key: 'as-happened', title: 'As it happened', description: 'The surge.', actionableKey: null },
+      { key: 'capped', title: 'Capped surge', description: 'A smaller surge.', actionableKey: 'cap', parameters: { surgeLoad: 30 } },
+    ],
+  }),
+);
+
+describe('seed ensembles', () => {
+  it('reports the mean and quantile bands of every series and the share of runs that meet the failure criterion', async () => {
+    const spec = noisyQueue();
+    const e = await runEnsemble({ spec, seed: 1 }, { seeds: 12 }, onThread);
+    const runs: ModelRunResult[] = [];
+    for (let seed = 1; seed <= 12; seed++) runs.push(runModel({ spec, seed }));
+
+    expect(e.seeds).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
+    const met = runs.filter((r) => r.failure!.met).length;
+    expect(met).toBeGreaterThan(0);
+    expect(met).toBeLessThan(12);
+    expect(e.failure).toMatchObject({ met, runs: 12 });
+    expect(e.failure!.probability).toBeCloseTo(met / 12, 5);
+
+    const k = e.series.findIndex((s) => s.key === 'queue');
+    for (const p of [10, 30, 59]) {
+      const column = runs.map((r) => r.series[k]!.values[p]!);
+      const mean = column.reduce((a, b) => a + b, 0) / column.length;
+      expect(e.series[k]!.mean[p]).toBeCloseTo(mean, 4);
+      const sorted = [...column].sort((a, b) => a - b);
+      expect(e.series[k]!.p10[p]).toBeGreaterThanOrEqual(sorted[0]!);
+      expect(e.series[k]!.p10[p]!).toBeLessThanOrEqual(e.series[k]!.p50[p]!);
+      expect(e.series[k]!.p50[p]!).toBeLessThanOrEqual(e.series[k]!.p90[p]!);
+      expect(e.series[k]!.p90[p]).toBeLessThanOrEqual(sorted[11]!);
+    }
+    const peaks = runs.map((r) => r.summary[0]!.value!);
+    expect(e.summary[0]).toMatchObject({ name: 'peak-queue', n: 12, min: Math.min(...peaks), max: Math.max(...peaks) });
+    expect(e.text).toContain(`is met in ${met} of 12 runs`);
+  });
+
+  it('gives the same bytes from worker threads as on the calling thread, whatever the order the runs finish in', async () => {
+    const spec = noisyQueue();
+    const runner = new ModelRunner({ concurrency: 2, maxQueue: 8 });
+    try {
+      const parallel = await runEnsemble({ spec, seed: 5 }, { seeds: 4, concurrency: 2 }, (x) => runner.run(x));
+      const serial = await runEnsemble({ spec, seed: 5 }, { seeds: 4, concurrency: 1 }, onThread);
+      expect(JSON.stringify(parallel)).toBe(JSON.stringify(serial));
+      const reversed = aggregateEnsemble(spec, [8, 7, 6, 5].map((seed) => runModel({ spec, seed })));
+      expect(JSON.stringify(reversed)).toBe(JSON.stringify(serial));
+    } finally {
+      await runner.close();
+    }
+  });
+
+  it('evaluates checks over the ensemble and says which need more runs than it has', async () => {
+    const spec = noisyQueue([
+      { name: 'often-fails', description: 'fails in at least 60 % of runs', scenarios: '*', seeds: 10, stat: 'failureProbability', expect: { op: '>=', value: 0.6 }, unit: 'ratio' },
+      { name: 'rarely-fails', description: 'fails in at most 95 % of runs', scenarios: '*', seeds: 10, stat: 'failureProbability', expect: { op: '<=', value: 0.95 }, unit: 'ratio' },
+      { name: 'mean-peak', description: 'mean longest queue', scenarios: '*', seeds: 10, figure: 'peak-queue', stat: 'mean', expect: { op: 'between', min: 5, max: 200 }, unit: 'requests', kind: 'construction' },
+      { name: 'big-ensemble', description: 'needs 50 runs', scenarios: '*', seeds: 50, stat: 'failureProbability', expect: { op: '>=', value: 0 }, unit: 'ratio' },
+    ]);
+    const e = await runEnsemble({ spec }, { seeds: 12 }, onThread);
+    const first10 = Array.from({ length: 10 }, (_, i) => runModel({ spec, seed: 1 + i }));
+    const share = first10.filter((r) => r.failure!.met).length / 10;
+    const byName = Object.fromEntries(e.checks.map((c) => [c.name, c]));
+    expect(byName['often-fails']!.observed).toBeCloseTo(share, 6);
+    expect(byName['often-fails']!.pass).toBe(share >= 0.6);
+    expect(byName['rarely-fails']!.pass).toBe(share <= 0.95);
+    expect(byName['mean-peak']!.observed).toBeCloseTo(quantiles(first10.map((r) => r.summary[0]!.value)).mean!, 4);
+    expect(byName['mean-peak']).toMatchObject({ kind: 'construction', expectedText: 'between 5 requests and 200 requests' });
+    expect(e.notEvaluated).toEqual([{ name: 'big-ensemble', reason: 'needs an ensemble of 50 runs; this one has 12' }]);
+  });
+
+  it('is bounded: more seeds than the limit is refused with the limit in the error', async () => {
+    await expect(runEnsemble({ spec: noisyQueue() }, { seeds: SpecLimits.ensembleSeeds + 1 }, onThread)).rejects.toThrow(`between 1 and ${SpecLimits.ensembleSeeds} (engine limit)`);
+  });
+
+  it('validates ensemble checks: their run count, the figure they read, a failure criterion for a probability', () => {
+    const base = noisyQueue() as unknown as Record<string, unknown>;
+    const bad = {
+      ...base,
+      failure: undefined,
+      ensembleChecks: [
+        { name: 'too-many', description: 'x', scenarios: '*', seeds: 5000, figure: 'peak-queue', stat: 'mean', expect: { op: '>=', value: 0 }, unit: 'requests' },
+        { name: 'no-figure', description: 'x', scenarios: '*', seeds: 10, figure: 'nothing', stat: 'p90', expect: { op: '>=', value: 0 }, unit: 'requests' },
+        { name: 'no-failure', description: 'x', scenarios: '*', seeds: 10, stat: 'failureProbability', expect: { op: '>=', value: 0.5 }, unit: 'ratio', colour: 'red' },
+      ],
+    };
+    let error: ModelSpecError | null = null;
+    try {
+      validateSpec(bad);
+    } catch (e) {
+      error = e as ModelSpecError;
+    }
+    const paths = error!.issues.map((i) => `${i.path}: ${i.reason}`);
+    expect(paths).toEqual(
+      expect.arrayContaining([
+        `ensembleChecks[0].seeds: expected a whole number of runs between 2 and ${SpecLimits.ensembleSeeds} (engine limit), got 5000`,
+        expect.stringMatching(/^ensembleChecks\[1\]\.figure: expected the name of a figure \(known: peak-queue\), got "nothing"/),
+        'ensembleChecks[2].stat: failureProbability needs a failure criterion ("failure") to count runs by',
+        expect.stringMatching(/^ensembleChecks\[2\]\.colour: /),
+      ]),
+    );
+  });
+});
+
+describe('parameter sweeps', () => {
+  it('runs the scenario at every value and says where the failure criterion starts being met', async () => {
+    const s = await runSweep({ spec: surge }, { axes: [{ parameter: 'surgeLoad', from: 20, to: 80, count: 4 }] }, onThread);
+    expect(s.axes).toEqual([{ parameter: 'surgeLoad', unit: 'req/s', values: [20, 40, 60, 80] }]);
+    expect(s.points.map((p) => p.failureMet)).toEqual([false, false, true, true]);
+    expect(s.points.map((p) => Math.round(p.figures.peak!))).toEqual([20, 40, 60, 80]);
+    expect(s.points[2]!.inputHash).toBe(runModel({ spec: surge, parameters: { surgeLoad: 60 }, checks: false }).inputHash);
+    expect(s.text).toContain('Between surgeLoad = 40 req/s and surgeLoad = 60 req/s it starts being met');
+  });
+
+  it('sweeps a grid of two parameters', async () => {
+    const s = await runSweep(
+      { spec: surge },
+      {
+        axes: [
+          { parameter: 'surgeLoad', from: 40, to: 60, count: 2 },
+          { parameter: 'base', from: 0, to: 10, count: 3 },
+        ],
+      },
+      onThread,
+    );
+    expect(s.points.map((p) => p.values)).toEqual([
+      { surgeLoad: 40, base: 0 },
+      { surgeLoad: 40, base: 5 },
+      { surgeLoad: 40, base: 10 },
+      { surgeLoad: 60, base: 0 },
+      { surgeLoad: 60, base: 5 },
+      { surgeLoad: 60, base: 10 },
+    ]);
+    expect(s.points.map((p) => p.failureMet)).toEqual([false, false, false, true, true, true]);
+  });
+
+  it('refuses sweeps beyond the limit, outside the range, or over a value the scenario fixes itself', async () => {
+    await expect(runSweep({ spec: surge }, { axes: [{ parameter: 'surgeLoad', from: 0, to: 100, count: SpecLimits.sweepPoints + 1 }] }, onThread)).rejects.toThrow(
+      `expected at most ${SpecLimits.sweepPoints} runs in one sweep (engine limit), got ${SpecLimits.sweepPoints + 1}`,
+    );
+    await expect(runSweep({ spec: surge }, { axes: [{ parameter: 'surgeLoad', from: 0, to: 2000, count: 3 }] }, onThread)).rejects.toThrow('sweep[0].to: expected a number between 0 and 1000 req/s, got 2000');
+    const fixed = runSweep({ spec: surge, scenarioKey: 'capped' }, { axes: [{ parameter: 'surgeLoad', from: 0, to: 100, count: 3 }] }, onThread);
+    await expect(fixed).rejects.toBeInstanceOf(ModelParameterError);
+    await expect(fixed).rejects.toThrow('scenario "capped" sets surgeLoad itself');
+  });
+});
+
+describe('boundary search', () => {
+  it('finds by bisection the value where the failure criterion flips, and words it', async () => {
+    const b = await findBoundary({ spec: surge }, { parameter: 'surgeLoad', from: 10, to: 100, tolerance: 0.5 }, onThread);
+    expect(b.metAtFrom).toBe(false);
+    expect(b.metAtTo).toBe(true);
+    expect(b.boundary!.above - b.boundary!.below).toBeLessThanOrEqual(0.5);
+    // "More than 50 per second" read on 3 s points of evenly spaced arrivals: the flip is at 50 to 51.
+    expect(b.boundary!.below).toBeLessThanOrEqual(51);
+    expect(b.boundary!.above).toBeGreaterThan(50);
+    expect(b.boundary!.above).toBeLessThanOrEqual(51);
+    expect(b.probes.length).toBeLessThanOrEqual(SpecLimits.boundaryRuns);
+    expect(b.text).toMatch(/^Below surgeLoad = 5\d(\.\d+)? req\/s the failure criterion \(more than 50 arrivals per second for at least 10 s\) is never met; from 5\d(\.\d+)? req\/s on it is met/);
+  });
+
+  it('says so when both ends agree', async () => {
+    const b = await findBoundary({ spec: surge }, { parameter: 'surgeLoad', from: 60, to: 100 }, onThread);
+    expect(b.boundary).toBeNull();
+    expect(b.probes).toHaveLength(2);
+    expect(b.text).toMatch(/^No flip between 60 req\/s and 100 req\/s: the failure criterion .* is met at both ends/);
+  });
+
+  it('is bounded in runs', async () => {
+    await expect(findBoundary({ spec: surge }, { parameter: 'surgeLoad', from: 10, to: 100, tolerance: 1e-12 }, onThread)).rejects.toThrow(`more than ${SpecLimits.boundaryRuns} runs (engine limit)`);
+  });
+});

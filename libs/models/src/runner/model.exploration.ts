@@ -1,0 +1,333 @@
+import type { RunModelInput } from '../engine/model.engine';
+import { ModelError, ModelErrorCode, ModelParameterError } from '../errors/model.error';
+import { aggregateEnsemble, ensembleSeeds, type EnsembleRun, type ModelEnsembleResult } from '../output/ensemble';
+import type { FixOutcome, ModelRunResult } from '../output/model-run.types';
+import { formatQuantity } from '../output/number.format';
+import type { ModelSpec, ParameterSpec } from '../spec/model-spec.types';
+import { SCENARIO_AS_HAPPENED, validateSpec } from '../spec/model-spec.validator';
+import { SpecLimits } from '../spec/spec.limits';
+
+/*
+ * Questions asked of a model with many runs: seed ensembles, parameter sweeps and the search
+ * for the value where the failure criterion flips. Each takes the function that performs one
+ * run, so the same code runs them on the calling thread (`runModel`), in worker threads
+ * (`ModelRunner.run`) or as stored, cached runs spread over queue workers (libs/model-runs).
+ */
+
+/** Performs one run; must be deterministic for the same input. A stored run serves as well as a fresh one. */
+export type RunOne = (input: RunModelInput) => Promise<EnsembleRun>;
+
+/** Runs `fn` over `items` with at most `limit` at once, keeping the order of the results. */
+async function mapBounded<T, R>(items: readonly T[], limit: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array(items.length);
+  let next = 0;
+  const lanes = Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i]!, i);
+    }
+  });
+  await Promise.all(lanes);
+  return out;
+}
+
+function specOf(input: RunModelInput): ModelSpec {
+  return validateSpec(input.spec);
+}
+
+// ---- seed ensembles --------------------------------------------------------------------------
+
+export interface EnsembleOptions {
+  /** Runs: seeds input.seed (default 1), +1, … (1..SpecLimits.ensembleSeeds). */
+  seeds: number;
+  /** Runs in flight at once (default 2). */
+  concurrency?: number;
+}
+
+/** The scenario run once per seed, then summarised (bands, failure probability, ensemble checks). */
+export async function runEnsemble(input: RunModelInput, options: EnsembleOptions, run: RunOne): Promise<ModelEnsembleResult> {
+  const spec = specOf(input);
+  const seeds = ensembleSeeds(input.seed ?? 1, options.seeds);
+  const runs = await mapBounded(seeds, options.concurrency ?? 2, (seed) => run({ ...input, spec, seed, checks: input.checks ?? true }));
+  return aggregateEnsemble(spec, runs);
+}
+
+// ---- parameter sweeps ------------------------------------------------------------------------
+
+export interface SweepAxis {
+  parameter: string;
+  from: number;
+  to: number;
+  /** Values from `from` to `to`, evenly spaced (integer parameters rounded, repeats dropped). */
+  count: number;
+}
+
+export interface SweepPoint {
+  /** The swept parameters' values at this point. */
+  values: Record<string, number>;
+  inputHash: string | null;
+  failureMet: boolean | null;
+  onset: number | null;
+  /** Seconds the criterion holds. */
+  duration: number | null;
+  worst: number | null;
+  verdict: FixOutcome | null;
+  /** Every figure of the model at this point. */
+  figures: Record<string, number | null>;
+  /** A run that could not complete (e.g. its event budget ran out): its code and message. */
+  error: { code: string; message: string } | null;
+}
+
+export interface ModelSweepResult {
+  model: ModelRunResult['model'];
+  scenario: { key: string; title: string };
+  seed: number;
+  axes: Array<{ parameter: string; unit: string; values: number[] }>;
+  figures: Array<{ name: string; label: string; unit: string }>;
+  failureCriterion: string | null;
+  points: SweepPoint[];
+  /** The sweep in words: where the failure criterion is met. */
+  text: string;
+}
+
+function declared(spec: ModelSpec, name: string, path: string): ParameterSpec {
+  const p = spec.parameters.find((x) => x.name === name);
+  if (!p) throw new ModelParameterError(name, path, `unknown parameter "${name}" (declared: ${spec.parameters.map((x) => x.name).join(', ')})`);
+  return p;
+}
+
+/** A swept or searched parameter must be one the scenario does not fix itself (its own value would win). */
+function checkNotFixed(spec: ModelSpec, scenarioKey: string, p: ParameterSpec, path: string): void {
+  const own = spec.scenarios.find((s) => s.key === scenarioKey)?.parameters ?? {};
+  if (p.name in own) {
+    throw new ModelParameterError(p.name, path, `scenario "${scenarioKey}" sets ${p.name} itself (${own[p.name]} ${p.unit}), so its runs would all use that value; vary it on another scenario`);
+  }
+}
+
+function checkRange(p: ParameterSpec, from: number, to: number, path: string): void {
+  const allowed = { min: p.min, max: p.max, unit: p.unit };
+  for (const [k, v] of [['from', from], ['to', to]] as const) {
+    if (!Number.isFinite(v) || v < p.min || v > p.max) {
+      throw new ModelParameterError(p.name, `${path}.${k}`, `expected a number between ${p.min} and ${p.max} ${p.unit}, got ${String(v)}`, allowed);
+    }
+  }
+  if (!(from < to)) throw new ModelParameterError(p.name, `${path}.to`, `expected a value above from (${from}), got ${to}`, allowed);
+}
+
+export function sweepValues(p: ParameterSpec, axis: SweepAxis): number[] {
+  const out: number[] = [];
+  for (let i = 0; i < axis.count; i++) {
+    let v = axis.count === 1 ? axis.from : axis.from + ((axis.to - axis.from) * i) / (axis.count - 1);
+    v = p.integer ? Math.round(v) : Number(v.toPrecision(12));
+    if (out[out.length - 1] !== v) out.push(v);
+  }
+  return out;
+}
+
+export interface SweepOptions {
+  /** One or two parameters. */
+  axes: SweepAxis[];
+  concurrency?: number;
+}
+
+/** Runs the scenario at every point of a grid over one or two parameters (at most SpecLimits.sweepPoints runs). */
+export async function runSweep(input: RunModelInput, options: SweepOptions, run: RunOne): Promise<ModelSweepResult> {
+  const spec = specOf(input);
+  const scenarioKey = input.scenarioKey ?? SCENARIO_AS_HAPPENED;
+  const scenario = spec.scenarios.find((s) => s.key === scenarioKey);
+  if (!scenario) throw new ModelError(ModelErrorCode.UnknownScenario, `unknown scenario "${scenarioKey}" (known: ${spec.scenarios.map((s) => s.key).join(', ')})`);
+  if (options.axes.length < 1 || options.axes.length > 2) {
+    throw new ModelParameterError('', 'sweep', `expected one or two parameters to sweep, got ${options.axes.length}`);
+  }
+  if (options.axes.length === 2 && options.axes[0]!.parameter === options.axes[1]!.parameter) {
+    throw new ModelParameterError(options.axes[1]!.parameter, 'sweep[1].parameter', 'expected a second parameter, got the first one again');
+  }
+  const axes = options.axes.map((a, i) => {
+    const path = `sweep[${i}]`;
+    const p = declared(spec, a.parameter, `${path}.parameter`);
+    checkNotFixed(spec, scenarioKey, p, `${path}.parameter`);
+    checkRange(p, a.from, a.to, path);
+    if (!Number.isInteger(a.count) || a.count < 2) throw new ModelParameterError(p.name, `${path}.count`, `expected a whole number of values >= 2, got ${String(a.count)}`);
+    return { p, values: sweepValues(p, a) };
+  });
+  const total = axes.reduce((n, a) => n * a.values.length, 1);
+  if (total > SpecLimits.sweepPoints) {
+    throw new ModelParameterError(axes[0]!.p.name, 'sweep', `expected at most ${SpecLimits.sweepPoints} runs in one sweep (engine limit), got ${total} (${axes.map((a) => a.values.length).join(' × ')})`);
+  }
+  const grid: Array<Record<string, number>> = [];
+  for (const x of axes[0]!.values) {
+    if (axes.length === 1) grid.push({ [axes[0]!.p.name]: x });
+    else for (const y of axes[1]!.values) grid.push({ [axes[0]!.p.name]: x, [axes[1]!.p.name]: y });
+  }
+  const points = await mapBounded(grid, options.concurrency ?? 2, async (values) => {
+    try {
+      const r = await run({ ...input, spec, scenarioKey, parameters: { ...(input.parameters ?? {}), ...values }, checks: false });
+      return pointOf(values, r);
+    } catch (e) {
+      // A point whose run cannot complete is part of the answer; a bad request is not.
+      if (e instanceof ModelError && (e.code === ModelErrorCode.EventBudgetExceeded || e.code === ModelErrorCode.WallTimeExceeded || e.code === ModelErrorCode.ResultTooLarge || e.code === ModelErrorCode.OutOfMemory)) {
+        return errorPoint(values, e);
+      }
+      throw e;
+    }
+  });
+  const result: ModelSweepResult = {
+    model: { slug: spec.slug, version: spec.version, title: spec.title },
+    scenario: { key: scenario.key, title: scenario.title },
+    seed: (input.seed ?? 1) >>> 0,
+    axes: axes.map((a) => ({ parameter: a.p.name, unit: a.p.unit, values: a.values })),
+    figures: (spec.figures ?? []).map((f) => ({ name: f.name, label: f.label, unit: f.unit })),
+    failureCriterion: spec.failure?.description ?? null,
+    points,
+    text: '',
+  };
+  result.text = describeSweep(result);
+  return result;
+}
+
+function pointOf(values: Record<string, number>, r: EnsembleRun): SweepPoint {
+  return {
+    values,
+    inputHash: r.inputHash,
+    failureMet: r.failure ? r.failure.met : null,
+    onset: r.failure?.onset ?? null,
+    duration: r.failure ? r.failure.duration : null,
+    worst: r.failure?.worst ?? null,
+    verdict: r.verdict?.outcome ?? null,
+    figures: Object.fromEntries(r.summary.map((f) => [f.name, f.value])),
+    error: null,
+  };
+}
+
+function errorPoint(values: Record<string, number>, e: ModelError): SweepPoint {
+  return { values, inputHash: null, failureMet: null, onset: null, duration: null, worst: null, verdict: null, figures: {}, error: { code: e.code, message: e.message } };
+}
+
+/** Where along the sweep the failure criterion is met, in words. */
+export function describeSweep(s: ModelSweepResult): string {
+  if (s.failureCriterion === null) return `${s.points.length} runs; the model states no failure criterion.`;
+  const q = (name: string, v: number): string => `${name} = ${formatQuantity(v, s.axes.find((a) => a.parameter === name)!.unit)}`;
+  const met = s.points.filter((p) => p.failureMet === true).length;
+  const failed = s.points.filter((p) => p.error).length;
+  const parts = [`The failure criterion (${s.failureCriterion}) is met at ${met} of ${s.points.length} points.`];
+  if (s.axes.length === 1) {
+    const name = s.axes[0]!.parameter;
+    const flips: string[] = [];
+    for (let i = 1; i < s.points.length; i++) {
+      const a = s.points[i - 1]!;
+      const b = s.points[i]!;
+      if (a.failureMet !== null && b.failureMet !== null && a.failureMet !== b.failureMet) {
+        flips.push(`between ${q(name, a.values[name]!)} and ${q(name, b.values[name]!)} it ${b.failureMet ? 'starts' : 'stops'} being met`);
+      }
+    }
+    if (flips.length > 0) parts.push(`${flips.join('; ')}.`.replace(/^./, (c) => c.toUpperCase()));
+  }
+  if (failed > 0) parts.push(`${failed} points could not complete their run (shown as gaps).`);
+  return parts.join(' ');
+}
+
+// ---- boundary search -------------------------------------------------------------------------
+
+export interface BoundaryOptions {
+  parameter: string;
+  from: number;
+  to: number;
+  /** Stop when the bracket is this narrow (default (to − from) / 1000; 1 for integer parameters). */
+  tolerance?: number;
+}
+
+export interface BoundaryProbe {
+  value: number;
+  failureMet: boolean;
+  verdict: FixOutcome | null;
+  inputHash: string;
+}
+
+export interface ModelBoundaryResult {
+  model: ModelRunResult['model'];
+  scenario: { key: string; title: string };
+  seed: number;
+  parameter: string;
+  unit: string;
+  failureCriterion: string;
+  /** Whether the criterion is met at `from` and at `to`. */
+  metAtFrom: boolean;
+  metAtTo: boolean;
+  /** Null when both ends agree (no flip in the range). */
+  boundary: { below: number; above: number; estimate: number } | null;
+  /** Every run of the search, in the order made. */
+  probes: BoundaryProbe[];
+  /** The answer in words, e.g. "below a keep-alive of 7.3 s the failure criterion is never met". */
+  text: string;
+}
+
+/**
+ * Bisection on the failure criterion: finds, within [from, to], the value of one parameter
+ * where the scenario's run stops (or starts) meeting the model's failure criterion. Assumes one
+ * flip in the range; a sweep shows whether there are more. At most SpecLimits.boundaryRuns runs.
+ */
+export async function findBoundary(input: RunModelInput, options: BoundaryOptions, run: RunOne): Promise<ModelBoundaryResult> {
+  const spec = specOf(input);
+  const scenarioKey = input.scenarioKey ?? SCENARIO_AS_HAPPENED;
+  const scenario = spec.scenarios.find((s) => s.key === scenarioKey);
+  if (!scenario) throw new ModelError(ModelErrorCode.UnknownScenario, `unknown scenario "${scenarioKey}" (known: ${spec.scenarios.map((s) => s.key).join(', ')})`);
+  if (!spec.failure) throw new ModelError(ModelErrorCode.InvalidSpec, `boundary: model "${spec.slug}" states no failure criterion to search on`);
+  const p = declared(spec, options.parameter, 'boundary.parameter');
+  checkNotFixed(spec, scenarioKey, p, 'boundary.parameter');
+  checkRange(p, options.from, options.to, 'boundary');
+  const minWidth = p.integer ? 1 : (options.to - options.from) / 1000;
+  const tolerance = options.tolerance ?? minWidth;
+  if (!(tolerance > 0) || !Number.isFinite(tolerance)) throw new ModelParameterError(p.name, 'boundary.tolerance', `expected a positive width, got ${String(tolerance)}`);
+  const probes: BoundaryProbe[] = [];
+  const probe = async (value: number): Promise<boolean> => {
+    if (probes.length >= SpecLimits.boundaryRuns) {
+      throw new ModelParameterError(p.name, 'boundary', `the search needs more than ${SpecLimits.boundaryRuns} runs (engine limit); give a wider tolerance`);
+    }
+    const r = await run({ ...input, spec, scenarioKey, parameters: { ...(input.parameters ?? {}), [p.name]: value }, checks: false });
+    const met = r.failure?.met === true;
+    probes.push({ value, failureMet: met, verdict: r.verdict?.outcome ?? null, inputHash: r.inputHash });
+    return met;
+  };
+  let lo = options.from;
+  let hi = options.to;
+  const metAtFrom = await probe(lo);
+  const metAtTo = await probe(hi);
+  let boundary: ModelBoundaryResult['boundary'] = null;
+  if (metAtFrom !== metAtTo) {
+    while (hi - lo > tolerance) {
+      let mid = lo + (hi - lo) / 2;
+      if (p.integer) mid = Math.floor(mid);
+      if (mid <= lo || mid >= hi) break;
+      if ((await probe(mid)) === metAtFrom) lo = mid;
+      else hi = mid;
+    }
+    boundary = { below: lo, above: hi, estimate: p.integer ? hi : Number(((lo + hi) / 2).toPrecision(6)) };
+  }
+  const result: ModelBoundaryResult = {
+    model: { slug: spec.slug, version: spec.version, title: spec.title },
+    scenario: { key: scenario.key, title: scenario.title },
+    seed: (input.seed ?? 1) >>> 0,
+    parameter: p.name,
+    unit: p.unit,
+    failureCriterion: spec.failure.description,
+    metAtFrom,
+    metAtTo,
+    boundary,
+    probes,
+    text: '',
+  };
+  result.text = describeBoundary(result, p);
+  return result;
+}
+
+/** The boundary in words. */
+export function describeBoundary(b: ModelBoundaryResult, p?: Pick<ParameterSpec, 'description'>): string {
+  const q = (v: number): string => formatQuantity(v, b.unit);
+  const crit = `the failure criterion (${b.failureCriterion})`;
+  const what = p?.description ? ` (${b.parameter}: ${p.description.replace(/\.$/, '')})` : '';
+  if (!b.boundary) {
+    return `No flip between ${q(b.probes[0]!.value)} and ${q(b.probes[1]!.value)}: ${crit} is ${b.metAtFrom ? 'met' : 'not met'} at both ends of the range of ${b.parameter}. Bisection looks for one change, so a flip back and forth inside the range would go unseen; a sweep shows it.${what}`;
+  }
+  const { below, above } = b.boundary;
+  return `Below ${b.parameter} = ${q(below)} ${crit} is ${b.metAtFrom ? 'met' : 'never met'}; from ${q(above)} on it is ${b.metAtTo ? 'met' : 'never met'} (the flip lies between ${q(below)} and ${q(above)}; ${b.probes.length} runs with seed ${b.seed}, assuming one flip in the range).${what}`;
+}

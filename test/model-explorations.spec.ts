@@ -1,0 +1,137 @@
+import { PrismaService } from '@hindsight/db';
+import { ModelExplorations, ModelRunsService, runnerExecutor, type ClosableExecutor, type ModelRunOptions } from '@hindsight/model-runs';
+import { aggregateEnsemble, runModel, validateSpec } from '@hindsight/models';
+import { attachSeedModels } from './support/model-seeds';
+import { attachQueueModel, QUEUE_MODEL_INCIDENT, queueModelSpec } from './support/queue-model';
+import { startTestApp, type TestApp } from './support/test-app';
+import { createTestDatabase, testPrisma, type TestDatabase } from './support/test-db';
+
+const STACKEGG = 'stackegg-haproxy-session-cap-2015';
+
+const ENSEMBLE = `mutation E($input: RunModelEnsembleInput!) {
+  runModelEnsemble(input: $input) {
+    status runsFinished
+    ensemble { inputHash scenario seeds time series { key unit mean p10 p50 p90 } summary { name mean p10 p90 n } failure { met runs probability } checks { name pass } notEvaluated { name reason } text }
+  }
+}`;
+const SWEEP = `mutation S($input: RunModelSweepInput!) {
+  runModelSweep(input: $input) { status runsFinished sweep { scenario axes { parameter unit values } points { values { parameter value } failureMet onset figures { name value } errorCode } text } }
+}`;
+const BOUNDARY = `mutation B($input: FindModelBoundaryInput!) {
+  findModelBoundary(input: $input) { status runsFinished boundary { parameter unit metAtFrom metAtTo below above probes { value failureMet } text } }
+}`;
+
+describe('ensembles, sweeps and boundaries over GraphQL', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp();
+    await attachSeedModels(t.app);
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('runs a seed ensemble as stored runs, one per seed, and answers the same again without new runs', async () => {
+    const view = await attachQueueModel(t.app.get(ModelRunsService), 200);
+    const input = { incident: QUEUE_MODEL_INCIDENT, scenario: 'as-happened', seeds: 4, seed: 11 };
+    type E = { runModelEnsemble: { status: string; runsFinished: number; ensemble: { seeds: number[]; series: { key: string; mean: number[]; p10: number[]; p90: number[] }[]; summary: unknown[]; text: string } } };
+    const first = await t.gql<E>(ENSEMBLE, { input });
+    expect(first.errors).toBeUndefined();
+    const e = first.data.runModelEnsemble;
+    expect(e).toMatchObject({ status: 'COMPLETE', runsFinished: 4 });
+    expect(e.ensemble.seeds).toEqual([11, 12, 13, 14]);
+    const prisma = t.app.get(PrismaService);
+    const rows = await prisma.modelRun.findMany({ where: { specId: view.spec.id, seed: { in: [11, 12, 13, 14] } }, orderBy: { seed: 'asc' } });
+    expect(rows.map((r) => [r.seed, r.status])).toEqual([11, 12, 13, 14].map((s) => [s, 'succeeded']));
+    // The bands are those of the four runs the engine gives for these seeds.
+    const spec = validateSpec(queueModelSpec(200));
+    const expected = aggregateEnsemble(spec, [11, 12, 13, 14].map((seed) => runModel({ spec, seed })));
+    expect(e.ensemble.series[0]!.mean).toEqual(expected.series[0]!.mean);
+    expect(e.ensemble.series[0]!.p90).toEqual(expected.series[0]!.p90);
+
+    const before = await prisma.modelRun.count();
+    const again = await t.gql<E>(ENSEMBLE, { input });
+    expect(again.data.runModelEnsemble.ensemble).toEqual(e.ensemble);
+    expect(await prisma.modelRun.count()).toBe(before);
+  });
+
+  it('refuses an ensemble beyond the limit, naming the field and the limit', async () => {
+    const res = await t.gql(ENSEMBLE, { input: { incident: STACKEGG, scenario: 'as-happened', seeds: 201 } });
+    expect(res.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'input.seeds' });
+    expect(res.errors?.[0]?.message).toContain('between 1 and 200 (engine limit), got 201');
+  });
+
+  it('sweeps StackEgg’s keep-alive and finds where below it the session cap is never reached', async () => {
+    type S = { runModelSweep: { status: string; sweep: { points: { values: { parameter: string; value: number }[]; failureMet: boolean }[]; text: string } } };
+    const sweep = await t.gql<S>(SWEEP, { input: { incident: STACKEGG, scenario: 'as-happened', axes: [{ parameter: 'keepAliveSeconds', from: 5, to: 15, count: 3 }] } });
+    expect(sweep.errors).toBeUndefined();
+    expect(sweep.data.runModelSweep.status).toBe('COMPLETE');
+    expect(sweep.data.runModelSweep.sweep.points.map((p) => [p.values[0]!.value, p.failureMet])).toEqual([
+      [5, false],
+      [10, true],
+      [15, true],
+    ]);
+    type B = { findModelBoundary: { status: string; boundary: { metAtFrom: boolean; metAtTo: boolean; below: number; above: number; text: string } } };
+    const b = await t.gql<B>(BOUNDARY, { input: { incident: STACKEGG, scenario: 'as-happened', parameter: 'keepAliveSeconds', from: 5, to: 10, tolerance: 0.5 } });
+    expect(b.errors).toBeUndefined();
+    const found = b.data.findModelBoundary.boundary;
+    expect(found).toMatchObject({ metAtFrom: false, metAtTo: true });
+    expect(found.above - found.below).toBeLessThanOrEqual(0.5);
+    expect(found.text).toMatch(/^Below keepAliveSeconds = [\d.]+ s the failure criterion .* is never met; from [\d.]+ s on it is met/);
+  });
+
+  it('refuses a sweep over a value the scenario fixes itself', async () => {
+    const res = await t.gql(SWEEP, { input: { incident: STACKEGG, scenario: 'lower-keep-alive', axes: [{ parameter: 'keepAliveSeconds', from: 1, to: 10, count: 3 }] } });
+    expect(res.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', parameter: 'keepAliveSeconds' });
+    expect(res.errors?.[0]?.message).toContain('scenario "lower-keep-alive" sets keepAliveSeconds itself');
+  });
+});
+
+describe('ensembles in queue mode', () => {
+  let db: TestDatabase;
+  let prisma: PrismaService;
+  const executors: ClosableExecutor[] = [];
+
+  function service(options: Partial<ModelRunOptions>) {
+    const executor = runnerExecutor({ workers: 1, queueSize: 4, runTimeoutMs: 60_000, eventBudget: 1e8 });
+    executors.push(executor);
+    return new ModelRunsService(prisma, executor, { execution: 'inline', defaultSeed: 1, leaseMs: 60_000, ...options });
+  }
+
+  beforeAll(async () => {
+    db = await createTestDatabase({ seed: true });
+    prisma = testPrisma(db.url);
+  });
+  afterAll(async () => {
+    for (const e of executors) await e.close();
+    await prisma.$disconnect();
+    await db.drop();
+  });
+
+  it('spreads the seeds as queued runs over the workers sharing the database, answers PENDING until they are done, then the same bands as inline', async () => {
+    const api = service({ execution: 'queue' });
+    const jobs: string[] = [];
+    api.enqueue = async (runId) => void jobs.push(runId);
+    await attachQueueModel(api, 300);
+    const explorations = new ModelExplorations(api, prisma);
+    explorations.waitMs = 200;
+    const request = { incidentSlug: QUEUE_MODEL_INCIDENT, scenarioKey: 'as-happened', seed: 1, seeds: 6 };
+
+    const pending = await explorations.ensemble(request);
+    expect(pending).toEqual({ status: 'PENDING', runsFinished: 0, result: null });
+    expect(jobs).toHaveLength(6);
+    expect(await prisma.modelRun.count({ where: { status: 'queued' } })).toBe(6);
+
+    // Two worker processes take the jobs in turn, each under its own lease.
+    const workers = [service({ execution: 'queue' }), service({ execution: 'queue' })];
+    const done = await Promise.all(jobs.map((id, i) => workers[i % 2]!.execute(id)));
+    expect(done.every((r) => r.status === 'succeeded')).toBe(true);
+
+    const complete = await explorations.ensemble(request);
+    expect(complete.status).toBe('COMPLETE');
+    expect(complete.result!.seeds).toEqual([1, 2, 3, 4, 5, 6]);
+    const inline = new ModelExplorations(service({ execution: 'inline' }), prisma);
+    const direct = await inline.ensemble({ ...request });
+    expect(JSON.stringify(complete.result)).toBe(JSON.stringify(direct.result));
+  });
+});

@@ -1,0 +1,64 @@
+import request from 'supertest';
+import { PrismaService } from '@hindsight/db';
+import { elements, sectionById, textOf } from './support/html-inspect';
+import { attachSeedModels } from './support/model-seeds';
+import { startTestApp, type TestApp } from './support/test-app';
+
+const APACHE = 'apache-outbound-calls-without-timeouts-2011';
+const STACKEGG = 'stackegg-haproxy-session-cap-2015';
+
+describe('ensembles and sweeps on the model panel', () => {
+  let t: TestApp;
+  let prisma: PrismaService;
+  beforeAll(async () => {
+    t = await startTestApp();
+    await attachSeedModels(t.app);
+    prisma = t.app.get(PrismaService);
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+  const get = (url: string) => request(t.app.getHttpServer()).get(url);
+
+  it('draws the 10th–90th percentile of a seed ensemble around the run as it happened and says how often the failure criterion is met', async () => {
+    const res = await get(`/incidents/${APACHE}?seeds=3&scenario=outbound-timeouts`);
+    expect(res.status).toBe(200);
+    const panel = sectionById(res.text, 'model');
+    expect(textOf(panel)).toMatch(/Over 3 seeds: The failure criterion \(fewer than half of page requests succeed for at least 30 s\) is met in \d of 3 runs, \d+ %/);
+    expect(panel).toContain('class="chart-band" data-line="as-happened"');
+    expect(panel).toContain('10th to 90th percentile of 3 runs');
+    // One stored run per seed of the as-happened scenario.
+    const runs = await prisma.modelRun.findMany({ where: { scenarioKey: 'as-happened', incident: { slug: APACHE } }, select: { seed: true } });
+    expect(new Set(runs.map((r) => r.seed))).toEqual(new Set([1, 2, 3]));
+  });
+
+  it('charts a sweep of one parameter with the failure criterion at each value, in words', async () => {
+    const res = await get(`/incidents/${STACKEGG}?sweep=keepAliveSeconds:5:15:3&scenario=lower-keep-alive`);
+    expect(res.status).toBe(200);
+    const panel = sectionById(res.text, 'model');
+    expect(panel).toContain('<figure class="sweep-chart" id="model-sweep">');
+    const text = textOf(panel);
+    expect(text).toContain('Between keepAliveSeconds = 5 s and keepAliveSeconds = 10 s it starts being met.');
+    expect(text).toContain('keepAliveSeconds = 15 s:');
+    const field = elements(panel).find((e) => e.tag === 'input' && e.attrs.name === 'sweep')!;
+    expect(field.attrs.value).toBe('keepAliveSeconds:5:15:3');
+  });
+
+  it('finds where along a parameter the failure criterion flips and says it in words beside the probes', async () => {
+    const res = await get(`/incidents/${STACKEGG}?boundary=keepAliveSeconds:5:10&scenario=lower-keep-alive`);
+    expect(res.status).toBe(200);
+    const panel = sectionById(res.text, 'model');
+    expect(panel).toContain('<figure class="sweep-chart" id="model-boundary">');
+    expect(textOf(panel)).toMatch(/Below keepAliveSeconds = [\d.]+ s the failure criterion \(fewer than 90 % of page connections succeed for at least 30 s\) is never met; from [\d.]+ s on it is met/);
+  });
+
+  it('refuses a sweep or an ensemble beyond what a page may ask, next to the field, and runs nothing', async () => {
+    const before = await prisma.modelRun.count();
+    const res = await get(`/incidents/${STACKEGG}?sweep=keepAliveSeconds:1:15:50&seeds=500`);
+    expect(res.status).toBe(200);
+    const panel = sectionById(res.text, 'model');
+    expect(textOf(panel)).toContain('Enter from 2 to 12 values to sweep.');
+    expect(textOf(panel)).toContain('Enter a whole number of runs from 2 to 20.');
+    expect(await prisma.modelRun.count()).toBe(before);
+  });
+});
