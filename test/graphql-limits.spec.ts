@@ -124,7 +124,7 @@ describe('operation limits: a request too large to run is refused before it runs
 
   it('refuses a flood sent with a revoked token as UNAUTHENTICATED, not by running it', async () => {
     const { tokens, as } = await issueTokens(t);
-    await post(t, 'mutation { revokeApiToken(token: "viewer-token") { id } }', as('admin'));
+    await post(t, 'mutation { revokeApiToken(input: { token: "viewer-token" }) { apiToken { id } } }', as('admin'));
     const res = await post(t, INTROSPECTION_FLOOD, { Authorization: `Bearer ${tokens.viewer}` });
     expect(res.status).toBe(401);
     expect(res.errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
@@ -231,7 +231,7 @@ describe('rate limits on writes and model runs', () => {
     await t.close();
   });
 
-  const REVOKE_NOTHING = 'mutation { revokeApiToken(token: "no-such-token") { id } }';
+  const REVOKE_NOTHING = 'mutation { revokeApiToken(input: { token: "no-such-token" }) { apiToken { id } } }';
 
   it('refuses the write beyond a token’s budget at once with TOO_MANY_REQUESTS and a retry-after, per token and per address', async () => {
     for (let i = 0; i < 2; i++) expect((await post(t, REVOKE_NOTHING, as('admin'))).errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
@@ -246,7 +246,7 @@ describe('rate limits on writes and model runs', () => {
     expect(statements).toBeLessThanOrEqual(1);
 
     // Another token has its own budget, until the address's (5) is spent: 2 (admin) + 2 + 1.
-    for (let i = 0; i < 2; i++) expect((await post(t, 'mutation { deleteActionable(id: "00000000-0000-0000-0000-000000000000", expectedVersion: 1) }', as('editor'))).errors?.[0]?.extensions?.code).not.toBe('TOO_MANY_REQUESTS');
+    for (let i = 0; i < 2; i++) expect((await post(t, 'mutation { deleteActionable(input: { id: "00000000-0000-0000-0000-000000000000", expectedVersion: 1 }) { deletedActionableId } }', as('editor'))).errors?.[0]?.extensions?.code).not.toBe('TOO_MANY_REQUESTS');
     expect((await post(t, REVOKE_NOTHING, as('viewer'))).errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
     const byAddress = await post(t, REVOKE_NOTHING, as('viewer'));
     expect(byAddress.errors?.[0]?.extensions).toMatchObject({ code: 'TOO_MANY_REQUESTS', per: 'address', limit: 5 });
@@ -255,12 +255,12 @@ describe('rate limits on writes and model runs', () => {
   });
 
   it('counts model runs per address, each aliased run on its own, and page what-ifs with them', async () => {
-    const run = `mutation { runModel(incident: "${APACHE}", scenario: "as-happened") { status } }`;
+    const run = `mutation { runModel(input: { incident: "${APACHE}", scenario: "as-happened" }) { run { status } } }`;
     const first = await post(t, run);
     expect(first.errors).toBeUndefined();
-    expect(first.data).toEqual({ runModel: { status: 'SUCCEEDED' } });
+    expect(first.data).toEqual({ runModel: { run: { status: 'SUCCEEDED' } } });
     // One left in the budget; two aliased runs ask for two, and a refused request spends what it asked for.
-    const two = await post(t, `mutation { a: runModel(incident: "${APACHE}") { status } b: runModel(incident: "${APACHE}") { status } }`);
+    const two = await post(t, `mutation { a: runModel(input: { incident: "${APACHE}" }) { run { status } } b: runModel(input: { incident: "${APACHE}" }) { run { status } } }`);
     expect(two.errors?.[0]?.extensions).toMatchObject({ code: 'TOO_MANY_REQUESTS', per: 'address', limit: 2 });
     expect(two.data).toBeUndefined();
     const compare = await post(t, `{ compareScenarios(incident: "${APACHE}") { scenarios { scenario { key } } } }`);

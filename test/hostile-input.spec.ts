@@ -408,7 +408,7 @@ describe('hostile values in every mutation argument and in search', () => {
       as('editor'),
     );
     const draft = imported.data.importPostmortem.incident;
-    const published = await t.gql('mutation($s: String!, $v: Int!) { publishIncident(slug: $s, expectedVersion: $v) { status } }', { s: draft.slug, v: draft.version }, as('editor'));
+    const published = await t.gql('mutation($s: String!, $v: Int!) { publishIncident(input: { slug: $s, expectedVersion: $v }) { incident { status } } }', { s: draft.slug, v: draft.version }, as('editor'));
     expect(published.errors).toBeUndefined();
     const schema = await t.gql<{ __schema: { mutationType: { fields: { name: string; args: { name: string; type: TypeRef }[]; type: TypeRef }[] } } }>(
       `{ __schema { mutationType { fields { name args { name type { ${TYPE_REF} } } type { ${TYPE_REF} } } } } }`,

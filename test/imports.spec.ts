@@ -4,6 +4,7 @@ import { projectRoot } from '@hindsight/db';
 import { AppError } from '@hindsight/domain';
 import { ImportError, importCli } from '@hindsight/importer';
 import { ImportsService } from '@hindsight/imports';
+import { rid } from './support/global-ids';
 import { issueTokens } from './support/api-tokens';
 import { startTestApp, type TestApp } from './support/test-app';
 import { createTestDatabase, testPrisma, type TestDatabase } from './support/test-db';
@@ -56,14 +57,14 @@ describe('importing postmortems as drafts', () => {
     const error = await imports.importDocument({ document, actor: ACTOR }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(AppError);
     expect((error as AppError).code).toBe('CONFLICT');
-    const after = await prisma.incident.findUniqueOrThrow({ where: { id: draft.incident.id } });
+    const after = await prisma.incident.findUniqueOrThrow({ where: { id: rid(draft.incident.id) } });
     expect(after.version).toBe(published.version);
   });
 
   it('publishes only at the expected version', async () => {
     const draft = await imports.importDocument({ document: fixture('slack-cache-metastability-2022.txt'), actor: ACTOR });
     await expect(imports.publish(draft.incident.slug, draft.incident.version + 7, ACTOR)).rejects.toMatchObject({ code: 'CONFLICT' });
-    expect((await prisma.incident.findUniqueOrThrow({ where: { id: draft.incident.id } })).status).toBe('draft');
+    expect((await prisma.incident.findUniqueOrThrow({ where: { id: rid(draft.incident.id) } })).status).toBe('draft');
   });
 
   it.each([
@@ -145,13 +146,13 @@ A malformed message made every consumer crash and retry it forever.
     const review = await t.gql<{ draftIncidents: { incident: { slug: string } }[] }>(`{ draftIncidents { incident { slug } report { contentHash } } }`, {}, as('editor'));
     expect(review.data.draftIncidents.map((d) => d.incident.slug)).toEqual([incident.slug]);
 
-    const PUBLISH = `mutation P($slug: String!, $v: Int!) { publishIncident(slug: $slug, expectedVersion: $v) { slug status version } }`;
+    const PUBLISH = `mutation P($slug: String!, $v: Int!) { publishIncident(input: { slug: $slug, expectedVersion: $v }) { incident { slug status version } } }`;
     const viewerPublish = await t.gql(PUBLISH, { slug: incident.slug, v: incident.version }, as('viewer'));
     expect(viewerPublish.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
     const stale = await t.gql(PUBLISH, { slug: incident.slug, v: incident.version + 1 }, as('editor'));
     expect(stale.errors?.[0]?.extensions?.code).toBe('CONFLICT');
-    const published = await t.gql<{ publishIncident: { status: string } }>(PUBLISH, { slug: incident.slug, v: incident.version }, as('editor'));
-    expect(published.data.publishIncident.status).toBe('PUBLISHED');
+    const published = await t.gql<{ publishIncident: { incident: { status: string } } }>(PUBLISH, { slug: incident.slug, v: incident.version }, as('editor'));
+    expect(published.data.publishIncident.incident.status).toBe('PUBLISHED');
     const visible = await t.gql<{ incident: { slug: string } }>(`query Q($slug: String!) { incident(slug: $slug) { slug } }`, { slug: incident.slug });
     expect(visible.data.incident.slug).toBe(incident.slug);
 

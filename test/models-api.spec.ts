@@ -9,11 +9,11 @@ import { testPrisma } from './support/test-db';
 
 const STACKEGG = 'stackegg-haproxy-session-cap-2015';
 const RUN = `mutation R($incident: String!, $scenario: String!, $parameters: [ParameterValueInput!], $seed: Int) {
-  runModel(incident: $incident, scenario: $scenario, parameters: $parameters, seed: $seed) {
+  runModel(input: { incident: $incident, scenario: $scenario, parameters: $parameters, seed: $seed }) { run {
     id status scenarioKey seed engineVersion specVersion durationMs
     parameters { name value } summary { name value unit } checks { name pass expectedText observed explanation }
     time series { key unit values } events { key at label } checksPassed
-  }
+  } }
 }`;
 type Run = { id: string; status: string; summary: { name: string; value: number }[]; checks: { name: string; pass: boolean }[]; time: number[]; series: { key: string; unit: string; values: (number | null)[] }[]; checksPassed: boolean };
 
@@ -55,9 +55,9 @@ describe('executable models over GraphQL', () => {
   });
 
   it('reproduces the StackEgg figures and passes its checks', async () => {
-    const res = await t.gql<{ runModel: Run }>(RUN, { incident: STACKEGG, scenario: 'as-happened' });
+    const res = await t.gql<{ runModel: { run: Run } }>(RUN, { incident: STACKEGG, scenario: 'as-happened' });
     expect(res.errors).toBeUndefined();
-    const run = res.data.runModel;
+    const run = res.data.runModel.run;
     expect(run.status).toBe('SUCCEEDED');
     expect(run.checks.length).toBeGreaterThan(0);
     expect(run.checks.filter((c) => !c.pass)).toEqual([]);
@@ -70,10 +70,10 @@ describe('executable models over GraphQL', () => {
 
   it('returns the stored run for the same inputs and a new one for new inputs', async () => {
     const vars = { incident: STACKEGG, scenario: 'as-happened', parameters: [{ name: 'keepAliveSeconds', value: 5 }], seed: 3 };
-    const first = (await t.gql<{ runModel: Run }>(RUN, vars)).data.runModel;
-    const again = (await t.gql<{ runModel: Run }>(RUN, vars)).data.runModel;
+    const first = (await t.gql<{ runModel: { run: Run } }>(RUN, vars)).data.runModel.run;
+    const again = (await t.gql<{ runModel: { run: Run } }>(RUN, vars)).data.runModel.run;
     expect(again.id).toBe(first.id);
-    const other = (await t.gql<{ runModel: Run }>(RUN, { ...vars, parameters: [{ name: 'keepAliveSeconds', value: 6 }] })).data.runModel;
+    const other = (await t.gql<{ runModel: { run: Run } }>(RUN, { ...vars, parameters: [{ name: 'keepAliveSeconds', value: 6 }] })).data.runModel.run;
     expect(other.id).not.toBe(first.id);
     const rows = await t.app.get(PrismaService).modelRun.count({ where: { id: { in: [first.id, other.id] } } });
     expect(rows).toBe(2);
@@ -83,8 +83,8 @@ describe('executable models over GraphQL', () => {
 
   it('shares one run between concurrent identical requests', async () => {
     const vars = { incident: STACKEGG, scenario: 'lower-keep-alive', parameters: [{ name: 'sessionCap', value: 35_000 }] };
-    const results = await Promise.all(Array.from({ length: 6 }, () => t.gql<{ runModel: Run }>(RUN, vars)));
-    expect(new Set(results.map((r) => r.data.runModel.id)).size).toBe(1);
+    const results = await Promise.all(Array.from({ length: 6 }, () => t.gql<{ runModel: { run: Run } }>(RUN, vars)));
+    expect(new Set(results.map((r) => r.data.runModel.run.id)).size).toBe(1);
   });
 
   it.each([
@@ -269,26 +269,26 @@ describe('executable models over GraphQL', () => {
     const { as } = await issueTokens(t);
     const spec = JSON.parse(fs.readFileSync(path.join(projectRoot(), 'seeds', 'models', `${STACKEGG}.model.json`), 'utf8')) as Record<string, unknown>;
     const custom = { ...spec, slug: 'edge-proxy-session-cap', version: '0.1.0', title: 'An edge proxy with a session cap' };
-    const created = await t.gql<{ createModelSpec: { key: string; version: string } }>(`mutation($s: JSON!) { createModelSpec(spec: $s) { key version } }`, { s: custom }, as('editor'));
+    const created = await t.gql<{ createModelSpec: { modelSpec: { key: string; version: string } } }>(`mutation($s: JSON!) { createModelSpec(input: { spec: $s }) { modelSpec { key version } } }`, { s: custom }, as('editor'));
     expect(created.errors).toBeUndefined();
-    expect(created.data.createModelSpec).toEqual({ key: 'edge-proxy-session-cap', version: '0.1.0' });
-    const same = await t.gql<{ createModelSpec: { key: string } }>(`mutation($s: JSON!) { createModelSpec(spec: $s) { key } }`, { s: custom }, as('editor'));
+    expect(created.data.createModelSpec.modelSpec).toEqual({ key: 'edge-proxy-session-cap', version: '0.1.0' });
+    const same = await t.gql<{ createModelSpec: { modelSpec: { key: string } } }>(`mutation($s: JSON!) { createModelSpec(input: { spec: $s }) { modelSpec { key } } }`, { s: custom }, as('editor'));
     expect(same.errors).toBeUndefined();
-    const changed = await t.gql(`mutation($s: JSON!) { createModelSpec(spec: $s) { key } }`, { s: { ...custom, title: 'Changed without a new version' } }, as('editor'));
+    const changed = await t.gql(`mutation($s: JSON!) { createModelSpec(input: { spec: $s }) { modelSpec { key } } }`, { s: { ...custom, title: 'Changed without a new version' } }, as('editor'));
     expect(changed.errors?.[0]?.extensions?.code).toBe('CONFLICT');
-    const invalid = await t.gql(`mutation($s: JSON!) { createModelSpec(spec: $s) { key } }`, { s: { ...custom, version: '0.2.0', stations: 'none' } }, as('editor'));
+    const invalid = await t.gql(`mutation($s: JSON!) { createModelSpec(input: { spec: $s }) { modelSpec { key } } }`, { s: { ...custom, version: '0.2.0', stations: 'none' } }, as('editor'));
     expect(invalid.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
     expect(invalid.errors?.[0]?.message).toMatch(/spec\.stations/);
 
-    const attached = await t.gql<{ attachModel: { key: string; scenarios: { key: string }[] } }>(
-      `mutation { attachModel(incident: "slack-cache-metastability-2022", model: "edge-proxy-session-cap", defaultParameters: [{ name: "sessionCap", value: 30000 }]) { key scenarios { key } parameters { name default } } }`,
+    const attached = await t.gql<{ attachModel: { model: { key: string; scenarios: { key: string }[] } } }>(
+      `mutation { attachModel(input: { incident: "slack-cache-metastability-2022", model: "edge-proxy-session-cap", defaultParameters: [{ name: "sessionCap", value: 30000 }] }) { model { key scenarios { key } parameters { name default } } } }`,
       {},
       as('editor'),
     );
     expect(attached.errors).toBeUndefined();
-    const run = await t.gql<{ runModel: Run }>(RUN, { incident: 'slack-cache-metastability-2022', scenario: 'as-happened' });
-    expect(run.data.runModel.status).toBe('SUCCEEDED');
-    const badDefault = await t.gql(`mutation { attachModel(incident: "slack-cache-metastability-2022", model: "edge-proxy-session-cap", defaultParameters: [{ name: "sessionCap", value: -1 }]) { key } }`, {}, as('editor'));
+    const run = await t.gql<{ runModel: { run: Run } }>(RUN, { incident: 'slack-cache-metastability-2022', scenario: 'as-happened' });
+    expect(run.data.runModel.run.status).toBe('SUCCEEDED');
+    const badDefault = await t.gql(`mutation { attachModel(input: { incident: "slack-cache-metastability-2022", model: "edge-proxy-session-cap", defaultParameters: [{ name: "sessionCap", value: -1 }] }) { model { key } } }`, {}, as('editor'));
     expect(badDefault.errors?.[0]?.extensions?.field).toBe('parameters.sessionCap');
   });
 });
@@ -304,9 +304,9 @@ describe('model runs through the job queue (npm run worker)', () => {
   });
 
   it('queues a run in the API and a separate worker executes it', async () => {
-    const queued = await t.gql<{ runModel: { id: string; status: string } }>(RUN, { incident: STACKEGG, scenario: 'as-happened', seed: 11 });
+    const queued = await t.gql<{ runModel: { run: { id: string; status: string } } }>(RUN, { incident: STACKEGG, scenario: 'as-happened', seed: 11 });
     expect(queued.errors).toBeUndefined();
-    expect(queued.data.runModel.status).toBe('QUEUED');
+    expect(queued.data.runModel.run.status).toBe('QUEUED');
 
     // What `npm run worker` does, with its own connections and its own worker threads.
     const prisma = testPrisma(t.db.url);
@@ -318,7 +318,7 @@ describe('model runs through the job queue (npm run worker)', () => {
       let status = 'QUEUED';
       for (let i = 0; i < 120 && status !== 'SUCCEEDED' && status !== 'FAILED'; i++) {
         await new Promise((r) => setTimeout(r, 250));
-        status = (await t.gql<{ modelRun: { status: string } }>(`query($id: ID!) { modelRun(id: $id) { status } }`, { id: queued.data.runModel.id })).data.modelRun.status;
+        status = (await t.gql<{ modelRun: { status: string } }>(`query($id: ID!) { modelRun(id: $id) { status } }`, { id: queued.data.runModel.run.id })).data.modelRun.status;
       }
       expect(status).toBe('SUCCEEDED');
     } finally {

@@ -81,7 +81,7 @@ describe('logs: JSON lines with a request id, and no secrets', () => {
     const server = t.app.getHttpServer();
     // A valid token on a read, and as the argument of an admin mutation.
     await request(server).post('/graphql').set(as('viewer')).set('Cookie', 'session=cookie-secret-value').send({ query: '{ patterns { key } }' }).expect(200);
-    const revoke = await t.gql('mutation R($t: ID!) { revokeApiToken(token: $t) { name } }', { t: tokens.viewer }, as('admin'));
+    const revoke = await t.gql('mutation R($t: ID!) { revokeApiToken(input: { token: $t }) { apiToken { name } } }', { t: tokens.viewer }, as('admin'));
     expect(revoke.errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
     // A token the app does not know, and one that is malformed.
     const unknown = `hs_${'A'.repeat(43)}`;
@@ -128,8 +128,8 @@ describe('/metrics', () => {
     await t.gql('query Broken { patterns { noSuchField } }');
     const runs = async () => parseMetrics((await request(server).get('/metrics')).text).get('hindsight_model_run_duration_seconds_count{status="succeeded"}') ?? 0;
     const runsBefore = await runs();
-    const run = await t.gql<{ runModel: { status: string } }>('mutation Run { runModel(incident: "' + STACKEGG + '", scenario: "as-happened", seed: 424242) { status } }');
-    expect(run.data.runModel.status).toBe('SUCCEEDED');
+    const run = await t.gql<{ runModel: { run: { status: string } } }>('mutation Run { runModel(input: { incident: "' + STACKEGG + '", scenario: "as-happened", seed: 424242 }) { run { status } } }');
+    expect(run.data.runModel.run.status).toBe('SUCCEEDED');
     expect(await runs()).toBe(runsBefore + 1);
     await request(server).get(`/incidents/${STACKEGG}`).expect(200);
     await request(server).get('/incidents/no-such-incident').expect(404);

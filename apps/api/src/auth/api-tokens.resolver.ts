@@ -1,8 +1,9 @@
-import { Args, ID, Mutation, Query, Resolver } from '@nestjs/graphql';
+import { Args, Mutation, Query, Resolver } from '@nestjs/graphql';
 import { ApiTokensService, type Principal } from '@hindsight/tracking';
 import { CurrentPrincipal } from './current-principal.decorator';
 import { RequireRole } from './roles.decorator';
-import { ApiToken } from './types/api-token.types';
+import { isGlobalIdOf, localIdOf } from '../node/global-id';
+import { ApiToken, RevokeApiTokenInput, RevokeApiTokenPayload } from './types/api-token.types';
 
 /** Token administration over the API. Creating tokens is CLI-only, so a token is never sent back over HTTP. */
 @Resolver(() => ApiToken)
@@ -16,8 +17,9 @@ export class ApiTokensResolver {
   }
 
   @RequireRole('admin')
-  @Mutation(() => ApiToken, { description: 'Revokes a token by id or name; it stops working at once. Idempotent. Admin only.' })
-  revokeApiToken(@Args('token', { type: () => ID, description: 'Id or name.' }) token: string, @Args('note', { type: () => String, nullable: true }) note: string | null, @CurrentPrincipal() actor: Principal) {
-    return this.tokens.revoke(token, actor, note);
+  @Mutation(() => RevokeApiTokenPayload, { description: 'Revokes a token by id or name; it stops working at once. Idempotent. Admin only.' })
+  async revokeApiToken(@Args('input') input: RevokeApiTokenInput, @CurrentPrincipal() actor: Principal) {
+    const token = /^[A-Za-z0-9_-]+$/.test(input.token) && isGlobalIdOf(input.token, 'ApiToken') ? localIdOf(input.token, 'ApiToken', 'input.token') : input.token;
+    return { apiToken: await this.tokens.revoke(token, actor, input.note) };
   }
 }

@@ -1,5 +1,4 @@
 import { Args, Int, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
-import { AppError } from '@hindsight/domain';
 import {
   IncidentsService,
   type ActionableOrder,
@@ -10,8 +9,6 @@ import { ActionableOrderEnum } from '../common/graphql-enums';
 import { Loaders } from '../common/gql-context';
 import { toConnection } from '../common/page-info.type';
 import { Actionable, ActionableConnection, ActionableFilterInput, CausalFactor, ExternalReference, Incident } from './types/incident.types';
-
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 @Resolver(() => Actionable)
 export class ActionablesResolver {
@@ -24,14 +21,7 @@ export class ActionablesResolver {
     @Args('first', { type: () => Int, nullable: true }) first: number | null,
     @Args('after', { type: () => String, nullable: true }) after: string | null,
   ) {
-    const { dueBefore, ...rest } = filter ?? {};
-    if (dueBefore != null && (!DATE.test(dueBefore) || Number.isNaN(Date.parse(dueBefore)))) {
-      throw AppError.badField('filter.dueBefore', `expected a date YYYY-MM-DD; got "${dueBefore}"`);
-    }
-    const page = await this.service.listActionables(
-      { ...rest, dueBefore: dueBefore ? new Date(`${dueBefore}T00:00:00Z`) : null },
-      { orderBy, first, after },
-    );
+    const page = await this.service.listActionables(filter ?? {}, { orderBy, first, after });
     return toConnection(page);
   }
 

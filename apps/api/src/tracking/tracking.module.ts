@@ -13,7 +13,6 @@ import { APP_CONFIG } from '../config/app-config.token';
 import { ModelsModule } from '../models/models.module';
 import { ActionableMutationsResolver } from './actionable-mutations.resolver';
 import { ActionableStatsResolver } from './actionable-stats.resolver';
-import { FreshLoadersInterceptor } from './fresh-loaders.interceptor';
 import { IncidentMutationsResolver } from './incident-mutations.resolver';
 import { IncidentHistoryResolver, TrackedActionableResolver } from './tracked-actionable.resolver';
 import { TrackingLoadersProvider } from './tracking-loaders.provider';
@@ -29,7 +28,6 @@ import { TrackingLoadersProvider } from './tracking-loaders.provider';
     IncidentWritesService,
     ActionableStatsService,
     TrackingLoadersProvider,
-    FreshLoadersInterceptor,
     ActionableMutationsResolver,
     IncidentMutationsResolver,
     TrackedActionableResolver,
