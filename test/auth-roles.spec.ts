@@ -222,11 +222,11 @@ describe('roles: who may run which mutation', () => {
   });
 
   it('opens reads to anyone when PUBLIC_READ is on, but refuses a bad token even for a read', async () => {
-    const open = await t.gql<{ patterns: unknown[] }>(`{ patterns { key } }`);
+    const open = await t.gql<{ patterns: { nodes: unknown[] } }>(`{ patterns { nodes { key } } }`);
     expect(open.errors).toBeUndefined();
-    expect(open.data.patterns.length).toBeGreaterThan(0);
+    expect(open.data.patterns.nodes.length).toBeGreaterThan(0);
     for (const header of ['Bearer not-a-token', `Bearer hs_${'A'.repeat(43)}`, `Basic ${Buffer.from('a:b').toString('base64')}`, `Bearer ${tokens.viewer} extra`]) {
-      const res = await t.gql(`{ patterns { key } }`, {}, { Authorization: header });
+      const res = await t.gql(`{ patterns { nodes { key } } }`, {}, { Authorization: header });
       expect({ header, code: res.errors?.[0]?.extensions?.code }).toEqual({ header, code: 'UNAUTHENTICATED' });
     }
   });
@@ -236,24 +236,24 @@ describe('roles: who may run which mutation', () => {
     expect(await lastUsed('viewer-token')).toBeNull();
     await t.gql(`mutation { revokeApiToken(input: { token: "editor-token" }) { apiToken { id } } }`, {}, as('viewer'));
     expect(await lastUsed('viewer-token')).toBeNull();
-    await t.gql(`{ patterns { key } }`, {}, as('viewer'));
+    await t.gql(`{ patterns { nodes { key } } }`, {}, as('viewer'));
     expect(await lastUsed('viewer-token')).toBeInstanceOf(Date);
   });
 
   it('lets an admin list tokens without their secrets, and revoke one so that it stops working at once', async () => {
     const fields = await t.gql<{ __type: { fields: { name: string }[] } }>(`{ __type(name: "ApiToken") { fields { name } } }`);
     expect(fields.data.__type.fields.map((f) => f.name).sort()).toEqual(['createdAt', 'createdBy', 'id', 'lastUsedAt', 'name', 'prefix', 'revokedAt', 'role']);
-    expect((await t.gql(`{ apiTokens { name } }`, {}, as('editor'))).errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
-    const list = await t.gql<{ apiTokens: { name: string; role: string; prefix: string; revokedAt: string | null }[] }>(`{ apiTokens { name role prefix revokedAt } }`, {}, as('admin'));
-    const editor = list.data.apiTokens.find((x) => x.name === 'editor-token')!;
+    expect((await t.gql(`{ apiTokens { nodes { name } } }`, {}, as('editor'))).errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+    const list = await t.gql<{ apiTokens: { nodes: { name: string; role: string; prefix: string; revokedAt: string | null }[] } }>(`{ apiTokens { nodes { name role prefix revokedAt } } }`, {}, as('admin'));
+    const editor = list.data.apiTokens.nodes.find((x) => x.name === 'editor-token')!;
     expect(editor).toMatchObject({ role: 'EDITOR', revokedAt: null });
     expect(tokens.editor.startsWith(editor.prefix)).toBe(true);
     expect(editor.prefix.length).toBeLessThan(12);
 
-    expect((await t.gql(`{ patterns { key } }`, {}, as('editor'))).errors).toBeUndefined();
+    expect((await t.gql(`{ patterns { nodes { key } } }`, {}, as('editor'))).errors).toBeUndefined();
     const revoked = await t.gql<{ revokeApiToken: { apiToken: { revokedAt: string } } }>(`mutation { revokeApiToken(input: { token: "editor-token", note: "laptop lost" }) { apiToken { revokedAt } } }`, {}, as('admin'));
     expect(revoked.data.revokeApiToken.apiToken.revokedAt).toEqual(expect.any(String));
-    expect((await t.gql(`{ patterns { key } }`, {}, as('editor'))).errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
+    expect((await t.gql(`{ patterns { nodes { key } } }`, {}, as('editor'))).errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
     const event = await prisma.auditEvent.findFirstOrThrow({ where: { entity: 'api_token', entityKey: 'editor-token', field: 'revokedAt' } });
     expect(event).toMatchObject({ actor: 'admin-token', note: 'laptop lost' });
   });
@@ -271,10 +271,10 @@ describe('PUBLIC_READ=false: every request needs a token, except health and stat
   });
 
   it('refuses an anonymous query and answers a viewer', async () => {
-    expect((await t.gql(`{ patterns { key } }`)).errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
+    expect((await t.gql(`{ patterns { nodes { key } } }`)).errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
     const run = await t.gql(`mutation { runModel(input: { incident: "${STACKEGG}" }) { run { status } } }`);
     expect(run.errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
-    const res = await t.gql(`{ patterns { key } actionableStats { total } }`, {}, as('viewer'));
+    const res = await t.gql(`{ patterns { nodes { key } } actionableStats { total } }`, {}, as('viewer'));
     expect(res.errors).toBeUndefined();
   });
 

@@ -86,7 +86,7 @@ describe('npm run token: create, list and revoke API tokens', () => {
     const out = await tokenCli(['revoke', 'ci-bot', '--note', 'rotated'], t.db.url);
     expect(out.code).toBe(0);
     expect(out.stdout).toMatch(/revoked/);
-    const res = await t.gql(`{ patterns { key } }`, {}, { Authorization: `Bearer ${token}` });
+    const res = await t.gql(`{ patterns { nodes { key } } }`, {}, { Authorization: `Bearer ${token}` });
     expect(res.errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
     expect(await prisma.auditEvent.findFirst({ where: { entity: 'api_token', entityKey: 'ci-bot', field: 'revokedAt' } })).toMatchObject({ note: 'rotated' });
   });

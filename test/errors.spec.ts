@@ -62,7 +62,7 @@ describe('errors never leak internals', () => {
     let lines: string[];
     try {
       lines = await logsDuring(async () => {
-        res = await request(t.app.getHttpServer()).post('/graphql').send({ query: '{ patterns { key } }' });
+        res = await request(t.app.getHttpServer()).post('/graphql').send({ query: '{ patterns { nodes { key } } }' });
       });
     } finally {
       await hidePatternTable(t.db.url, false);
@@ -81,7 +81,7 @@ describe('errors never leak internals', () => {
     const dev = await startTestApp({ seed: false, env: { HINDSIGHT_DEV_ERRORS: 'true' } });
     try {
       await hidePatternTable(dev.db.url, true);
-      const res = await dev.gql('{ patterns { key } }');
+      const res = await dev.gql('{ patterns { nodes { key } } }');
       expect(res.errors?.[0]?.extensions?.code).toBe('INTERNAL_SERVER_ERROR');
       expect(Array.isArray(res.errors?.[0]?.extensions?.stacktrace)).toBe(true);
     } finally {
@@ -165,7 +165,7 @@ describe('errors never leak internals', () => {
       .send(JSON.stringify({ query: 'query($s: String!) { incident(slug: $s) { slug } }', variables: { s: 'x'.repeat(20 * 1024 * 1024) } }));
     expect(res.status).toBe(413);
     expect(res.body).toMatchObject({ code: 'BAD_USER_INPUT', field: 'body' });
-    expect((await t.gql<{ patterns: unknown[] }>('{ patterns { key } }')).data.patterns.length).toBeGreaterThan(0);
+    expect((await t.gql<{ patterns: { nodes: unknown[] } }>('{ patterns { nodes { key } } }')).data.patterns.nodes.length).toBeGreaterThan(0);
   });
 });
 
@@ -186,7 +186,7 @@ describe('the README lists every error code a client can receive', () => {
       post({}),
       post({ query: '{ incidents' }),
       post({ query: '{ nope }' }),
-      post({ query: 'query A { patterns { key } }', operationName: 'B' }),
+      post({ query: 'query A { patterns { nodes { key } } }', operationName: 'B' }),
       post({ extensions: { persistedQuery: { version: 1, sha256Hash: 'a'.repeat(64) } } }),
     ]);
     const codes = received.map((r) => (r.body as { errors?: { extensions?: { code?: string } }[] }).errors?.[0]?.extensions?.code);

@@ -49,7 +49,7 @@ describe('operation limits: a request too large to run is refused before it runs
     const res = await post(t, INTROSPECTION_FLOOD);
     expect(res.errors?.[0]?.extensions).toEqual({ code: 'QUERY_TOO_COMPLEX', measure: 'tokens', limit: 5000 });
     // A malformed document is still a syntax error, with its position.
-    expect((await post(t, '{ patterns { key }')).errors?.[0]?.extensions?.code).toBe('GRAPHQL_PARSE_FAILED');
+    expect((await post(t, '{ patterns { nodes { key } }')).errors?.[0]?.extensions?.code).toBe('GRAPHQL_PARSE_FAILED');
   });
 
   it.each(FLOODS)('refuses %s with QUERY_TOO_COMPLEX, before any SQL statement', async (_name, query) => {
@@ -81,15 +81,15 @@ describe('operation limits: a request too large to run is refused before it runs
   });
 
   it('caps aliases, and names the count and the limit', async () => {
-    const res = await post(t, aliases(16, 'patterns { key }'));
+    const res = await post(t, aliases(16, 'patterns { nodes { key } }'));
     expect(res.errors?.[0]?.extensions).toMatchObject({ code: 'QUERY_TOO_COMPLEX', measure: 'aliases', aliases: 16, limit: 15 });
     expect(res.errors?.[0]?.message).toContain('it has 16 aliases; the limit is 15 (GRAPHQL_MAX_ALIASES)');
-    expect((await post(t, aliases(15, 'patterns { key }'))).errors).toBeUndefined();
+    expect((await post(t, aliases(15, 'patterns { nodes { key } }'))).errors).toBeUndefined();
   });
 
   it('caps directives', async () => {
     // The same field asked for again merges into one, but each copy's directive is counted.
-    const res = await post(t, `{ patterns { ${Array.from({ length: 51 }, () => 'key @include(if: true)').join(' ')} } }`);
+    const res = await post(t, `{ patterns { nodes { ${Array.from({ length: 51 }, () => 'key @include(if: true)').join(' ')} } } }`);
     expect(res.errors?.[0]?.extensions).toMatchObject({ code: 'QUERY_TOO_COMPLEX', measure: 'directives', directives: 51, limit: 50 });
   });
 
@@ -101,8 +101,8 @@ describe('operation limits: a request too large to run is refused before it runs
   });
 
   it('bounds fragments spread into fragments, which multiply what a short document names', async () => {
-    const levels = Array.from({ length: 16 }, (_, i) => `fragment F${i} on Query { ...F${i + 1} a${i}: patterns { key } ...F${i + 1} }`);
-    levels.push('fragment F16 on Query { patterns { key } }');
+    const levels = Array.from({ length: 16 }, (_, i) => `fragment F${i} on Query { ...F${i + 1} a${i}: patterns { nodes { key } } ...F${i + 1} }`);
+    levels.push('fragment F16 on Query { patterns { nodes { key } } }');
     const res = await post(t, `{ ...F0 } ${levels.join(' ')}`);
     expect(res.errors?.[0]?.extensions?.code).toBe('QUERY_TOO_COMPLEX');
   });
@@ -118,7 +118,7 @@ describe('operation limits: a request too large to run is refused before it runs
 
   it('keeps answering normal queries after a flood', async () => {
     await Promise.all(FLOODS.map(([, query]) => post(t, query)));
-    const res = await post(t, '{ patterns { key } }');
+    const res = await post(t, '{ patterns { nodes { key } } }');
     expect(res.errors).toBeUndefined();
   });
 
@@ -144,9 +144,9 @@ describe('operation limits come from the environment', () => {
   });
 
   it('applies the configured cost, alias and depth limits', async () => {
-    expect((await post(t, '{ patterns { key } }')).errors).toBeUndefined();
+    expect((await post(t, '{ patterns(first: 5) { nodes { key } } }')).errors).toBeUndefined();
     expect((await post(t, '{ incidents(first: 100) { nodes { slug } } }')).errors?.[0]?.extensions).toMatchObject({ code: 'QUERY_TOO_COMPLEX', measure: 'cost', cost: 201, limit: 50 });
-    expect((await post(t, aliases(3, 'patterns { key }'))).errors?.[0]?.extensions).toMatchObject({ measure: 'aliases', limit: 2 });
+    expect((await post(t, aliases(3, 'patterns { nodes { key } }'))).errors?.[0]?.extensions).toMatchObject({ measure: 'aliases', limit: 2 });
     expect((await post(t, '{ incidents(first: 1) { nodes { timeline { key } } } }')).errors?.[0]?.extensions).toMatchObject({ measure: 'depth', limit: 3 });
   });
 });
@@ -195,7 +195,7 @@ describe('the production switch turns introspection and the explorer off', () =>
     const page = await request(server).get('/graphql').set('Accept', 'text/html');
     expect(page.text).not.toContain('GraphiQL');
     expect((await request(server).get('/explorer/assets/graphiql.js')).status).toBe(404);
-    expect((await post(t, '{ patterns { key } }')).errors).toBeUndefined();
+    expect((await post(t, '{ patterns { nodes { key } } }')).errors).toBeUndefined();
   });
 
   it('turns both back on with GRAPHQL_INTROSPECTION=true, even in production', async () => {
@@ -251,7 +251,7 @@ describe('rate limits on writes and model runs', () => {
     const byAddress = await post(t, REVOKE_NOTHING, as('viewer'));
     expect(byAddress.errors?.[0]?.extensions).toMatchObject({ code: 'TOO_MANY_REQUESTS', per: 'address', limit: 5 });
     // Reads are not counted.
-    expect((await post(t, '{ patterns { key } }', as('viewer'))).errors).toBeUndefined();
+    expect((await post(t, '{ patterns { nodes { key } } }', as('viewer'))).errors).toBeUndefined();
   });
 
   it('counts model runs per address, each aliased run on its own, and page what-ifs with them', async () => {

@@ -4,7 +4,6 @@ import { projectRoot } from '@hindsight/db';
 import { AppError } from '@hindsight/domain';
 import { ImportError, importCli } from '@hindsight/importer';
 import { ImportsService } from '@hindsight/imports';
-import { rid } from './support/global-ids';
 import { issueTokens } from './support/api-tokens';
 import { startTestApp, type TestApp } from './support/test-app';
 import { createTestDatabase, testPrisma, type TestDatabase } from './support/test-db';
@@ -57,14 +56,14 @@ describe('importing postmortems as drafts', () => {
     const error = await imports.importDocument({ document, actor: ACTOR }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(AppError);
     expect((error as AppError).code).toBe('CONFLICT');
-    const after = await prisma.incident.findUniqueOrThrow({ where: { id: rid(draft.incident.id) } });
+    const after = await prisma.incident.findUniqueOrThrow({ where: { id: draft.incident.id } });
     expect(after.version).toBe(published.version);
   });
 
   it('publishes only at the expected version', async () => {
     const draft = await imports.importDocument({ document: fixture('slack-cache-metastability-2022.txt'), actor: ACTOR });
     await expect(imports.publish(draft.incident.slug, draft.incident.version + 7, ACTOR)).rejects.toMatchObject({ code: 'CONFLICT' });
-    expect((await prisma.incident.findUniqueOrThrow({ where: { id: rid(draft.incident.id) } })).status).toBe('draft');
+    expect((await prisma.incident.findUniqueOrThrow({ where: { id: draft.incident.id } })).status).toBe('draft');
   });
 
   it.each([

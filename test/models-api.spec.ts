@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { PrismaService, projectRoot } from '@hindsight/db';
 import { ModelRunQueue, ModelRunsService, runDefaultScenarios, runnerExecutor } from '@hindsight/model-runs';
+import { gid, rid } from './support/global-ids';
 import { issueTokens } from './support/api-tokens';
 import { attachSeedModels } from './support/model-seeds';
 import { startTestApp, type TestApp } from './support/test-app';
@@ -75,7 +76,7 @@ describe('executable models over GraphQL', () => {
     expect(again.id).toBe(first.id);
     const other = (await t.gql<{ runModel: { run: Run } }>(RUN, { ...vars, parameters: [{ name: 'keepAliveSeconds', value: 6 }] })).data.runModel.run;
     expect(other.id).not.toBe(first.id);
-    const rows = await t.app.get(PrismaService).modelRun.count({ where: { id: { in: [first.id, other.id] } } });
+    const rows = await t.app.get(PrismaService).modelRun.count({ where: { id: { in: [rid(first.id), rid(other.id)] } } });
     expect(rows).toBe(2);
     const byId = await t.gql<{ modelRun: { id: string; parameters: { name: string; value: number }[] } }>(`query($id: ID!) { modelRun(id: $id) { id parameters { name value } } }`, { id: first.id });
     expect(byId.data.modelRun.parameters).toEqual([{ name: 'keepAliveSeconds', value: 5 }]);
@@ -88,9 +89,9 @@ describe('executable models over GraphQL', () => {
   });
 
   it.each([
-    [[{ name: 'keepAliveSeconds', value: 500 }], 'parameters.keepAliveSeconds', /between 0 and 120 s/],
-    [[{ name: 'sessionCap', value: 1.5 }], 'parameters.sessionCap', /integer|between/],
-    [[{ name: 'noSuchKnob', value: 1 }], 'parameters.noSuchKnob', /unknown parameter/],
+    [[{ name: 'keepAliveSeconds', value: 500 }], 'input.parameters.keepAliveSeconds', /between 0 and 120 s/],
+    [[{ name: 'sessionCap', value: 1.5 }], 'input.parameters.sessionCap', /integer|between/],
+    [[{ name: 'noSuchKnob', value: 1 }], 'input.parameters.noSuchKnob', /unknown parameter/],
   ])('refuses bad parameters %j with the parameter and its allowed range', async (parameters, field, message) => {
     const before = await t.app.get(PrismaService).modelRun.count();
     const res = await t.gql(RUN, { incident: STACKEGG, scenario: 'as-happened', parameters });
@@ -106,7 +107,7 @@ describe('executable models over GraphQL', () => {
     expect(scenario.errors?.[0]?.message).toMatch(/no-such-fix.*as-happened/);
     const incident = await t.gql(RUN, { incident: 'no-such-incident', scenario: 'as-happened' });
     expect(incident.errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
-    const run = await t.gql(`{ modelRun(id: "00000000-0000-0000-0000-000000000000") { id } }`);
+    const run = await t.gql(`{ modelRun(id: "${gid('ModelRun', '00000000-0000-0000-0000-000000000000')}") { id } }`);
     expect(run.errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
   });
 
@@ -289,7 +290,7 @@ describe('executable models over GraphQL', () => {
     const run = await t.gql<{ runModel: { run: Run } }>(RUN, { incident: 'slack-cache-metastability-2022', scenario: 'as-happened' });
     expect(run.data.runModel.run.status).toBe('SUCCEEDED');
     const badDefault = await t.gql(`mutation { attachModel(input: { incident: "slack-cache-metastability-2022", model: "edge-proxy-session-cap", defaultParameters: [{ name: "sessionCap", value: -1 }] }) { model { key } } }`, {}, as('editor'));
-    expect(badDefault.errors?.[0]?.extensions?.field).toBe('parameters.sessionCap');
+    expect(badDefault.errors?.[0]?.extensions?.field).toBe('input.parameters.sessionCap');
   });
 });
 
@@ -303,6 +304,29 @@ describe('model runs through the job queue (npm run worker)', () => {
     await t.close();
   });
 
+
+  it('answers a mutation with fresh models after an earlier field of the same operation read them', async () => {
+    const { as } = await issueTokens(t);
+    const APACHE = 'apache-outbound-calls-without-timeouts-2011';
+    const spec = JSON.parse(fs.readFileSync(path.join(projectRoot(), 'seeds', 'models', `${STACKEGG}.model.json`), 'utf8')) as Record<string, unknown>;
+    const stored = await t.gql(`mutation($s: JSON!) { createModelSpec(input: { spec: $s }) { modelSpec { key } } }`, { s: { ...spec, slug: 'stale-check-model', version: '0.1.0' } }, as('editor'));
+    expect(stored.errors).toBeUndefined();
+    const v = (await t.gql<{ incident: { version: number } }>(`{ incident(slug: "${APACHE}") { version } }`)).data.incident.version;
+    // One operation: the first mutation's payload loads the incident's model, the second replaces it.
+    const res = await t.gql<{ before: { incident: { model: { key: string } | null } }; after: { incident: { model: { key: string } | null }; model: { key: string } } }>(
+      `mutation {
+        before: updateIncident(input: { slug: "${APACHE}", expectedVersion: ${v}, patch: { impact: "Every page waited on the footer call." } }) { incident { model { key } } }
+        after: attachModel(input: { incident: "${APACHE}", model: "stale-check-model" }) { model { key } incident { model { key } } }
+      }`,
+      {},
+      as('editor'),
+    );
+    expect(res.errors).toBeUndefined();
+    expect(res.data.before.incident.model?.key).not.toBe('stale-check-model');
+    expect(res.data.after.model.key).toBe('stale-check-model');
+    // Before one loader mechanism, the model loaders outlived the reset and this read the old model.
+    expect(res.data.after.incident.model?.key).toBe('stale-check-model');
+  });
   it('queues a run in the API and a separate worker executes it', async () => {
     const queued = await t.gql<{ runModel: { run: { id: string; status: string } } }>(RUN, { incident: STACKEGG, scenario: 'as-happened', seed: 11 });
     expect(queued.errors).toBeUndefined();

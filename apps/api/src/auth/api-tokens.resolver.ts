@@ -1,19 +1,26 @@
-import { Args, Mutation, Query, Resolver } from '@nestjs/graphql';
+import { Args, Int, Mutation, Query, Resolver } from '@nestjs/graphql';
 import { ApiTokensService, type Principal } from '@hindsight/tracking';
 import { CurrentPrincipal } from './current-principal.decorator';
 import { RequireRole } from './roles.decorator';
 import { isGlobalIdOf, localIdOf } from '../node/global-id';
-import { ApiToken, RevokeApiTokenInput, RevokeApiTokenPayload } from './types/api-token.types';
+import { ApiTokenConnection, RevokeApiTokenInput, RevokeApiTokenPayload } from './types/api-token.types';
+import { pageOfList } from '../common/list-connection';
+import { toConnection } from '../common/page-info.type';
 
 /** Token administration over the API. Creating tokens is CLI-only, so a token is never sent back over HTTP. */
-@Resolver(() => ApiToken)
+@Resolver()
 export class ApiTokensResolver {
   constructor(private readonly tokens: ApiTokensService) {}
 
   @RequireRole('admin')
-  @Query(() => [ApiToken], { description: 'All API tokens, active first. Admin only.' })
-  apiTokens() {
-    return this.tokens.list();
+  @Query(() => ApiTokenConnection, { description: 'All API tokens, active first. Pages both ways: first/after or last/before (at most 100). Admin only.' })
+  async apiTokens(
+    @Args('first', { type: () => Int, nullable: true }) first: number | null,
+    @Args('after', { type: () => String, nullable: true }) after: string | null,
+    @Args('last', { type: () => Int, nullable: true }) last: number | null,
+    @Args('before', { type: () => String, nullable: true }) before: string | null,
+  ) {
+    return toConnection(pageOfList(await this.tokens.list(), (t) => t.id, 'ACTIVE_FIRST', { first, after, last, before }));
   }
 
   @RequireRole('admin')

@@ -38,5 +38,5 @@ function underInput(error: AppError): AppError {
   const problems = Array.isArray(details.problems) ? details.problems.map((p: { field?: unknown }) => ({ ...p, field: under(p.field) })) : undefined;
   const field = under(details.field);
   const message = typeof details.field === 'string' && error.message.startsWith(`${details.field}:`) ? `${String(field)}${error.message.slice(details.field.length)}` : error.message;
-  return new AppError(error.code, message, { ...details, ...(field === undefined ? {} : { field }), ...(problems ? { problems } : {}) });
+  return new AppError(error.code, message, { ...details, ...(field === undefined ? {} : { field }), ...(problems ? { problems } : {}) } as AppError['details']);
 }

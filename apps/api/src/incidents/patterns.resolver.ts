@@ -3,7 +3,9 @@ import DataLoader from 'dataloader';
 import { IncidentsService, type PatternRecord, type PatternWithCount } from '@hindsight/incidents';
 import { AllLoaders } from '../common/gql-context';
 import type { RequestLoaders } from '../common/request-loaders';
-import { Pattern } from './types/incident.types';
+import { pageOfList } from '../common/list-connection';
+import { toConnection } from '../common/page-info.type';
+import { Pattern, PatternConnection } from './types/incident.types';
 
 /** Incident counts of patterns reached through `Incident.patterns`: the taxonomy is small, so one read of it serves the request. */
 class PatternCountLoaders {
@@ -19,9 +21,14 @@ class PatternCountLoaders {
 export class PatternsResolver {
   constructor(private readonly service: IncidentsService) {}
 
-  @Query(() => [Pattern], { description: 'The failure-pattern taxonomy with incident counts.' })
-  patterns() {
-    return this.service.listPatterns();
+  @Query(() => PatternConnection, { description: 'The failure-pattern taxonomy with incident counts, by key. Pages both ways: first/after or last/before (at most 100).' })
+  async patterns(
+    @Args('first', { type: () => Int, nullable: true }) first: number | null,
+    @Args('after', { type: () => String, nullable: true }) after: string | null,
+    @Args('last', { type: () => Int, nullable: true }) last: number | null,
+    @Args('before', { type: () => String, nullable: true }) before: string | null,
+  ) {
+    return toConnection(pageOfList(await this.service.listPatterns(), (p) => p.key, 'KEY_ASC', { first, after, last, before }));
   }
 
   @Query(() => Pattern, { description: 'One pattern by key; NOT_FOUND when there is none.' })

@@ -24,6 +24,8 @@ export function configureGraphqlTransport(app: NestExpressApplication, corsOrigi
     maxAge: 600,
     optionsSuccessStatus: 204,
   });
+  // The cors middleware passes preflights from other origins on (Apollo would answer 405): answer them, without CORS headers.
+  app.use('/graphql', (req: Request, res: Response, next: NextFunction) => (req.method === 'OPTIONS' ? res.status(204).end() : next()));
   app.use('/graphql', safeGet);
 }
 
@@ -66,14 +68,22 @@ export function legacyJsonStatusPlugin(): ApolloPlugin {
   return {
     async requestDidStart() {
       return {
-        async willSendResponse({ response }) {
+        async willSendResponse({ request, response }) {
           if (response.body.kind !== 'single' || response.body.singleResult.data !== undefined) return;
-          const type = response.http.headers.get('content-type') ?? '';
-          if (!/^application\/json/i.test(type)) return;
+          if (wantsGraphqlResponse(request.http?.headers.get('accept'))) return;
           const errors = response.body.singleResult.errors ?? [];
           if (errors.length > 0 && errors.every((e) => REQUEST_ERRORS.has(String(e.extensions?.code)))) response.http.status = 200;
         },
       };
     },
   };
+}
+
+/** Whether the client asked for application/graphql-response+json (Apollo then answers in it). */
+function wantsGraphqlResponse(accept: string | undefined): boolean {
+  return (accept ?? '').split(',').some((part) => {
+    const [type, ...params] = part.trim().split(';');
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+    return type?.trim().toLowerCase() === 'application/graphql-response+json' && (q === undefined || Number(q.slice(2)) > 0);
+  });
 }

@@ -1,5 +1,6 @@
-import { Field, ID, InputType, ObjectType, registerEnumType } from '@nestjs/graphql';
+import { Field, ID, InputType, Int, ObjectType, registerEnumType } from '@nestjs/graphql';
 import { ROLES, type Role } from '@hindsight/tracking';
+import { PageInfo } from '../../common/page-info.type';
 import { Node } from '../../node/node.interface';
 
 export const RoleEnum = Object.fromEntries(ROLES.map((r) => [r.toUpperCase(), r])) as Record<string, Role>;
@@ -29,4 +30,18 @@ export class RevokeApiTokenInput {
 @ObjectType()
 export class RevokeApiTokenPayload {
   @Field(() => ApiToken) apiToken!: ApiToken;
+}
+
+@ObjectType()
+export class ApiTokenEdge {
+  @Field() cursor!: string;
+  @Field(() => ApiToken) node!: ApiToken;
+}
+
+@ObjectType()
+export class ApiTokenConnection {
+  @Field(() => [ApiTokenEdge]) edges!: ApiTokenEdge[];
+  @Field(() => [ApiToken]) nodes!: ApiToken[];
+  @Field(() => PageInfo) pageInfo!: PageInfo;
+  @Field(() => Int) totalCount!: number;
 }

@@ -153,3 +153,17 @@ export class ActionableFilterInput {
   @Field(() => String, { nullable: true, description: 'The slug of the incident.' }) incident?: string | null;
   @Field(() => Boolean, { nullable: true }) hasExternalRef?: boolean | null;
 }
+
+@ObjectType()
+export class PatternEdge {
+  @Field() cursor!: string;
+  @Field(() => Pattern) node!: Pattern;
+}
+
+@ObjectType()
+export class PatternConnection {
+  @Field(() => [PatternEdge]) edges!: PatternEdge[];
+  @Field(() => [Pattern]) nodes!: Pattern[];
+  @Field(() => PageInfo) pageInfo!: PageInfo;
+  @Field(() => Int) totalCount!: number;
+}
