@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { projectRoot, type PrismaService } from '@hindsight/db';
+import { gid } from './support/global-ids';
 import { startTestApp, type TestApp } from './support/test-app';
 import { testPrisma } from './support/test-db';
 
@@ -58,7 +59,7 @@ describe('npm run token: create, list and revoke API tokens', () => {
   it('lets the new token write, and lists it by prefix without revealing it', async () => {
     const item = await prisma.actionable.findFirstOrThrow({ where: { key: 'fix-mcrib-control-loop' } });
     const res = await t.gql<{ transitionActionable: { actionable: { status: string; history: { actor: string }[] } } }>(
-      `mutation { transitionActionable(input: { id: "${item.id}", to: IN_PROGRESS, expectedVersion: ${item.version} }) { actionable { status history { actor } } } }`,
+      `mutation { transitionActionable(input: { id: "${gid('Actionable', item.id)}", to: IN_PROGRESS, expectedVersion: ${item.version} }) { actionable { status history { actor } } } }`,
       {},
       { Authorization: `Bearer ${token}` },
     );

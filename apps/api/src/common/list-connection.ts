@@ -38,8 +38,10 @@ export function pageOfList<T>(items: readonly T[], keyOf: (item: T) => string, o
     nodes,
     cursors: nodes.map((n) => cursorOf(order, keyOf(n))),
     totalCount: items.length,
-    hasNextPage: to < end,
-    hasPreviousPage: from > start,
+    // Whether the list holds items past either end of this page, cursors or not (as the keyset
+    // connections of libs/incidents answer).
+    hasNextPage: to < items.length,
+    hasPreviousPage: from > 0,
   } as Page<T>;
 }
 
