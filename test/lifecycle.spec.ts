@@ -69,7 +69,7 @@ describe('SIGTERM under load', () => {
     app.child.kill('SIGTERM');
 
     const answers = await Promise.all(requests);
-    const runs = answers.slice(0, 4).map((a) => ok(a).runModel as { status: string; simulatedEvents: number });
+    const runs = answers.slice(0, 4).map((a) => (ok(a).runModel as { run: { status: string; simulatedEvents: number } }).run);
     for (const run of runs) expect(run).toMatchObject({ status: 'SUCCEEDED' });
     for (const a of answers.slice(4)) expect((ok(a).incidents as { totalCount: number }).totalCount).toBe(4);
     // Each answer told its client to close the connection rather than reuse a dying server.
