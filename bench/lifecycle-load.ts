@@ -39,9 +39,9 @@ interface Sample {
 }
 
 const READ = '{ incidents(first: 10) { totalCount nodes { slug actionables { id status version } timeline { key } } } }';
-const TRANSITION = 'mutation($id: ID!, $v: Int!, $to: ActionableStatus!) { transitionActionable(id: $id, expectedVersion: $v, to: $to) { id status version } }';
+const TRANSITION = 'mutation($id: ID!, $v: Int!, $to: ActionableStatus!) { transitionActionable(input: { id: $id, expectedVersion: $v, to: $to }) { actionable { id status version } } }';
 const RUN_MODEL =
-  'mutation($seed: Int) { runModel(incident: "apache-outbound-calls-without-timeouts-2011", scenario: "as-happened", seed: $seed) { id status } }';
+  'mutation($seed: Int) { runModel(input: { incident: "apache-outbound-calls-without-timeouts-2011", scenario: "as-happened", seed: $seed }) { run { id status } } }';
 const NEXT: Record<string, string> = { OPEN: 'IN_PROGRESS', IN_PROGRESS: 'DONE', DONE: 'OPEN', WONT_DO: 'OPEN' };
 
 let base = '';
@@ -94,7 +94,7 @@ const runModel = () => timed('runModel', () => gql(RUN_MODEL, { seed: seedCounte
 async function transition(state: Map<string, { version: number; status: string }>, id: string): Promise<void> {
   const known = state.get(id)!;
   const r = await timed('transition', () => gql(TRANSITION, { id, v: known.version, to: NEXT[known.status] }, true));
-  const moved = r.body?.data?.transitionActionable as { id: string; status: string; version: number } | undefined;
+  const moved = (r.body?.data?.transitionActionable as { actionable?: unknown } | undefined)?.actionable as { id: string; status: string; version: number } | undefined;
   if (r.status === 200 && moved) {
     acked.push({ id, version: moved.version, status: moved.status });
     state.set(id, { version: moved.version, status: moved.status });

@@ -18,7 +18,7 @@ import { createScratchDatabase } from './scratch-database';
 
 const burst = Number(process.argv[2] ?? 200);
 const STACKEGG = 'stackegg-haproxy-session-cap-2015';
-const RUN = `mutation R($p: [ParameterValueInput!]) { runModel(incident: "${STACKEGG}", parameters: $p) { id status } }`;
+const RUN = `mutation R($p: [ParameterValueInput!]) { runModel(input: { incident: "${STACKEGG}", parameters: $p }) { run { id status } } }`;
 
 function quantile(sorted: number[], q: number): number {
   if (sorted.length === 0) return NaN;
@@ -32,8 +32,8 @@ const fmt = (values: number[]) => {
 async function post(url: string, variables: Record<string, unknown>, query = RUN): Promise<{ ms: number; code: string }> {
   const started = performance.now();
   const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query, variables }) });
-  const body = (await res.json()) as { data?: { runModel?: { status: string } }; errors?: { extensions?: { code?: string } }[] };
-  return { ms: performance.now() - started, code: body.errors?.[0]?.extensions?.code ?? body.data?.runModel?.status ?? `HTTP ${res.status}` };
+  const body = (await res.json()) as { data?: { runModel?: { run?: { status: string } } }; errors?: { extensions?: { code?: string } }[] };
+  return { ms: performance.now() - started, code: body.errors?.[0]?.extensions?.code ?? body.data?.runModel?.run?.status ?? `HTTP ${res.status}` };
 }
 
 async function mode(url: string, execution: 'inline' | 'queue'): Promise<void> {

@@ -13,6 +13,7 @@ import { Public, RequireRole } from '../apps/api/src/auth/roles.decorator';
 import { AppErrorFilter } from '../apps/api/src/common/app-error.filter';
 import { loadConfig } from '../apps/api/src/config/app-config';
 import { APP_CONFIG } from '../apps/api/src/config/app-config.token';
+import { gid } from './support/global-ids';
 import { issueTokens, type RoleTokens } from './support/api-tokens';
 import { attachSeedModels } from './support/model-seeds';
 import { startTestApp, type TestApp } from './support/test-app';
@@ -59,46 +60,46 @@ describe('roles: who may run which mutation', () => {
     {
       mutation: 'createActionable',
       role: 'editor',
-      query: `mutation($i: CreateActionableInput!) { createActionable(input: $i) { id } }`,
+      query: `mutation($i: CreateActionableInput!) { createActionable(input: $i) { actionable { id } } }`,
       variables: async () => ({ i: { incident: SLACK, title: 'Role test item' } }),
     },
     {
       mutation: 'updateActionable',
       role: 'editor',
-      query: `mutation($id: ID!, $v: Int!) { updateActionable(id: $id, expectedVersion: $v, patch: { owner: "someone" }) { id } }`,
+      query: `mutation($id: ID!, $v: Int!) { updateActionable(input: { id: $id, expectedVersion: $v, patch: { owner: "someone" } }) { actionable { id } } }`,
       variables: async () => {
         const a = await actionable('fix-mcrib-control-loop');
-        return { id: a.id, v: a.version };
+        return { id: gid('Actionable', a.id), v: a.version };
       },
     },
     {
       mutation: 'transitionActionable',
       role: 'editor',
-      query: `mutation($id: ID!, $v: Int!) { transitionActionable(id: $id, to: IN_PROGRESS, expectedVersion: $v) { id } }`,
+      query: `mutation($id: ID!, $v: Int!) { transitionActionable(input: { id: $id, to: IN_PROGRESS, expectedVersion: $v }) { actionable { id } } }`,
       variables: async () => {
         const a = await actionable('fix-mcrib-control-loop');
-        return { id: a.id, v: a.version };
+        return { id: gid('Actionable', a.id), v: a.version };
       },
     },
     {
       mutation: 'deleteActionable',
       role: 'admin',
-      query: `mutation($id: ID!, $v: Int!) { deleteActionable(id: $id, expectedVersion: $v) }`,
+      query: `mutation($id: ID!, $v: Int!) { deleteActionable(input: { id: $id, expectedVersion: $v }) { deletedActionableId } }`,
       variables: async () => {
         const a = await actionable('audit-scatter-queries-behind-caches');
-        return { id: a.id, v: a.version };
+        return { id: gid('Actionable', a.id), v: a.version };
       },
     },
     {
       mutation: 'createIncident',
       role: 'editor',
-      query: `mutation($i: IncidentInput!) { createIncident(input: $i) { slug } }`,
+      query: `mutation($i: CreateIncidentInput!) { createIncident(input: $i) { incident { slug } } }`,
       variables: async () => ({ i: { slug: 'role-test-incident', title: 'Role test', organization: 'Test', summary: 'Nothing happened.', source: { title: 'Test', language: 'en' } } }),
     },
     {
       mutation: 'publishIncident',
       role: 'editor',
-      query: `mutation($v: Int!) { publishIncident(slug: "role-test-incident", expectedVersion: $v) { status } }`,
+      query: `mutation($v: Int!) { publishIncident(input: { slug: "role-test-incident", expectedVersion: $v }) { incident { status } } }`,
       variables: async () => ({ v: (await prisma.incident.findUnique({ where: { slug: 'role-test-incident' } }))?.version ?? 1 }),
     },
     {
@@ -112,61 +113,61 @@ describe('roles: who may run which mutation', () => {
     {
       mutation: 'updateIncident',
       role: 'editor',
-      query: `mutation($v: Int!) { updateIncident(slug: "${SLACK}", expectedVersion: $v, patch: { impact: "Rewritten by the role test." }) { version } }`,
+      query: `mutation($v: Int!) { updateIncident(input: { slug: "${SLACK}", expectedVersion: $v, patch: { impact: "Rewritten by the role test." } }) { incident { version } } }`,
       variables: async () => ({ v: await incidentVersion(SLACK) }),
     },
     {
       mutation: 'upsertTimelineEvent',
       role: 'editor',
-      query: `mutation($v: Int!) { upsertTimelineEvent(slug: "${SLACK}", expectedVersion: $v, event: { key: "role-test-event", kind: OBSERVATION, text: "Noted." }) { version } }`,
+      query: `mutation($v: Int!) { upsertTimelineEvent(input: { slug: "${SLACK}", expectedVersion: $v, event: { key: "role-test-event", kind: OBSERVATION, text: "Noted." } }) { incident { version } } }`,
       variables: async () => ({ v: await incidentVersion(SLACK) }),
     },
     {
       mutation: 'deleteTimelineEvent',
       role: 'editor',
-      query: `mutation($v: Int!) { deleteTimelineEvent(slug: "${SLACK}", expectedVersion: $v, key: "replica-reads-enabled") { version } }`,
+      query: `mutation($v: Int!) { deleteTimelineEvent(input: { slug: "${SLACK}", expectedVersion: $v, key: "replica-reads-enabled" }) { incident { version } } }`,
       variables: async () => ({ v: await incidentVersion(SLACK) }),
     },
     {
       mutation: 'upsertCausalFactor',
       role: 'editor',
-      query: `mutation($v: Int!) { upsertCausalFactor(slug: "${SLACK}", expectedVersion: $v, factor: { key: "role-test-factor", role: CONDITION, component: "test", text: "A condition." }) { version } }`,
+      query: `mutation($v: Int!) { upsertCausalFactor(input: { slug: "${SLACK}", expectedVersion: $v, factor: { key: "role-test-factor", role: CONDITION, component: "test", text: "A condition." } }) { incident { version } } }`,
       variables: async () => ({ v: await incidentVersion(SLACK) }),
     },
     {
       mutation: 'upsertCausalLink',
       role: 'editor',
-      query: `mutation($v: Int!) { upsertCausalLink(slug: "${SLACK}", expectedVersion: $v, link: { from: "role-test-factor", to: "cache-hit-rate-drop", kind: CAUSES }) { version } }`,
+      query: `mutation($v: Int!) { upsertCausalLink(input: { slug: "${SLACK}", expectedVersion: $v, link: { from: "role-test-factor", to: "cache-hit-rate-drop", kind: CAUSES } }) { incident { version } } }`,
       variables: async () => ({ v: await incidentVersion(SLACK) }),
     },
     {
       mutation: 'deleteCausalLink',
       role: 'editor',
-      query: `mutation($v: Int!) { deleteCausalLink(slug: "${SLACK}", expectedVersion: $v, link: { from: "role-test-factor", to: "cache-hit-rate-drop", kind: CAUSES }) { version } }`,
+      query: `mutation($v: Int!) { deleteCausalLink(input: { slug: "${SLACK}", expectedVersion: $v, link: { from: "role-test-factor", to: "cache-hit-rate-drop", kind: CAUSES } }) { incident { version } } }`,
       variables: async () => ({ v: await incidentVersion(SLACK) }),
     },
     {
       mutation: 'deleteCausalFactor',
       role: 'editor',
-      query: `mutation($v: Int!) { deleteCausalFactor(slug: "${SLACK}", expectedVersion: $v, key: "role-test-factor") { version } }`,
+      query: `mutation($v: Int!) { deleteCausalFactor(input: { slug: "${SLACK}", expectedVersion: $v, key: "role-test-factor" }) { incident { version } } }`,
       variables: async () => ({ v: await incidentVersion(SLACK) }),
     },
     {
       mutation: 'deleteIncident',
       role: 'admin',
-      query: `mutation($v: Int!) { deleteIncident(slug: "${STACKEGG}", expectedVersion: $v) }`,
+      query: `mutation($v: Int!) { deleteIncident(input: { slug: "${STACKEGG}", expectedVersion: $v }) { deletedIncidentId } }`,
       variables: async () => ({ v: await incidentVersion(STACKEGG) }),
     },
     {
       mutation: 'createModelSpec',
       role: 'editor',
-      query: `mutation($s: JSON!) { createModelSpec(spec: $s) { key version } }`,
+      query: `mutation($s: JSON!) { createModelSpec(input: { spec: $s }) { modelSpec { key version } } }`,
       variables: async () => ({ s: { ...seedModelSpec(STACKEGG), version: 'role-test' } }),
     },
     {
       mutation: 'attachModel',
       role: 'editor',
-      query: `mutation { attachModel(incident: "${SLACK}", model: "${STACKEGG}", version: "role-test") { key version } }`,
+      query: `mutation { attachModel(input: { incident: "${SLACK}", model: "${STACKEGG}", version: "role-test" }) { model { key version } } }`,
       variables: async () => ({}),
     },
     {
@@ -178,7 +179,7 @@ describe('roles: who may run which mutation', () => {
     {
       mutation: 'revokeApiToken',
       role: 'admin',
-      query: `mutation { revokeApiToken(token: "spare-token") { revokedAt } }`,
+      query: `mutation { revokeApiToken(input: { token: "spare-token" }) { apiToken { revokedAt } } }`,
       variables: async () => ({}),
     },
     {
@@ -240,17 +241,17 @@ describe('roles: who may run which mutation', () => {
   it('lets anyone run a model while PUBLIC_READ is on, as it lets anyone read', async () => {
     await attachSeedModels(t.app);
     // (StackEgg itself is deleted by the admin pass above.)
-    const res = await t.gql<{ runModel: { status: string } }>(`mutation { runModel(incident: "apache-outbound-calls-without-timeouts-2011", scenario: "as-happened") { status } }`);
+    const res = await t.gql<{ runModel: { run: { status: string } } }>(`mutation { runModel(input: { incident: "apache-outbound-calls-without-timeouts-2011", scenario: "as-happened" }) { run { status } } }`);
     expect(res.errors).toBeUndefined();
-    expect(res.data.runModel.status).toBe('SUCCEEDED');
+    expect(res.data.runModel.run.status).toBe('SUCCEEDED');
   });
 
   it('opens reads to anyone when PUBLIC_READ is on, but refuses a bad token even for a read', async () => {
-    const open = await t.gql<{ patterns: unknown[] }>(`{ patterns { key } }`);
+    const open = await t.gql<{ patterns: { nodes: unknown[] } }>(`{ patterns { nodes { key } } }`);
     expect(open.errors).toBeUndefined();
-    expect(open.data.patterns.length).toBeGreaterThan(0);
+    expect(open.data.patterns.nodes.length).toBeGreaterThan(0);
     for (const header of ['Bearer not-a-token', `Bearer hs_${'A'.repeat(43)}`, `Basic ${Buffer.from('a:b').toString('base64')}`, `Bearer ${tokens.viewer} extra`]) {
-      const res = await t.gql(`{ patterns { key } }`, {}, { Authorization: header });
+      const res = await t.gql(`{ patterns { nodes { key } } }`, {}, { Authorization: header });
       expect({ header, code: res.errors?.[0]?.extensions?.code }).toEqual({ header, code: 'UNAUTHENTICATED' });
     }
   });
@@ -258,26 +259,26 @@ describe('roles: who may run which mutation', () => {
   it('records when a token was last used, only for requests it was allowed to make', async () => {
     const lastUsed = async (name: string) => (await prisma.apiToken.findUniqueOrThrow({ where: { name } })).lastUsedAt;
     expect(await lastUsed('viewer-token')).toBeNull();
-    await t.gql(`mutation { revokeApiToken(token: "editor-token") { id } }`, {}, as('viewer'));
+    await t.gql(`mutation { revokeApiToken(input: { token: "editor-token" }) { apiToken { id } } }`, {}, as('viewer'));
     expect(await lastUsed('viewer-token')).toBeNull();
-    await t.gql(`{ patterns { key } }`, {}, as('viewer'));
+    await t.gql(`{ patterns { nodes { key } } }`, {}, as('viewer'));
     expect(await lastUsed('viewer-token')).toBeInstanceOf(Date);
   });
 
   it('lets an admin list tokens without their secrets, and revoke one so that it stops working at once', async () => {
     const fields = await t.gql<{ __type: { fields: { name: string }[] } }>(`{ __type(name: "ApiToken") { fields { name } } }`);
     expect(fields.data.__type.fields.map((f) => f.name).sort()).toEqual(['createdAt', 'createdBy', 'id', 'lastUsedAt', 'name', 'prefix', 'revokedAt', 'role']);
-    expect((await t.gql(`{ apiTokens { name } }`, {}, as('editor'))).errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
-    const list = await t.gql<{ apiTokens: { name: string; role: string; prefix: string; revokedAt: string | null }[] }>(`{ apiTokens { name role prefix revokedAt } }`, {}, as('admin'));
-    const editor = list.data.apiTokens.find((x) => x.name === 'editor-token')!;
+    expect((await t.gql(`{ apiTokens { nodes { name } } }`, {}, as('editor'))).errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+    const list = await t.gql<{ apiTokens: { nodes: { name: string; role: string; prefix: string; revokedAt: string | null }[] } }>(`{ apiTokens { nodes { name role prefix revokedAt } } }`, {}, as('admin'));
+    const editor = list.data.apiTokens.nodes.find((x) => x.name === 'editor-token')!;
     expect(editor).toMatchObject({ role: 'EDITOR', revokedAt: null });
     expect(tokens.editor.startsWith(editor.prefix)).toBe(true);
     expect(editor.prefix.length).toBeLessThan(12);
 
-    expect((await t.gql(`{ patterns { key } }`, {}, as('editor'))).errors).toBeUndefined();
-    const revoked = await t.gql<{ revokeApiToken: { revokedAt: string } }>(`mutation { revokeApiToken(token: "editor-token", note: "laptop lost") { revokedAt } }`, {}, as('admin'));
-    expect(revoked.data.revokeApiToken.revokedAt).toEqual(expect.any(String));
-    expect((await t.gql(`{ patterns { key } }`, {}, as('editor'))).errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
+    expect((await t.gql(`{ patterns { nodes { key } } }`, {}, as('editor'))).errors).toBeUndefined();
+    const revoked = await t.gql<{ revokeApiToken: { apiToken: { revokedAt: string } } }>(`mutation { revokeApiToken(input: { token: "editor-token", note: "laptop lost" }) { apiToken { revokedAt } } }`, {}, as('admin'));
+    expect(revoked.data.revokeApiToken.apiToken.revokedAt).toEqual(expect.any(String));
+    expect((await t.gql(`{ patterns { nodes { key } } }`, {}, as('editor'))).errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
     const event = await prisma.auditEvent.findFirstOrThrow({ where: { entity: 'api_token', entityKey: 'editor-token', field: 'revokedAt' } });
     expect(event).toMatchObject({ actor: 'admin-token', note: 'laptop lost' });
   });
@@ -295,10 +296,10 @@ describe('PUBLIC_READ=false: every request needs a token, except health and stat
   });
 
   it('refuses an anonymous query and answers a viewer', async () => {
-    expect((await t.gql(`{ patterns { key } }`)).errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
-    const run = await t.gql(`mutation { runModel(incident: "${STACKEGG}") { status } }`);
+    expect((await t.gql(`{ patterns { nodes { key } } }`)).errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
+    const run = await t.gql(`mutation { runModel(input: { incident: "${STACKEGG}" }) { run { status } } }`);
     expect(run.errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
-    const res = await t.gql(`{ patterns { key } actionableStats { total } }`, {}, as('viewer'));
+    const res = await t.gql(`{ patterns { nodes { key } } actionableStats { total } }`, {}, as('viewer'));
     expect(res.errors).toBeUndefined();
   });
 

@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { projectRoot, type PrismaService } from '@hindsight/db';
+import { gid } from './support/global-ids';
 import { startTestApp, type TestApp } from './support/test-app';
 import { testPrisma } from './support/test-db';
 
@@ -57,13 +58,13 @@ describe('npm run token: create, list and revoke API tokens', () => {
 
   it('lets the new token write, and lists it by prefix without revealing it', async () => {
     const item = await prisma.actionable.findFirstOrThrow({ where: { key: 'fix-mcrib-control-loop' } });
-    const res = await t.gql<{ transitionActionable: { status: string; history: { actor: string }[] } }>(
-      `mutation { transitionActionable(id: "${item.id}", to: IN_PROGRESS, expectedVersion: ${item.version}) { status history { actor } } }`,
+    const res = await t.gql<{ transitionActionable: { actionable: { status: string; history: { actor: string }[] } } }>(
+      `mutation { transitionActionable(input: { id: "${gid('Actionable', item.id)}", to: IN_PROGRESS, expectedVersion: ${item.version} }) { actionable { status history { actor } } } }`,
       {},
       { Authorization: `Bearer ${token}` },
     );
     expect(res.errors).toBeUndefined();
-    expect(res.data.transitionActionable.history.map((h) => h.actor)).toEqual(['ci-bot']);
+    expect(res.data.transitionActionable.actionable.history.map((h) => h.actor)).toEqual(['ci-bot']);
     const list = await tokenCli(['list'], t.db.url);
     expect(list.code).toBe(0);
     const line = list.stdout.split('\n').find((l) => l.includes('ci-bot'))!;
@@ -86,7 +87,7 @@ describe('npm run token: create, list and revoke API tokens', () => {
     const out = await tokenCli(['revoke', 'ci-bot', '--note', 'rotated'], t.db.url);
     expect(out.code).toBe(0);
     expect(out.stdout).toMatch(/revoked/);
-    const res = await t.gql(`{ patterns { key } }`, {}, { Authorization: `Bearer ${token}` });
+    const res = await t.gql(`{ patterns { nodes { key } } }`, {}, { Authorization: `Bearer ${token}` });
     expect(res.errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
     expect(await prisma.auditEvent.findFirst({ where: { entity: 'api_token', entityKey: 'ci-bot', field: 'revokedAt' } })).toMatchObject({ note: 'rotated' });
   });

@@ -62,7 +62,7 @@ describe('errors never leak internals', () => {
     let lines: string[];
     try {
       lines = await logsDuring(async () => {
-        res = await request(t.app.getHttpServer()).post('/graphql').send({ query: '{ patterns { key } }' });
+        res = await request(t.app.getHttpServer()).post('/graphql').send({ query: '{ patterns { nodes { key } } }' });
       });
     } finally {
       await hidePatternTable(t.db.url, false);
@@ -81,7 +81,7 @@ describe('errors never leak internals', () => {
     const dev = await startTestApp({ seed: false, env: { HINDSIGHT_DEV_ERRORS: 'true' } });
     try {
       await hidePatternTable(dev.db.url, true);
-      const res = await dev.gql('{ patterns { key } }');
+      const res = await dev.gql('{ patterns { nodes { key } } }');
       expect(res.errors?.[0]?.extensions?.code).toBe('INTERNAL_SERVER_ERROR');
       expect(Array.isArray(res.errors?.[0]?.extensions?.stacktrace)).toBe(true);
     } finally {
@@ -100,11 +100,11 @@ describe('errors never leak internals', () => {
   it.each([
     ['incident(slug)', 'query($v: String!) { incident(slug: $v) { slug } }', 'v', 'slug'],
     ['search text', 'query($v: String) { incidents(filter: { text: $v }) { totalCount } }', 'v', 'filter.text'],
-    ['revokeApiToken', 'mutation($v: ID!) { revokeApiToken(token: $v) { id } }', 'v', 'token'],
+    ['revokeApiToken', 'mutation($v: ID!) { revokeApiToken(input: { token: $v }) { apiToken { id } } }', 'v', 'input.token'],
   ])('refuses a NUL byte in %s as BAD_USER_INPUT naming the field, without logging a fault', async (_name, query, variable, field) => {
     let res: { errors?: { extensions?: Record<string, unknown> }[] } = {};
     const lines = await logsDuring(async () => {
-      res = await t.gql(query, { [variable]: 'x\u0000y' }, field === 'token' ? as('admin') : {});
+      res = await t.gql(query, { [variable]: 'x\u0000y' }, field === 'input.token' ? as('admin') : {});
     });
     expect(res.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', field });
     expect(String((res.errors?.[0] as { message?: string }).message)).toMatch(/NUL/);
@@ -115,11 +115,11 @@ describe('errors never leak internals', () => {
     const slug = 'stackegg-haproxy-session-cap-2015';
     const before = await tableHashes(t.db.url);
     const { version } = (await t.gql<{ incident: { version: number } }>(`{ incident(slug: "${slug}") { version } }`)).data.incident;
-    const update = await t.gql('mutation($v: Int!, $t: String!) { updateIncident(slug: "' + slug + '", expectedVersion: $v, patch: { title: $t }) { title } }', { v: version, t: 'Session cap \ud83d' }, as('editor'));
-    expect(update.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'patch.title' });
-    const trailing = await t.gql('mutation($v: Int!, $p: IncidentPatchInput!) { updateIncident(slug: "' + slug + '", expectedVersion: $v, patch: $p) { title } }', { v: version, p: { summary: '\udc00 alone' } }, as('editor'));
-    expect(trailing.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'patch.summary' });
-    const create = await t.gql('mutation($i: CreateActionableInput!) { createActionable(input: $i) { key } }', { i: { incident: slug, key: 'surrogate-check', title: 'Check \ud800' } }, as('editor'));
+    const update = await t.gql('mutation($v: Int!, $t: String!) { updateIncident(input: { slug: "' + slug + '", expectedVersion: $v, patch: { title: $t } }) { incident { title } } }', { v: version, t: 'Session cap \ud83d' }, as('editor'));
+    expect(update.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'input.patch.title' });
+    const trailing = await t.gql('mutation($v: Int!, $p: IncidentPatchInput!) { updateIncident(input: { slug: "' + slug + '", expectedVersion: $v, patch: $p }) { incident { title } } }', { v: version, p: { summary: '\udc00 alone' } }, as('editor'));
+    expect(trailing.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'input.patch.summary' });
+    const create = await t.gql('mutation($i: CreateActionableInput!) { createActionable(input: $i) { actionable { key } } }', { i: { incident: slug, key: 'surrogate-check', title: 'Check \ud800' } }, as('editor'));
     expect(create.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'input.title' });
     expect(await tableHashes(t.db.url)).toEqual(before);
   });
@@ -138,11 +138,11 @@ describe('errors never leak internals', () => {
     const before = await tableHashes(t.db.url);
     const { version } = (await t.gql<{ incident: { version: number } }>(`{ incident(slug: "${slug}") { version } }`)).data.incident;
     const res = await t.gql(
-      `mutation($e: TimelineEventInput!) { upsertTimelineEvent(slug: "${slug}", expectedVersion: ${version}, event: $e) { version } }`,
+      `mutation($e: TimelineEventInput!) { upsertTimelineEvent(input: { slug: "${slug}", expectedVersion: ${version}, event: $e }) { incident { version } } }`,
       { e: { key: 'impossible-day', at: '2026-02-30T10:00:00Z', precision: 'MINUTE', kind: 'OBSERVATION', text: 'Never happened.' } },
       as('editor'),
     );
-    expect(res.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'event.at' });
+    expect(res.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'input.event.at' });
     expect(await tableHashes(t.db.url)).toEqual(before);
   });
 
@@ -165,7 +165,7 @@ describe('errors never leak internals', () => {
       .send(JSON.stringify({ query: 'query($s: String!) { incident(slug: $s) { slug } }', variables: { s: 'x'.repeat(20 * 1024 * 1024) } }));
     expect(res.status).toBe(413);
     expect(res.body).toMatchObject({ code: 'BAD_USER_INPUT', field: 'body' });
-    expect((await t.gql<{ patterns: unknown[] }>('{ patterns { key } }')).data.patterns.length).toBeGreaterThan(0);
+    expect((await t.gql<{ patterns: { nodes: unknown[] } }>('{ patterns { nodes { key } } }')).data.patterns.nodes.length).toBeGreaterThan(0);
   });
 });
 
@@ -186,7 +186,7 @@ describe('the README lists every error code a client can receive', () => {
       post({}),
       post({ query: '{ incidents' }),
       post({ query: '{ nope }' }),
-      post({ query: 'query A { patterns { key } }', operationName: 'B' }),
+      post({ query: 'query A { patterns { nodes { key } } }', operationName: 'B' }),
       post({ extensions: { persistedQuery: { version: 1, sha256Hash: 'a'.repeat(64) } } }),
     ]);
     const codes = received.map((r) => (r.body as { errors?: { extensions?: { code?: string } }[] }).errors?.[0]?.extensions?.code);

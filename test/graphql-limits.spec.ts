@@ -49,7 +49,7 @@ describe('operation limits: a request too large to run is refused before it runs
     const res = await post(t, INTROSPECTION_FLOOD);
     expect(res.errors?.[0]?.extensions).toEqual({ code: 'QUERY_TOO_COMPLEX', measure: 'tokens', limit: 5000 });
     // A malformed document is still a syntax error, with its position.
-    expect((await post(t, '{ patterns { key }')).errors?.[0]?.extensions?.code).toBe('GRAPHQL_PARSE_FAILED');
+    expect((await post(t, '{ patterns { nodes { key } }')).errors?.[0]?.extensions?.code).toBe('GRAPHQL_PARSE_FAILED');
   });
 
   it.each(FLOODS)('refuses %s with QUERY_TOO_COMPLEX, before any SQL statement', async (_name, query) => {
@@ -81,15 +81,15 @@ describe('operation limits: a request too large to run is refused before it runs
   });
 
   it('caps aliases, and names the count and the limit', async () => {
-    const res = await post(t, aliases(16, 'patterns { key }'));
+    const res = await post(t, aliases(16, 'patterns { nodes { key } }'));
     expect(res.errors?.[0]?.extensions).toMatchObject({ code: 'QUERY_TOO_COMPLEX', measure: 'aliases', aliases: 16, limit: 15 });
     expect(res.errors?.[0]?.message).toContain('it has 16 aliases; the limit is 15 (GRAPHQL_MAX_ALIASES)');
-    expect((await post(t, aliases(15, 'patterns { key }'))).errors).toBeUndefined();
+    expect((await post(t, aliases(15, 'patterns { nodes { key } }'))).errors).toBeUndefined();
   });
 
   it('caps directives', async () => {
     // The same field asked for again merges into one, but each copy's directive is counted.
-    const res = await post(t, `{ patterns { ${Array.from({ length: 51 }, () => 'key @include(if: true)').join(' ')} } }`);
+    const res = await post(t, `{ patterns { nodes { ${Array.from({ length: 51 }, () => 'key @include(if: true)').join(' ')} } } }`);
     expect(res.errors?.[0]?.extensions).toMatchObject({ code: 'QUERY_TOO_COMPLEX', measure: 'directives', directives: 51, limit: 50 });
   });
 
@@ -101,8 +101,8 @@ describe('operation limits: a request too large to run is refused before it runs
   });
 
   it('bounds fragments spread into fragments, which multiply what a short document names', async () => {
-    const levels = Array.from({ length: 16 }, (_, i) => `fragment F${i} on Query { ...F${i + 1} a${i}: patterns { key } ...F${i + 1} }`);
-    levels.push('fragment F16 on Query { patterns { key } }');
+    const levels = Array.from({ length: 16 }, (_, i) => `fragment F${i} on Query { ...F${i + 1} a${i}: patterns { nodes { key } } ...F${i + 1} }`);
+    levels.push('fragment F16 on Query { patterns { nodes { key } } }');
     const res = await post(t, `{ ...F0 } ${levels.join(' ')}`);
     expect(res.errors?.[0]?.extensions?.code).toBe('QUERY_TOO_COMPLEX');
   });
@@ -118,13 +118,13 @@ describe('operation limits: a request too large to run is refused before it runs
 
   it('keeps answering normal queries after a flood', async () => {
     await Promise.all(FLOODS.map(([, query]) => post(t, query)));
-    const res = await post(t, '{ patterns { key } }');
+    const res = await post(t, '{ patterns { nodes { key } } }');
     expect(res.errors).toBeUndefined();
   });
 
   it('refuses a flood sent with a revoked token as UNAUTHENTICATED, not by running it', async () => {
     const { tokens, as } = await issueTokens(t);
-    await post(t, 'mutation { revokeApiToken(token: "viewer-token") { id } }', as('admin'));
+    await post(t, 'mutation { revokeApiToken(input: { token: "viewer-token" }) { apiToken { id } } }', as('admin'));
     const res = await post(t, INTROSPECTION_FLOOD, { Authorization: `Bearer ${tokens.viewer}` });
     expect(res.status).toBe(401);
     expect(res.errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
@@ -144,9 +144,9 @@ describe('operation limits come from the environment', () => {
   });
 
   it('applies the configured cost, alias and depth limits', async () => {
-    expect((await post(t, '{ patterns { key } }')).errors).toBeUndefined();
+    expect((await post(t, '{ patterns(first: 5) { nodes { key } } }')).errors).toBeUndefined();
     expect((await post(t, '{ incidents(first: 100) { nodes { slug } } }')).errors?.[0]?.extensions).toMatchObject({ code: 'QUERY_TOO_COMPLEX', measure: 'cost', cost: 201, limit: 50 });
-    expect((await post(t, aliases(3, 'patterns { key }'))).errors?.[0]?.extensions).toMatchObject({ measure: 'aliases', limit: 2 });
+    expect((await post(t, aliases(3, 'patterns { nodes { key } }'))).errors?.[0]?.extensions).toMatchObject({ measure: 'aliases', limit: 2 });
     expect((await post(t, '{ incidents(first: 1) { nodes { timeline { key } } } }')).errors?.[0]?.extensions).toMatchObject({ measure: 'depth', limit: 3 });
   });
 });
@@ -195,7 +195,7 @@ describe('the production switch turns introspection and the explorer off', () =>
     const page = await request(server).get('/graphql').set('Accept', 'text/html');
     expect(page.text).not.toContain('GraphiQL');
     expect((await request(server).get('/explorer/assets/graphiql.js')).status).toBe(404);
-    expect((await post(t, '{ patterns { key } }')).errors).toBeUndefined();
+    expect((await post(t, '{ patterns { nodes { key } } }')).errors).toBeUndefined();
   });
 
   it('turns both back on with GRAPHQL_INTROSPECTION=true, even in production', async () => {
@@ -231,7 +231,7 @@ describe('rate limits on writes and model runs', () => {
     await t.close();
   });
 
-  const REVOKE_NOTHING = 'mutation { revokeApiToken(token: "no-such-token") { id } }';
+  const REVOKE_NOTHING = 'mutation { revokeApiToken(input: { token: "no-such-token" }) { apiToken { id } } }';
 
   it('refuses the write beyond a token’s budget at once with TOO_MANY_REQUESTS and a retry-after, per token and per address', async () => {
     for (let i = 0; i < 2; i++) expect((await post(t, REVOKE_NOTHING, as('admin'))).errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
@@ -246,21 +246,21 @@ describe('rate limits on writes and model runs', () => {
     expect(statements).toBeLessThanOrEqual(1);
 
     // Another token has its own budget, until the address's (5) is spent: 2 (admin) + 2 + 1.
-    for (let i = 0; i < 2; i++) expect((await post(t, 'mutation { deleteActionable(id: "00000000-0000-0000-0000-000000000000", expectedVersion: 1) }', as('editor'))).errors?.[0]?.extensions?.code).not.toBe('TOO_MANY_REQUESTS');
+    for (let i = 0; i < 2; i++) expect((await post(t, 'mutation { deleteActionable(input: { id: "00000000-0000-0000-0000-000000000000", expectedVersion: 1 }) { deletedActionableId } }', as('editor'))).errors?.[0]?.extensions?.code).not.toBe('TOO_MANY_REQUESTS');
     expect((await post(t, REVOKE_NOTHING, as('viewer'))).errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
     const byAddress = await post(t, REVOKE_NOTHING, as('viewer'));
     expect(byAddress.errors?.[0]?.extensions).toMatchObject({ code: 'TOO_MANY_REQUESTS', per: 'address', limit: 5 });
     // Reads are not counted.
-    expect((await post(t, '{ patterns { key } }', as('viewer'))).errors).toBeUndefined();
+    expect((await post(t, '{ patterns { nodes { key } } }', as('viewer'))).errors).toBeUndefined();
   });
 
   it('counts model runs per address, each aliased run on its own, and page what-ifs with them', async () => {
-    const run = `mutation { runModel(incident: "${APACHE}", scenario: "as-happened") { status } }`;
+    const run = `mutation { runModel(input: { incident: "${APACHE}", scenario: "as-happened" }) { run { status } } }`;
     const first = await post(t, run);
     expect(first.errors).toBeUndefined();
-    expect(first.data).toEqual({ runModel: { status: 'SUCCEEDED' } });
+    expect(first.data).toEqual({ runModel: { run: { status: 'SUCCEEDED' } } });
     // One left in the budget; two aliased runs ask for two, and a refused request spends what it asked for.
-    const two = await post(t, `mutation { a: runModel(incident: "${APACHE}") { status } b: runModel(incident: "${APACHE}") { status } }`);
+    const two = await post(t, `mutation { a: runModel(input: { incident: "${APACHE}" }) { run { status } } b: runModel(input: { incident: "${APACHE}" }) { run { status } } }`);
     expect(two.errors?.[0]?.extensions).toMatchObject({ code: 'TOO_MANY_REQUESTS', per: 'address', limit: 2 });
     expect(two.data).toBeUndefined();
     const compare = await post(t, `{ compareScenarios(incident: "${APACHE}") { scenarios { scenario { key } } } }`);

@@ -139,50 +139,61 @@ const ROWS: Record<string, Row> = {
   },
   createActionable: {
     role: 'editor',
-    base: () => ({ input: { incident: SLUG, key: f.actionableKey, title: 'Add a keep-alive budget' }, note: 'why' }),
+    base: () => ({ incident: SLUG, key: f.actionableKey, title: 'Add a keep-alive budget', note: 'why' }),
     baseOutcome: CONFLICT,
     args: {
-      input: textTargets(
-        { at: ['title'], kind: 'text' },
-        { at: ['description'], kind: 'text' },
-        { at: ['owner'], kind: 'text' },
-        { at: ['key'], kind: 'name' },
-        { at: ['incident'], kind: 'name', expect: notFound('input.incident') },
-        { at: ['dueDate'], kind: 'date' },
-        { at: ['priority'], kind: 'enum' },
-        { at: ['references', 0], kind: 'url' },
-        { at: ['addresses', 0], kind: 'name' },
-      ),
+      title: [{ kind: 'text' }],
+      description: [{ kind: 'text' }],
+      owner: [{ kind: 'text' }],
+      key: [{ kind: 'name' }],
+      incident: [{ kind: 'name', expect: notFound('incident') }],
+      dueDate: [{ kind: 'date' }],
+      priority: [{ kind: 'enum' }],
+      references: [{ at: [0], kind: 'url' }],
+      addresses: [{ at: [0], kind: 'name' }],
       note: [{ kind: 'text' }],
     },
   },
   createIncident: {
     role: 'editor',
     base: () => ({
-      input: {
-        slug: SLUG,
-        title: 'A second StackEgg',
-        organization: 'Stack Exchange',
-        summary: 'Again.',
-        source: { title: 'Blog', url: 'https://example.org/post', language: 'en' },
-        timeline: [{ key: 'first', at: '2015-03-31T10:23:14Z', precision: 'SECOND', kind: 'TRIGGER', text: 'It starts.' }],
-      },
+      slug: SLUG,
+      title: 'A second StackEgg',
+      organization: 'Stack Exchange',
+      summary: 'Again.',
+      source: { title: 'Blog', url: 'https://example.org/post', language: 'en' },
+      timeline: [{ key: 'first', at: '2015-03-31T10:23:14Z', precision: 'SECOND', kind: 'TRIGGER', text: 'It starts.' }],
+      impact: 'Slow pages.',
+      components: ['haproxy'],
+      keyTimes: { started: { at: '2015-03-31T10:23:14Z', precision: 'SECOND' } },
+      causalFactors: [
+        { key: 'cap', role: 'LATENT', component: 'haproxy', text: 'A session cap.' },
+        { key: 'load', role: 'TRIGGER', component: 'game', text: 'More sessions.' },
+      ],
+      causalLinks: [{ from: 'load', to: 'cap', kind: 'CAUSES' }],
+      actionables: [{ key: 'raise-cap', title: 'Raise the cap.' }],
       note: 'why',
       status: 'DRAFT',
     }),
     baseOutcome: CONFLICT,
     args: {
-      input: textTargets(
-        { at: ['title'], kind: 'text' },
-        { at: ['summary'], kind: 'text' },
-        { at: ['narrative'], kind: 'text' },
-        { at: ['organization'], kind: 'text' },
-        { at: ['slug'], kind: 'name' },
-        { at: ['source', 'url'], kind: 'url' },
-        { at: ['timeline', 0, 'at'], kind: 'date' },
-        { at: ['timeline', 0, 'kind'], kind: 'enum' },
-        { at: ['patterns', 0], kind: 'list' },
-      ),
+      title: [{ kind: 'text' }],
+      summary: [{ kind: 'text' }],
+      narrative: [{ kind: 'text' }],
+      impact: [{ kind: 'text' }],
+      organization: [{ kind: 'text' }],
+      components: [{ at: [0], kind: 'text' }],
+      slug: [{ kind: 'name' }],
+      source: [{ at: ['url'], kind: 'url' }],
+      timeline: [
+        { at: [0, 'at'], kind: 'date' },
+        { at: [0, 'kind'], kind: 'enum' },
+      ],
+      keyTimes: [{ at: ['started', 'at'], kind: 'date' }],
+      causalFactors: [{ at: [0, 'text'], kind: 'text' }],
+      causalLinks: [{ at: [0, 'kind'], kind: 'enum' }],
+      actionables: [{ at: [0, 'title'], kind: 'text' }],
+      patterns: [{ at: [0], kind: 'list' }],
       note: [{ kind: 'text' }],
       status: [{ kind: 'enum' }],
     },
@@ -237,14 +248,12 @@ const ROWS: Record<string, Row> = {
   importPostmortem: {
     role: 'editor',
     // The source URL of a document already imported and published: any import of it is refused.
-    base: () => ({ input: { document: PUBLISHED_DOCUMENT, format: 'MARKDOWN', sourceUrl: PUBLISHED_SOURCE } }),
+    base: () => ({ document: PUBLISHED_DOCUMENT, format: 'MARKDOWN', sourceUrl: PUBLISHED_SOURCE }),
     baseOutcome: { code: 'CONFLICT', field: 'document' },
     args: {
-      input: [
-        { at: ['document'], kind: 'text', expect: { mb1: bad('document'), negative: bad('input.document') } },
-        { at: ['format'], kind: 'enum' },
-        { at: ['sourceUrl'], kind: 'url', expect: { jsUrl: bad('sourceUrl'), script: bad('sourceUrl'), sql: bad('sourceUrl'), mb1: bad('sourceUrl') } },
-      ],
+      document: [{ kind: 'text', expect: { mb1: bad('document'), negative: bad('document') } }],
+      format: [{ kind: 'enum' }],
+      sourceUrl: [{ kind: 'url', expect: { jsUrl: bad('sourceUrl'), script: bad('sourceUrl'), sql: bad('sourceUrl'), mb1: bad('sourceUrl') } }],
     },
   },
   publishIncident: {
@@ -276,7 +285,7 @@ const ROWS: Record<string, Row> = {
     role: 'admin',
     base: () => ({ token: 'no-such-token', note: 'why' }),
     baseOutcome: { code: 'NOT_FOUND', field: 'token' },
-    args: { token: [{ kind: 'name', expect: notFoundId('token') }], note: [{ kind: 'text' }] },
+    args: { token: [{ kind: 'name', expect: { ...notFound('token'), negative: { code: 'NOT_FOUND', field: 'token' } } }], note: [{ kind: 'text' }] },
   },
   runModelEnsemble: {
     role: 'editor',
@@ -423,13 +432,15 @@ function notFound(field: string): Partial<Record<Hostile, Outcome>> {
   return { sql: nf, script: nf, jsUrl: nf, mb1: nf };
 }
 
-/** The same for ID arguments, which also accept a number (so -1 is an id that names nothing). */
+/** ID arguments take the API's global ids: anything else is refused as no id of this API. */
 function notFoundId(field: string): Partial<Record<Hostile, Outcome>> {
-  return { ...notFound(field), negative: { code: 'NOT_FOUND', field } };
+  const refused = bad(field);
+  return { sql: refused, script: refused, jsUrl: refused, mb1: refused, negative: refused };
 }
 
 interface MutationShape {
   name: string;
+  inputType: string;
   args: { name: string; type: string }[];
   returnsObject: boolean;
 }
@@ -471,16 +482,23 @@ describe('hostile values in every mutation argument and in search', () => {
       as('editor'),
     );
     const draft = imported.data.importPostmortem.incident;
-    const published = await t.gql('mutation($s: String!, $v: Int!) { publishIncident(slug: $s, expectedVersion: $v) { status } }', { s: draft.slug, v: draft.version }, as('editor'));
+    const published = await t.gql('mutation($s: String!, $v: Int!) { publishIncident(input: { slug: $s, expectedVersion: $v }) { incident { status } } }', { s: draft.slug, v: draft.version }, as('editor'));
     expect(published.errors).toBeUndefined();
-    const schema = await t.gql<{ __schema: { mutationType: { fields: { name: string; args: { name: string; type: TypeRef }[]; type: TypeRef }[] } } }>(
-      `{ __schema { mutationType { fields { name args { name type { ${TYPE_REF} } } type { ${TYPE_REF} } } } } }`,
-    );
-    mutations = schema.data.__schema.mutationType.fields.map((m) => ({
-      name: m.name,
-      args: m.args.map((a) => ({ name: a.name, type: printType(a.type) })),
-      returnsObject: namedKind(m.type) === 'OBJECT',
-    }));
+    // Every mutation takes one `input` object: its fields are what a caller sets.
+    const schema = await t.gql<{
+      __schema: { mutationType: { fields: { name: string; args: { name: string; type: TypeRef }[]; type: TypeRef }[] }; types: { name: string; inputFields: { name: string; type: TypeRef }[] | null }[] };
+    }>(`{ __schema { mutationType { fields { name args { name type { ${TYPE_REF} } } type { ${TYPE_REF} } } } types { name inputFields { name type { ${TYPE_REF} } } } } }`);
+    const inputTypes = new Map(schema.data.__schema.types.map((ty) => [ty.name, ty.inputFields ?? []]));
+    mutations = schema.data.__schema.mutationType.fields.map((m) => {
+      expect(m.args.map((a) => a.name)).toEqual(['input']);
+      const inputType = printType(m.args[0]!.type);
+      return {
+        name: m.name,
+        inputType,
+        args: inputTypes.get(inputType.replace(/!$/, ''))!.map((a) => ({ name: a.name, type: printType(a.type) })),
+        returnsObject: namedKind(m.type) === 'OBJECT',
+      };
+    });
     const incident = await t.gql<{
       incident: { version: number; timeline: { key: string }[]; causalFactors: { key: string }[]; causalLinks: { kind: string; from: { key: string }; to: { key: string } }[]; actionables: { id: string; key: string; version: number }[] };
     }>(`{ incident(slug: "${SLUG}") { version timeline { key } causalFactors { key } causalLinks { kind from { key } to { key } } actionables { id key version } } }`);
@@ -512,13 +530,14 @@ describe('hostile values in every mutation argument and in search', () => {
   });
 
   const send = async (mutation: MutationShape, variables: Record<string, unknown>, headers: Record<string, string>) => {
-    const used = mutation.args.filter((a) => variables[a.name] !== undefined);
-    const declared = used.map((a) => `$${a.name}: ${a.type}`).join(', ');
-    const passed = used.map((a) => `${a.name}: $${a.name}`).join(', ');
-    const query = `mutation${declared ? `(${declared})` : ''} { ${mutation.name}${passed ? `(${passed})` : ''}${mutation.returnsObject ? ' { __typename }' : ''} }`;
-    const res = await request(t.app.getHttpServer()).post('/graphql').set(headers).set('content-type', 'application/json').send(JSON.stringify({ query, variables }));
+    const input = Object.fromEntries(mutation.args.filter((a) => variables[a.name] !== undefined).map((a) => [a.name, variables[a.name]]));
+    const query = `mutation($input: ${mutation.inputType}) { ${mutation.name}(input: $input)${mutation.returnsObject ? ' { __typename }' : ''} }`;
+    const res = await request(t.app.getHttpServer()).post('/graphql').set(headers).set('content-type', 'application/json').send(JSON.stringify({ query, variables: { input } }));
     return res;
   };
+
+  /** Errors name fields as the request does: under `input`. */
+  const underInput = (outcome: Outcome): Outcome => (typeof outcome === 'object' && outcome.field ? { ...outcome, field: `input.${outcome.field}` } : outcome);
 
   // Several hundred requests, some of a megabyte or more: more than the default per-test allowance.
   it('gives each hostile value its specific error, and writes nothing', async () => {
@@ -534,7 +553,7 @@ describe('hostile values in every mutation argument and in search', () => {
       let sentHuge = false;
       const baseRes = await send(mutation, row.base(), headers);
       const baseError = baseRes.body.errors?.[0]?.extensions;
-      if (baseError?.code !== row.baseOutcome.code || (row.baseOutcome.field && baseError?.field !== row.baseOutcome.field)) {
+      if (baseError?.code !== row.baseOutcome.code || (row.baseOutcome.field && baseError?.field !== `input.${row.baseOutcome.field}`)) {
         failures.push(`${name} with harmless values: expected ${JSON.stringify(row.baseOutcome)}, got ${JSON.stringify(baseRes.body).slice(0, 300)}`);
       }
       for (const [arg, targets] of Object.entries(row.args)) {
@@ -552,7 +571,7 @@ describe('hostile values in every mutation argument and in search', () => {
             const variables = { ...base, [arg]: setAt(base[arg], target.at ?? [], HOSTILE[hostile]) };
             const res = await send(mutation, variables, headers);
             const got = res.status === 413 ? '413' : res.body.errors?.[0]?.extensions ? { code: res.body.errors[0].extensions.code, field: res.body.errors[0].extensions.field } : 'accepted';
-            const want = outcome === 'base' ? row.baseOutcome : outcome;
+            const want = underInput(outcome === 'base' ? row.baseOutcome : outcome) as Exclude<Outcome, 'base'>;
             const matches =
               want === '413'
                 ? got === '413' && res.body.code === 'BAD_USER_INPUT'

@@ -145,13 +145,13 @@ A malformed message made every consumer crash and retry it forever.
     const review = await t.gql<{ draftIncidents: { incident: { slug: string } }[] }>(`{ draftIncidents { incident { slug } report { contentHash } } }`, {}, as('editor'));
     expect(review.data.draftIncidents.map((d) => d.incident.slug)).toEqual([incident.slug]);
 
-    const PUBLISH = `mutation P($slug: String!, $v: Int!) { publishIncident(slug: $slug, expectedVersion: $v) { slug status version } }`;
+    const PUBLISH = `mutation P($slug: String!, $v: Int!) { publishIncident(input: { slug: $slug, expectedVersion: $v }) { incident { slug status version } } }`;
     const viewerPublish = await t.gql(PUBLISH, { slug: incident.slug, v: incident.version }, as('viewer'));
     expect(viewerPublish.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
     const stale = await t.gql(PUBLISH, { slug: incident.slug, v: incident.version + 1 }, as('editor'));
     expect(stale.errors?.[0]?.extensions?.code).toBe('CONFLICT');
-    const published = await t.gql<{ publishIncident: { status: string } }>(PUBLISH, { slug: incident.slug, v: incident.version }, as('editor'));
-    expect(published.data.publishIncident.status).toBe('PUBLISHED');
+    const published = await t.gql<{ publishIncident: { incident: { status: string } } }>(PUBLISH, { slug: incident.slug, v: incident.version }, as('editor'));
+    expect(published.data.publishIncident.incident.status).toBe('PUBLISHED');
     const visible = await t.gql<{ incident: { slug: string } }>(`query Q($slug: String!) { incident(slug: $slug) { slug } }`, { slug: incident.slug });
     expect(visible.data.incident.slug).toBe(incident.slug);
 

@@ -178,8 +178,8 @@ describe('GraphQL read API over the seeded incidents', () => {
   });
 
   it('lists patterns with their incident counts', async () => {
-    const res = await t.gql<{ patterns: { key: string; incidentCount: number }[] }>(`{ patterns { key incidentCount } }`);
-    const counts = Object.fromEntries(res.data.patterns.map((p) => [p.key, p.incidentCount]));
+    const res = await t.gql<{ patterns: { nodes: { key: string; incidentCount: number }[] } }>(`{ patterns { nodes { key incidentCount } } }`);
+    const counts = Object.fromEntries(res.data.patterns.nodes.map((p) => [p.key, p.incidentCount]));
     expect(counts['missing-timeout']).toBeGreaterThanOrEqual(1);
     expect(counts['feedback-loop']).toBeGreaterThanOrEqual(1);
     const missing = await t.gql(`{ pattern(key: "nope") { key } }`);

@@ -10,7 +10,7 @@ import { createTestDatabase, type TestDatabase } from './support/test-db';
 // on the same embedded data folder are things only a real process shows.
 
 const SLOW_RUN = (seed: number) => ({
-  query: `mutation($p: [ParameterValueInput!], $seed: Int) { runModel(incident: "apache-outbound-calls-without-timeouts-2011", parameters: $p, seed: $seed) { id status simulatedEvents } }`,
+  query: `mutation($p: [ParameterValueInput!], $seed: Int) { runModel(input: { incident: "apache-outbound-calls-without-timeouts-2011", parameters: $p, seed: $seed }) { run { id status simulatedEvents } } }`,
   // A busy site over the model's ten minutes: a few million simulated events, so the run is
   // still executing when the signal arrives.
   variables: { p: [{ name: 'requestRate', value: 1500 }], seed },
@@ -69,7 +69,7 @@ describe('SIGTERM under load', () => {
     app.child.kill('SIGTERM');
 
     const answers = await Promise.all(requests);
-    const runs = answers.slice(0, 4).map((a) => ok(a).runModel as { status: string; simulatedEvents: number });
+    const runs = answers.slice(0, 4).map((a) => (ok(a).runModel as { run: { status: string; simulatedEvents: number } }).run);
     for (const run of runs) expect(run).toMatchObject({ status: 'SUCCEEDED' });
     for (const a of answers.slice(4)) expect((ok(a).incidents as { totalCount: number }).totalCount).toBe(4);
     // Each answer told its client to close the connection rather than reuse a dying server.
@@ -118,12 +118,12 @@ describe('the embedded PostgreSQL across processes', () => {
     const moved = ok(
       await postGraphql(
         app.base,
-        { query: `mutation($id: ID!, $v: Int!) { transitionActionable(id: $id, expectedVersion: $v, to: IN_PROGRESS) { status history { actor } } }`, variables: { id: item.id, v: item.version } },
+        { query: `mutation($id: ID!, $v: Int!) { transitionActionable(input: { id: $id, expectedVersion: $v, to: IN_PROGRESS }) { actionable { status history { actor } } } }`, variables: { id: item.id, v: item.version } },
         { headers: { authorization: `Bearer ${token}` } },
       ),
-    ) as { transitionActionable: { status: string; history: { actor: string }[] } };
-    expect(moved.transitionActionable.status).toBe('IN_PROGRESS');
-    expect(moved.transitionActionable.history.map((h) => h.actor)).toEqual(['lifecycle-editor']);
+    ) as { transitionActionable: { actionable: { status: string; history: { actor: string }[] } } };
+    expect(moved.transitionActionable.actionable.status).toBe('IN_PROGRESS');
+    expect(moved.transitionActionable.actionable.history.map((h) => h.actor)).toEqual(['lifecycle-editor']);
     // The CLI left the app's server running.
     expect((await get(`${app.base}/health`)).status).toBe(200);
   });

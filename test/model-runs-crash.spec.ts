@@ -115,7 +115,7 @@ describe('model runs survive the death of the process running them', () => {
     void fetch(`http://127.0.0.1:${port}/graphql`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ query: `mutation { runModel(incident: "${QUEUE_MODEL_INCIDENT}", scenario: "as-happened", seed: 7) { id status } }` }),
+      body: JSON.stringify({ query: `mutation { runModel(input: { incident: "${QUEUE_MODEL_INCIDENT}", scenario: "as-happened", seed: 7 }) { run { id status } } }` }),
     }).catch(() => undefined);
     const running = await eventually('the app running the run', () => prisma.modelRun.findFirst({ where: { status: 'running', seed: 7 } }));
     app.kill('SIGKILL');
@@ -150,7 +150,7 @@ describe('model runs survive the death of the process running them', () => {
     void fetch(`http://127.0.0.1:${port}/graphql`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ query: `mutation { runModel(incident: "${QUEUE_MODEL_INCIDENT}", scenario: "as-happened", seed: 8) { id status } }` }),
+      body: JSON.stringify({ query: `mutation { runModel(input: { incident: "${QUEUE_MODEL_INCIDENT}", scenario: "as-happened", seed: 8 }) { run { id status } } }` }),
     }).catch(() => undefined);
     const running = await eventually('the app running the run', () => prisma.modelRun.findFirst({ where: { status: 'running', seed: 8 } }));
     app.kill('SIGTERM');

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { PrismaService, projectRoot } from '@hindsight/db';
 import { ModelRunQueue, ModelRunsService, runDefaultScenarios, runnerExecutor } from '@hindsight/model-runs';
+import { gid, rid } from './support/global-ids';
 import { issueTokens } from './support/api-tokens';
 import { attachSeedModels } from './support/model-seeds';
 import { startTestApp, type TestApp } from './support/test-app';
@@ -9,11 +10,11 @@ import { testPrisma } from './support/test-db';
 
 const STACKEGG = 'stackegg-haproxy-session-cap-2015';
 const RUN = `mutation R($incident: String!, $scenario: String!, $parameters: [ParameterValueInput!], $seed: Int) {
-  runModel(incident: $incident, scenario: $scenario, parameters: $parameters, seed: $seed) {
+  runModel(input: { incident: $incident, scenario: $scenario, parameters: $parameters, seed: $seed }) { run {
     id status scenarioKey seed engineVersion specVersion durationMs
     parameters { name value } summary { name value unit } checks { name pass expectedText observed explanation }
     time series { key unit values } events { key at label } checksPassed
-  }
+  } }
 }`;
 type Run = { id: string; status: string; summary: { name: string; value: number }[]; checks: { name: string; pass: boolean }[]; time: number[]; series: { key: string; unit: string; values: (number | null)[] }[]; checksPassed: boolean };
 
@@ -55,9 +56,9 @@ describe('executable models over GraphQL', () => {
   });
 
   it('reproduces the StackEgg figures and passes its checks', async () => {
-    const res = await t.gql<{ runModel: Run }>(RUN, { incident: STACKEGG, scenario: 'as-happened' });
+    const res = await t.gql<{ runModel: { run: Run } }>(RUN, { incident: STACKEGG, scenario: 'as-happened' });
     expect(res.errors).toBeUndefined();
-    const run = res.data.runModel;
+    const run = res.data.runModel.run;
     expect(run.status).toBe('SUCCEEDED');
     expect(run.checks.length).toBeGreaterThan(0);
     expect(run.checks.filter((c) => !c.pass)).toEqual([]);
@@ -70,12 +71,12 @@ describe('executable models over GraphQL', () => {
 
   it('returns the stored run for the same inputs and a new one for new inputs', async () => {
     const vars = { incident: STACKEGG, scenario: 'as-happened', parameters: [{ name: 'keepAliveSeconds', value: 5 }], seed: 3 };
-    const first = (await t.gql<{ runModel: Run }>(RUN, vars)).data.runModel;
-    const again = (await t.gql<{ runModel: Run }>(RUN, vars)).data.runModel;
+    const first = (await t.gql<{ runModel: { run: Run } }>(RUN, vars)).data.runModel.run;
+    const again = (await t.gql<{ runModel: { run: Run } }>(RUN, vars)).data.runModel.run;
     expect(again.id).toBe(first.id);
-    const other = (await t.gql<{ runModel: Run }>(RUN, { ...vars, parameters: [{ name: 'keepAliveSeconds', value: 6 }] })).data.runModel;
+    const other = (await t.gql<{ runModel: { run: Run } }>(RUN, { ...vars, parameters: [{ name: 'keepAliveSeconds', value: 6 }] })).data.runModel.run;
     expect(other.id).not.toBe(first.id);
-    const rows = await t.app.get(PrismaService).modelRun.count({ where: { id: { in: [first.id, other.id] } } });
+    const rows = await t.app.get(PrismaService).modelRun.count({ where: { id: { in: [rid(first.id), rid(other.id)] } } });
     expect(rows).toBe(2);
     const byId = await t.gql<{ modelRun: { id: string; parameters: { name: string; value: number }[] } }>(`query($id: ID!) { modelRun(id: $id) { id parameters { name value } } }`, { id: first.id });
     expect(byId.data.modelRun.parameters).toEqual([{ name: 'keepAliveSeconds', value: 5 }]);
@@ -83,14 +84,14 @@ describe('executable models over GraphQL', () => {
 
   it('shares one run between concurrent identical requests', async () => {
     const vars = { incident: STACKEGG, scenario: 'lower-keep-alive', parameters: [{ name: 'sessionCap', value: 35_000 }] };
-    const results = await Promise.all(Array.from({ length: 6 }, () => t.gql<{ runModel: Run }>(RUN, vars)));
-    expect(new Set(results.map((r) => r.data.runModel.id)).size).toBe(1);
+    const results = await Promise.all(Array.from({ length: 6 }, () => t.gql<{ runModel: { run: Run } }>(RUN, vars)));
+    expect(new Set(results.map((r) => r.data.runModel.run.id)).size).toBe(1);
   });
 
   it.each([
-    [[{ name: 'keepAliveSeconds', value: 500 }], 'parameters.keepAliveSeconds', /between 0 and 120 s/],
-    [[{ name: 'sessionCap', value: 1.5 }], 'parameters.sessionCap', /integer|between/],
-    [[{ name: 'noSuchKnob', value: 1 }], 'parameters.noSuchKnob', /unknown parameter/],
+    [[{ name: 'keepAliveSeconds', value: 500 }], 'input.parameters.keepAliveSeconds', /between 0 and 120 s/],
+    [[{ name: 'sessionCap', value: 1.5 }], 'input.parameters.sessionCap', /integer|between/],
+    [[{ name: 'noSuchKnob', value: 1 }], 'input.parameters.noSuchKnob', /unknown parameter/],
   ])('refuses bad parameters %j with the parameter and its allowed range', async (parameters, field, message) => {
     const before = await t.app.get(PrismaService).modelRun.count();
     const res = await t.gql(RUN, { incident: STACKEGG, scenario: 'as-happened', parameters });
@@ -106,7 +107,7 @@ describe('executable models over GraphQL', () => {
     expect(scenario.errors?.[0]?.message).toMatch(/no-such-fix.*as-happened/);
     const incident = await t.gql(RUN, { incident: 'no-such-incident', scenario: 'as-happened' });
     expect(incident.errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
-    const run = await t.gql(`{ modelRun(id: "00000000-0000-0000-0000-000000000000") { id } }`);
+    const run = await t.gql(`{ modelRun(id: "${gid('ModelRun', '00000000-0000-0000-0000-000000000000')}") { id } }`);
     expect(run.errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
   });
 
@@ -269,27 +270,27 @@ describe('executable models over GraphQL', () => {
     const { as } = await issueTokens(t);
     const spec = JSON.parse(fs.readFileSync(path.join(projectRoot(), 'seeds', 'models', `${STACKEGG}.model.json`), 'utf8')) as Record<string, unknown>;
     const custom = { ...spec, slug: 'edge-proxy-session-cap', version: '0.1.0', title: 'An edge proxy with a session cap' };
-    const created = await t.gql<{ createModelSpec: { key: string; version: string } }>(`mutation($s: JSON!) { createModelSpec(spec: $s) { key version } }`, { s: custom }, as('editor'));
+    const created = await t.gql<{ createModelSpec: { modelSpec: { key: string; version: string } } }>(`mutation($s: JSON!) { createModelSpec(input: { spec: $s }) { modelSpec { key version } } }`, { s: custom }, as('editor'));
     expect(created.errors).toBeUndefined();
-    expect(created.data.createModelSpec).toEqual({ key: 'edge-proxy-session-cap', version: '0.1.0' });
-    const same = await t.gql<{ createModelSpec: { key: string } }>(`mutation($s: JSON!) { createModelSpec(spec: $s) { key } }`, { s: custom }, as('editor'));
+    expect(created.data.createModelSpec.modelSpec).toEqual({ key: 'edge-proxy-session-cap', version: '0.1.0' });
+    const same = await t.gql<{ createModelSpec: { modelSpec: { key: string } } }>(`mutation($s: JSON!) { createModelSpec(input: { spec: $s }) { modelSpec { key } } }`, { s: custom }, as('editor'));
     expect(same.errors).toBeUndefined();
-    const changed = await t.gql(`mutation($s: JSON!) { createModelSpec(spec: $s) { key } }`, { s: { ...custom, title: 'Changed without a new version' } }, as('editor'));
+    const changed = await t.gql(`mutation($s: JSON!) { createModelSpec(input: { spec: $s }) { modelSpec { key } } }`, { s: { ...custom, title: 'Changed without a new version' } }, as('editor'));
     expect(changed.errors?.[0]?.extensions?.code).toBe('CONFLICT');
-    const invalid = await t.gql(`mutation($s: JSON!) { createModelSpec(spec: $s) { key } }`, { s: { ...custom, version: '0.2.0', stations: 'none' } }, as('editor'));
+    const invalid = await t.gql(`mutation($s: JSON!) { createModelSpec(input: { spec: $s }) { modelSpec { key } } }`, { s: { ...custom, version: '0.2.0', stations: 'none' } }, as('editor'));
     expect(invalid.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
     expect(invalid.errors?.[0]?.message).toMatch(/spec\.stations/);
 
-    const attached = await t.gql<{ attachModel: { key: string; scenarios: { key: string }[] } }>(
-      `mutation { attachModel(incident: "slack-cache-metastability-2022", model: "edge-proxy-session-cap", defaultParameters: [{ name: "sessionCap", value: 30000 }]) { key scenarios { key } parameters { name default } } }`,
+    const attached = await t.gql<{ attachModel: { model: { key: string; scenarios: { key: string }[] } } }>(
+      `mutation { attachModel(input: { incident: "slack-cache-metastability-2022", model: "edge-proxy-session-cap", defaultParameters: [{ name: "sessionCap", value: 30000 }] }) { model { key scenarios { key } parameters { name default } } } }`,
       {},
       as('editor'),
     );
     expect(attached.errors).toBeUndefined();
-    const run = await t.gql<{ runModel: Run }>(RUN, { incident: 'slack-cache-metastability-2022', scenario: 'as-happened' });
-    expect(run.data.runModel.status).toBe('SUCCEEDED');
-    const badDefault = await t.gql(`mutation { attachModel(incident: "slack-cache-metastability-2022", model: "edge-proxy-session-cap", defaultParameters: [{ name: "sessionCap", value: -1 }]) { key } }`, {}, as('editor'));
-    expect(badDefault.errors?.[0]?.extensions?.field).toBe('parameters.sessionCap');
+    const run = await t.gql<{ runModel: { run: Run } }>(RUN, { incident: 'slack-cache-metastability-2022', scenario: 'as-happened' });
+    expect(run.data.runModel.run.status).toBe('SUCCEEDED');
+    const badDefault = await t.gql(`mutation { attachModel(input: { incident: "slack-cache-metastability-2022", model: "edge-proxy-session-cap", defaultParameters: [{ name: "sessionCap", value: -1 }] }) { model { key } } }`, {}, as('editor'));
+    expect(badDefault.errors?.[0]?.extensions?.field).toBe('input.parameters.sessionCap');
   });
 });
 
@@ -303,10 +304,33 @@ describe('model runs through the job queue (npm run worker)', () => {
     await t.close();
   });
 
+
+  it('answers a mutation with fresh models after an earlier field of the same operation read them', async () => {
+    const { as } = await issueTokens(t);
+    const APACHE = 'apache-outbound-calls-without-timeouts-2011';
+    const spec = JSON.parse(fs.readFileSync(path.join(projectRoot(), 'seeds', 'models', `${STACKEGG}.model.json`), 'utf8')) as Record<string, unknown>;
+    const stored = await t.gql(`mutation($s: JSON!) { createModelSpec(input: { spec: $s }) { modelSpec { key } } }`, { s: { ...spec, slug: 'stale-check-model', version: '0.1.0' } }, as('editor'));
+    expect(stored.errors).toBeUndefined();
+    const v = (await t.gql<{ incident: { version: number } }>(`{ incident(slug: "${APACHE}") { version } }`)).data.incident.version;
+    // One operation: the first mutation's payload loads the incident's model, the second replaces it.
+    const res = await t.gql<{ before: { incident: { model: { key: string } | null } }; after: { incident: { model: { key: string } | null }; model: { key: string } } }>(
+      `mutation {
+        before: updateIncident(input: { slug: "${APACHE}", expectedVersion: ${v}, patch: { impact: "Every page waited on the footer call." } }) { incident { model { key } } }
+        after: attachModel(input: { incident: "${APACHE}", model: "stale-check-model" }) { model { key } incident { model { key } } }
+      }`,
+      {},
+      as('editor'),
+    );
+    expect(res.errors).toBeUndefined();
+    expect(res.data.before.incident.model?.key).not.toBe('stale-check-model');
+    expect(res.data.after.model.key).toBe('stale-check-model');
+    // Before one loader mechanism, the model loaders outlived the reset and this read the old model.
+    expect(res.data.after.incident.model?.key).toBe('stale-check-model');
+  });
   it('queues a run in the API and a separate worker executes it', async () => {
-    const queued = await t.gql<{ runModel: { id: string; status: string } }>(RUN, { incident: STACKEGG, scenario: 'as-happened', seed: 11 });
+    const queued = await t.gql<{ runModel: { run: { id: string; status: string } } }>(RUN, { incident: STACKEGG, scenario: 'as-happened', seed: 11 });
     expect(queued.errors).toBeUndefined();
-    expect(queued.data.runModel.status).toBe('QUEUED');
+    expect(queued.data.runModel.run.status).toBe('QUEUED');
 
     // What `npm run worker` does, with its own connections and its own worker threads.
     const prisma = testPrisma(t.db.url);
@@ -318,7 +342,7 @@ describe('model runs through the job queue (npm run worker)', () => {
       let status = 'QUEUED';
       for (let i = 0; i < 120 && status !== 'SUCCEEDED' && status !== 'FAILED'; i++) {
         await new Promise((r) => setTimeout(r, 250));
-        status = (await t.gql<{ modelRun: { status: string } }>(`query($id: ID!) { modelRun(id: $id) { status } }`, { id: queued.data.runModel.id })).data.modelRun.status;
+        status = (await t.gql<{ modelRun: { status: string } }>(`query($id: ID!) { modelRun(id: $id) { status } }`, { id: queued.data.runModel.run.id })).data.modelRun.status;
       }
       expect(status).toBe('SUCCEEDED');
     } finally {

@@ -80,12 +80,12 @@ describe('logs: JSON lines with a request id, and no secrets', () => {
     const { tokens, as } = await issueTokens(t);
     const server = t.app.getHttpServer();
     // A valid token on a read, and as the argument of an admin mutation.
-    await request(server).post('/graphql').set(as('viewer')).set('Cookie', 'session=cookie-secret-value').send({ query: '{ patterns { key } }' }).expect(200);
-    const revoke = await t.gql('mutation R($t: ID!) { revokeApiToken(token: $t) { name } }', { t: tokens.viewer }, as('admin'));
+    await request(server).post('/graphql').set(as('viewer')).set('Cookie', 'session=cookie-secret-value').send({ query: '{ patterns { nodes { key } } }' }).expect(200);
+    const revoke = await t.gql('mutation R($t: ID!) { revokeApiToken(input: { token: $t }) { apiToken { name } } }', { t: tokens.viewer }, as('admin'));
     expect(revoke.errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
     // A token the app does not know, and one that is malformed.
     const unknown = `hs_${'A'.repeat(43)}`;
-    await request(server).post('/graphql').set('Authorization', `Bearer ${unknown}`).send({ query: '{ patterns { key } }' });
+    await request(server).post('/graphql').set('Authorization', `Bearer ${unknown}`).send({ query: '{ patterns { nodes { key } } }' });
     await request(server).get('/actionables').set('Authorization', 'Bearer not-a-token-secret-xyz');
     // A token created inside the app process, and a connection URL quoted in a message.
     const created = await t.app.get(ApiTokensService).create('logged-token', 'editor', { name: 'test', tokenId: null });
@@ -121,15 +121,15 @@ describe('/metrics', () => {
 
   it('times GraphQL by operation, pages by route pattern, counts errors by code, and shows the pool and the model runner', async () => {
     const server = t.app.getHttpServer();
-    await t.gql('query PatternList { patterns { key } }');
-    await t.gql('query PatternList { patterns { key } }');
-    await t.gql('{ patterns { key } }');
+    await t.gql('query PatternList { patterns { nodes { key } } }');
+    await t.gql('query PatternList { patterns { nodes { key } } }');
+    await t.gql('{ patterns { nodes { key } } }');
     await t.gql('query Missing { incident(slug: "no-such-incident") { title } }');
     await t.gql('query Broken { patterns { noSuchField } }');
     const runs = async () => parseMetrics((await request(server).get('/metrics')).text).get('hindsight_model_run_duration_seconds_count{status="succeeded"}') ?? 0;
     const runsBefore = await runs();
-    const run = await t.gql<{ runModel: { status: string } }>('mutation Run { runModel(incident: "' + STACKEGG + '", scenario: "as-happened", seed: 424242) { status } }');
-    expect(run.data.runModel.status).toBe('SUCCEEDED');
+    const run = await t.gql<{ runModel: { run: { status: string } } }>('mutation Run { runModel(input: { incident: "' + STACKEGG + '", scenario: "as-happened", seed: 424242 }) { run { status } } }');
+    expect(run.data.runModel.run.status).toBe('SUCCEEDED');
     expect(await runs()).toBe(runsBefore + 1);
     await request(server).get(`/incidents/${STACKEGG}`).expect(200);
     await request(server).get('/incidents/no-such-incident').expect(404);
@@ -164,7 +164,7 @@ describe('/metrics', () => {
   });
 
   it('keeps client-chosen operation names bounded', async () => {
-    for (let i = 0; i < 60; i++) await t.gql(`query Op${i} { patterns { key } }`);
+    for (let i = 0; i < 60; i++) await t.gql(`query Op${i} { patterns { nodes { key } } }`);
     const m = parseMetrics((await request(t.app.getHttpServer()).get('/metrics')).text);
     const names = [...m.keys()].filter((k) => k.startsWith('hindsight_graphql_request_duration_seconds_count{'));
     // 50 names, plus "anonymous" and "other".

@@ -146,7 +146,7 @@ describe('list pages', () => {
       const four = await count(() => get('/incidents?first=4').expect(200));
       expect(four).toBe(one);
       const graphql = await count(() =>
-        t.gql(`{ patterns { key name incidentCount } incidents(first: 4) { totalCount pageInfo { hasNextPage endCursor } nodes { slug title organization summary started { at precision } patterns { key name } } } }`),
+        t.gql(`{ patterns { nodes { key name incidentCount } } incidents(first: 4) { totalCount pageInfo { hasNextPage endCursor } nodes { slug title organization summary started { at precision } patterns { key name } } } }`),
       );
       expect(four).toBeLessThanOrEqual(graphql);
     });

@@ -92,8 +92,8 @@ describe('full-text search over the seeded incidents', () => {
 
   it('finds a word right after an edit, in the same write', async () => {
     expect(await find('xylophonist')).toEqual([]);
-    const res = await t.gql<{ updateIncident: { version: number } }>(
-      `mutation { updateIncident(slug: "stackegg-haproxy-session-cap-2015", expectedVersion: 1, patch: { title: "StackEgg xylophonist outage" }) { version } }`,
+    const res = await t.gql<{ updateIncident: { incident: { version: number } } }>(
+      `mutation { updateIncident(input: { slug: "stackegg-haproxy-session-cap-2015", expectedVersion: 1, patch: { title: "StackEgg xylophonist outage" } }) { incident { version } } }`,
       {},
       editor,
     );

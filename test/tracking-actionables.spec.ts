@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import type { PrismaService } from '@hindsight/db';
+import { gid, rid } from './support/global-ids';
 import { issueTokens } from './support/api-tokens';
 import { startTestApp, type GqlResponse, type TestApp } from './support/test-app';
 import { testPrisma } from './support/test-db';
@@ -30,9 +31,9 @@ type Actionable = {
 
 type HistoryEvent = { actor: string; entity: string; entityKey: string; action: string; field: string | null; from: string | null; to: string | null; note: string | null; version: number | null };
 
-const CREATE = `mutation C($input: CreateActionableInput!, $note: String) { createActionable(input: $input, note: $note) { ${FIELDS} } }`;
-const UPDATE = `mutation U($id: ID!, $v: Int!, $patch: ActionablePatchInput!, $note: String) { updateActionable(id: $id, expectedVersion: $v, patch: $patch, note: $note) { ${FIELDS} } }`;
-const TRANSITION = `mutation T($id: ID!, $to: ActionableStatus!, $v: Int!, $note: String) { transitionActionable(id: $id, to: $to, expectedVersion: $v, note: $note) { ${FIELDS} } }`;
+const CREATE = `mutation C($input: CreateActionableInput!) { createActionable(input: $input) { actionable { ${FIELDS} } } }`;
+const UPDATE = `mutation U($id: ID!, $v: Int!, $patch: ActionablePatchInput!, $note: String) { updateActionable(input: { id: $id, expectedVersion: $v, patch: $patch, note: $note }) { actionable { ${FIELDS} } } }`;
+const TRANSITION = `mutation T($id: ID!, $to: ActionableStatus!, $v: Int!, $note: String) { transitionActionable(input: { id: $id, to: $to, expectedVersion: $v, note: $note }) { actionable { ${FIELDS} } } }`;
 const HISTORY = `query H($slug: String!) { incident(slug: $slug) { actionables { key history { actor entity entityKey action field from to note version } } } }`;
 
 describe('actionable tracking: workflow, edits, references, audit trail, concurrency', () => {
@@ -56,9 +57,9 @@ describe('actionable tracking: workflow, edits, references, audit trail, concurr
   });
 
   async function create(title: string, extra: Record<string, unknown> = {}): Promise<Actionable> {
-    const res = await t.gql<{ createActionable: Actionable }>(CREATE, { input: { incident: SLACK, title, ...extra } }, editor);
+    const res = await t.gql<{ createActionable: { actionable: Actionable } }>(CREATE, { input: { incident: SLACK, title, ...extra } }, editor);
     expect(res.errors).toBeUndefined();
-    return res.data.createActionable;
+    return res.data.createActionable.actionable;
   }
 
   async function history(key: string): Promise<HistoryEvent[]> {
@@ -69,8 +70,8 @@ describe('actionable tracking: workflow, edits, references, audit trail, concurr
 
   /** Everything a failed write must leave as it was. */
   async function fingerprint(id: string) {
-    const row = await prisma.actionable.findUnique({ where: { id }, include: { references: true, addresses: true } });
-    const events = await prisma.auditEvent.count({ where: { actionableId: id } });
+    const row = await prisma.actionable.findUnique({ where: { id: rid(id) }, include: { references: true, addresses: true } });
+    const events = await prisma.auditEvent.count({ where: { actionableId: rid(id) } });
     return { row, events };
   }
 
@@ -109,9 +110,9 @@ describe('actionable tracking: workflow, edits, references, audit trail, concurr
   it('walks the workflow open → in_progress → done → open → in_progress → wont_do, recording who, when and why', async () => {
     const a = await create('Runbook for metastable overload');
     const step = async (to: string, v: number, note?: string) => {
-      const res = await t.gql<{ transitionActionable: Actionable }>(TRANSITION, { id: a.id, to, v, note }, editor);
+      const res = await t.gql<{ transitionActionable: { actionable: Actionable } }>(TRANSITION, { id: a.id, to, v, note }, editor);
       expect(res.errors).toBeUndefined();
-      return res.data.transitionActionable;
+      return res.data.transitionActionable.actionable;
     };
     expect(await step('IN_PROGRESS', 1)).toMatchObject({ status: 'IN_PROGRESS', version: 2, allowedTransitions: ['DONE', 'WONT_DO'] });
     const done = await step('DONE', 2, 'runbook merged');
@@ -163,9 +164,9 @@ describe('actionable tracking: workflow, edits, references, audit trail, concurr
       addresses: ['gdm-scatter-query-every-shard', 'cache-hit-rate-drop'],
       references: ['T1', 'OPS-77', 'https://github.com/slack/vitess/pull/9/files'],
     };
-    const res = await t.gql<{ updateActionable: Actionable }>(UPDATE, { id: a.id, v: 1, patch, note: 'from the review' }, editor);
+    const res = await t.gql<{ updateActionable: { actionable: Actionable } }>(UPDATE, { id: a.id, v: 1, patch, note: 'from the review' }, editor);
     expect(res.errors).toBeUndefined();
-    const updated = res.data.updateActionable;
+    const updated = res.data.updateActionable.actionable;
     expect(updated).toMatchObject({ version: 2, owner: null, dueDate: '2027-01-31', priority: 'P0', title: patch.title });
     expect(updated.references).toEqual([
       { kind: 'PHABRICATOR', ref: 'T1', url: null },
@@ -179,8 +180,8 @@ describe('actionable tracking: workflow, edits, references, audit trail, concurr
     expect(events.find((e) => e.field === 'owner')).toMatchObject({ from: 'vitess', to: null });
     expect(JSON.parse(events.find((e) => e.field === 'references')!.to!)).toEqual(patch.references);
 
-    const same = await t.gql<{ updateActionable: Actionable }>(UPDATE, { id: a.id, v: 2, patch }, editor);
-    expect(same.data.updateActionable.version).toBe(2);
+    const same = await t.gql<{ updateActionable: { actionable: Actionable } }>(UPDATE, { id: a.id, v: 2, patch }, editor);
+    expect(same.data.updateActionable.actionable.version).toBe(2);
     expect((await history(a.key)).filter((e) => e.action === 'UPDATE')).toHaveLength(events.length);
   });
 
@@ -193,7 +194,7 @@ describe('actionable tracking: workflow, edits, references, audit trail, concurr
       code: 'CONFLICT',
       expectedVersion: 1,
       currentVersion: 2,
-      current: { id: a.id, owner: 'alice', title: 'Throttle boot requests by default', status: 'open', version: 2 },
+      current: { id: a.id, owner: 'alice', title: 'Throttle boot requests by default', status: 'OPEN', version: 2 },
     });
     expect(await fingerprint(a.id)).toEqual(before);
   });
@@ -205,19 +206,20 @@ describe('actionable tracking: workflow, edits, references, audit trail, concurr
     });
 
     it.each([
-      ['unknown id', TRANSITION, () => ({ id: randomUUID(), to: 'IN_PROGRESS', v: 1 }), 'NOT_FOUND', null],
-      ['malformed id', UPDATE, () => ({ id: 'not-a-uuid', v: 1, patch: { owner: 'x' } }), 'NOT_FOUND', null],
+      ['unknown id', TRANSITION, () => ({ id: gid('Actionable', randomUUID()), to: 'IN_PROGRESS', v: 1 }), 'NOT_FOUND', null],
+      ['malformed id', UPDATE, () => ({ id: 'not-a-uuid', v: 1, patch: { owner: 'x' } }), 'BAD_USER_INPUT', 'input.id'],
+      ['id of another type', UPDATE, () => ({ id: gid('Incident', randomUUID()), v: 1, patch: { owner: 'x' } }), 'BAD_USER_INPUT', 'input.id'],
       ['unknown status', TRANSITION, () => ({ id: target.id, to: 'FINISHED', v: 1 }), 'BAD_USER_INPUT', null],
-      ['invalid transition', TRANSITION, () => ({ id: target.id, to: 'DONE', v: 1, note: 'nope' }), 'BAD_USER_INPUT', 'to'],
-      ['wont_do without a reason', TRANSITION, () => ({ id: target.id, to: 'WONT_DO', v: 1 }), 'BAD_USER_INPUT', 'note'],
-      ['due date in another format', UPDATE, () => ({ id: target.id, v: 1, patch: { dueDate: '31/12/2026' } }), 'BAD_USER_INPUT', 'patch.dueDate'],
-      ['due date that is not a day', UPDATE, () => ({ id: target.id, v: 1, patch: { dueDate: '2026-02-30' } }), 'BAD_USER_INPUT', 'patch.dueDate'],
-      ['reference of unknown shape', UPDATE, () => ({ id: target.id, v: 1, patch: { references: ['ticket 42'] } }), 'BAD_USER_INPUT', 'patch.references[0]'],
-      ['javascript: URL', UPDATE, () => ({ id: target.id, v: 1, patch: { references: ['javascript:alert(1)'] } }), 'BAD_USER_INPUT', 'patch.references[0]'],
-      ['oversized title', UPDATE, () => ({ id: target.id, v: 1, patch: { title: 'x'.repeat(301) } }), 'BAD_USER_INPUT', 'patch.title'],
-      ['oversized description', UPDATE, () => ({ id: target.id, v: 1, patch: { description: 'x'.repeat(20_001) } }), 'BAD_USER_INPUT', 'patch.description'],
-      ['empty title', UPDATE, () => ({ id: target.id, v: 1, patch: { title: '   ' } }), 'BAD_USER_INPUT', 'patch.title'],
-      ['factor of another incident', UPDATE, () => ({ id: target.id, v: 1, patch: { addresses: ['haproxy-40000-session-cap'] } }), 'BAD_USER_INPUT', 'patch.addresses[0]'],
+      ['invalid transition', TRANSITION, () => ({ id: target.id, to: 'DONE', v: 1, note: 'nope' }), 'BAD_USER_INPUT', 'input.to'],
+      ['wont_do without a reason', TRANSITION, () => ({ id: target.id, to: 'WONT_DO', v: 1 }), 'BAD_USER_INPUT', 'input.note'],
+      ['due date in another format', UPDATE, () => ({ id: target.id, v: 1, patch: { dueDate: '31/12/2026' } }), 'BAD_USER_INPUT', 'input.patch.dueDate'],
+      ['due date that is not a day', UPDATE, () => ({ id: target.id, v: 1, patch: { dueDate: '2026-02-30' } }), 'BAD_USER_INPUT', 'input.patch.dueDate'],
+      ['reference of unknown shape', UPDATE, () => ({ id: target.id, v: 1, patch: { references: ['ticket 42'] } }), 'BAD_USER_INPUT', 'input.patch.references[0]'],
+      ['javascript: URL', UPDATE, () => ({ id: target.id, v: 1, patch: { references: ['javascript:alert(1)'] } }), 'BAD_USER_INPUT', 'input.patch.references[0]'],
+      ['oversized title', UPDATE, () => ({ id: target.id, v: 1, patch: { title: 'x'.repeat(301) } }), 'BAD_USER_INPUT', 'input.patch.title'],
+      ['oversized description', UPDATE, () => ({ id: target.id, v: 1, patch: { description: 'x'.repeat(20_001) } }), 'BAD_USER_INPUT', 'input.patch.description'],
+      ['empty title', UPDATE, () => ({ id: target.id, v: 1, patch: { title: '   ' } }), 'BAD_USER_INPUT', 'input.patch.title'],
+      ['factor of another incident', UPDATE, () => ({ id: target.id, v: 1, patch: { addresses: ['haproxy-40000-session-cap'] } }), 'BAD_USER_INPUT', 'input.patch.addresses[0]'],
       ['stale version', UPDATE, () => ({ id: target.id, v: 7, patch: { owner: 'x' } }), 'CONFLICT', null],
     ])('%s', async (_name, mutation, variables, code, field) => {
       const before = await fingerprint(target.id);
@@ -230,25 +232,25 @@ describe('actionable tracking: workflow, edits, references, audit trail, concurr
     it('reports every problem of a patch at once', async () => {
       const res = await t.gql(UPDATE, { id: target.id, v: 1, patch: { title: '', dueDate: 'soon', references: ['T1', '??'] } }, editor);
       const problems = res.errors?.[0]?.extensions?.problems as { field: string }[];
-      expect(problems.map((p) => p.field)).toEqual(['patch.title', 'patch.dueDate', 'patch.references[1]']);
+      expect(problems.map((p) => p.field)).toEqual(['input.patch.title', 'input.patch.dueDate', 'input.patch.references[1]']);
     });
   });
 
   it('lets exactly one of 50 concurrent transitions from the same version win; 49 get CONFLICT and the trail gains one event', async () => {
     const a = await create('Contended item');
-    const before = await prisma.auditEvent.count({ where: { actionableId: a.id } });
+    const before = await prisma.auditEvent.count({ where: { actionableId: rid(a.id) } });
     const server = t.app.getHttpServer();
     const body = { query: TRANSITION, variables: { id: a.id, to: 'IN_PROGRESS', v: 1, note: 'mine' } };
     const responses = await Promise.all(
-      Array.from({ length: 50 }, () => request(server).post('/graphql').set(editor).send(body).then((r) => r.body as GqlResponse<{ transitionActionable: Actionable | null }>)),
+      Array.from({ length: 50 }, () => request(server).post('/graphql').set(editor).send(body).then((r) => r.body as GqlResponse<{ transitionActionable: { actionable: Actionable | null } }>)),
     );
-    const won = responses.filter((r) => !r.errors && r.data.transitionActionable?.status === 'IN_PROGRESS');
+    const won = responses.filter((r) => !r.errors && r.data.transitionActionable.actionable?.status === 'IN_PROGRESS');
     const conflicts = responses.filter((r) => r.errors?.[0]?.extensions?.code === 'CONFLICT');
     expect(won).toHaveLength(1);
     expect(conflicts).toHaveLength(49);
     expect(conflicts.every((r) => r.errors![0]!.extensions!.currentVersion === 2)).toBe(true);
-    expect(await prisma.auditEvent.count({ where: { actionableId: a.id } })).toBe(before + 1);
-    expect(await prisma.actionable.findUnique({ where: { id: a.id }, select: { version: true, status: true } })).toEqual({ version: 2, status: 'in_progress' });
+    expect(await prisma.auditEvent.count({ where: { actionableId: rid(a.id) } })).toBe(before + 1);
+    expect(await prisma.actionable.findUnique({ where: { id: rid(a.id) }, select: { version: true, status: true } })).toEqual({ version: 2, status: 'in_progress' });
   });
 
   it('refuses a second actionable with an existing key, and an unknown incident', async () => {
@@ -260,10 +262,10 @@ describe('actionable tracking: workflow, edits, references, audit trail, concurr
 
   it('deletes an actionable for an admin and keeps its history in the incident audit trail', async () => {
     const a = await create('Short-lived item');
-    const res = await t.gql<{ deleteActionable: string }>(`mutation D($id: ID!) { deleteActionable(id: $id, expectedVersion: 1, note: "duplicate") }`, { id: a.id }, admin);
+    const res = await t.gql<{ deleteActionable: { deletedActionableId: string } }>(`mutation D($id: ID!) { deleteActionable(input: { id: $id, expectedVersion: 1, note: "duplicate" }) { deletedActionableId } }`, { id: a.id }, admin);
     expect(res.errors).toBeUndefined();
-    expect(res.data.deleteActionable).toBe(a.id);
-    expect(await prisma.actionable.count({ where: { id: a.id } })).toBe(0);
+    expect(res.data.deleteActionable.deletedActionableId).toBe(a.id);
+    expect(await prisma.actionable.count({ where: { id: rid(a.id) } })).toBe(0);
     const incident = await t.gql<{ incident: { history: HistoryEvent[] } }>(`{ incident(slug: "${SLACK}") { history(last: 500) { entityKey action from note actor } } }`);
     const trail = incident.data.incident.history.filter((e) => e.entityKey === a.key);
     expect(trail.map((e) => e.action)).toEqual(['CREATE', 'DELETE']);

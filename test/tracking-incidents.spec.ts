@@ -1,4 +1,5 @@
 import type { PrismaService } from '@hindsight/db';
+import { gid } from './support/global-ids';
 import { issueTokens } from './support/api-tokens';
 import { startTestApp, type TestApp } from './support/test-app';
 import { testPrisma } from './support/test-db';
@@ -77,9 +78,9 @@ describe('incident-level writes for editors', () => {
   });
 
   it('creates a whole incident as a draft, invisible to readers until it is published', async () => {
-    const res = await gql<{ createIncident: Incident }>(`mutation C($i: IncidentInput!) { createIncident(input: $i, note: "imported") { ${INCIDENT} } }`, { i: NEW_INCIDENT });
+    const res = await gql<{ createIncident: { incident: Incident } }>(`mutation C($i: CreateIncidentInput!) { createIncident(input: $i) { incident { ${INCIDENT} } } }`, { i: { ...NEW_INCIDENT, note: 'imported' } });
     expect(res.errors).toBeUndefined();
-    const i = res.data.createIncident;
+    const i = res.data.createIncident.incident;
     expect(i).toMatchObject({ slug: NEW_INCIDENT.slug, status: 'DRAFT', version: 1 });
     expect(i.timeline.map((e) => e.key)).toEqual(['gateway-silent', 'queue-backs-up']);
     expect(i.causalLinks).toEqual([{ kind: 'ENABLES', from: { key: 'no-gateway-timeout' }, to: { key: 'workers-block' } }]);
@@ -89,8 +90,8 @@ describe('incident-level writes for editors', () => {
     ]);
     expect((await t.gql(`{ incident(slug: "${NEW_INCIDENT.slug}") { title } }`)).errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
 
-    const published = await gql<{ updateIncident: Incident }>(`mutation { updateIncident(slug: "${NEW_INCIDENT.slug}", expectedVersion: 1, patch: { status: PUBLISHED }) { status version } }`);
-    expect(published.data.updateIncident).toEqual({ status: 'PUBLISHED', version: 2 });
+    const published = await gql<{ updateIncident: { incident: Incident } }>(`mutation { updateIncident(input: { slug: "${NEW_INCIDENT.slug}", expectedVersion: 1, patch: { status: PUBLISHED } }) { incident { status version } } }`);
+    expect(published.data.updateIncident.incident).toEqual({ status: 'PUBLISHED', version: 2 });
     const trail = await history(NEW_INCIDENT.slug);
     expect(trail.map((e) => [e.entity, e.action, e.field ?? e.entityKey])).toEqual([
       ['INCIDENT', 'CREATE', NEW_INCIDENT.slug],
@@ -102,9 +103,9 @@ describe('incident-level writes for editors', () => {
   });
 
   it('refuses a taken slug and reports every invalid field of a new incident with its path', async () => {
-    const taken = await gql(`mutation C($i: IncidentInput!) { createIncident(input: $i) { slug } }`, { i: { ...NEW_INCIDENT } });
+    const taken = await gql(`mutation C($i: CreateIncidentInput!) { createIncident(input: $i) { incident { slug } } }`, { i: { ...NEW_INCIDENT } });
     expect(taken.errors?.[0]?.extensions?.code).toBe('CONFLICT');
-    const bad = await gql(`mutation C($i: IncidentInput!) { createIncident(input: $i) { slug } }`, {
+    const bad = await gql(`mutation C($i: CreateIncidentInput!) { createIncident(input: $i) { incident { slug } } }`, {
       i: {
         ...NEW_INCIDENT,
         slug: 'Not A Slug',
@@ -116,7 +117,7 @@ describe('incident-level writes for editors', () => {
     expect(bad.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
     const fields = (bad.errors?.[0]?.extensions?.problems as { field: string }[]).map((p) => p.field);
     expect(fields).toEqual(['input.actionables[0].dueDate', 'input.actionables[0].references[0]']);
-    const stillBad = await gql(`mutation C($i: IncidentInput!) { createIncident(input: $i) { slug } }`, {
+    const stillBad = await gql(`mutation C($i: CreateIncidentInput!) { createIncident(input: $i) { incident { slug } } }`, {
       i: { ...NEW_INCIDENT, slug: 'Not A Slug', timeline: [{ key: 'e1', at: 'yesterday', precision: 'MINUTE', kind: 'TRIGGER', text: 'x' }], causalLinks: [{ from: 'no-gateway-timeout', to: 'nowhere', kind: 'CAUSES' }], actionables: [] },
     });
     expect((stillBad.errors?.[0]?.extensions?.problems as { field: string }[]).map((p) => p.field)).toEqual(['input.slug', 'input.timeline[0].at', 'input.causalLinks[0].to']);
@@ -126,12 +127,12 @@ describe('incident-level writes for editors', () => {
   it('renames a slug, keeps the old one as an alias, updates search, and lets no other incident take the old slug', async () => {
     const slug = 'apache-outbound-calls-without-timeouts-2011';
     const v = await version(slug);
-    const res = await gql<{ updateIncident: Incident }>(
-      `mutation U($v: Int!) { updateIncident(slug: "${slug}", expectedVersion: $v, patch: { slug: "apache-wedged-by-outbound-calls", summary: "Zebrafish wedge of the footer call." }, note: "clearer name") { slug version summary } }`,
+    const res = await gql<{ updateIncident: { incident: Incident } }>(
+      `mutation U($v: Int!) { updateIncident(input: { slug: "${slug}", expectedVersion: $v, patch: { slug: "apache-wedged-by-outbound-calls", summary: "Zebrafish wedge of the footer call." }, note: "clearer name" }) { incident { slug version summary } } }`,
       { v },
     );
     expect(res.errors).toBeUndefined();
-    expect(res.data.updateIncident).toMatchObject({ slug: 'apache-wedged-by-outbound-calls', version: v + 1 });
+    expect(res.data.updateIncident.incident).toMatchObject({ slug: 'apache-wedged-by-outbound-calls', version: v + 1 });
     expect(await prisma.incidentSlugAlias.findUnique({ where: { slug } })).toMatchObject({ slug });
     const found = await t.gql<{ incidents: { nodes: { slug: string }[] } }>(`{ incidents(filter: { text: "zebrafish" }) { nodes { slug } } }`);
     expect(found.data.incidents.nodes.map((n) => n.slug)).toEqual(['apache-wedged-by-outbound-calls']);
@@ -145,16 +146,16 @@ describe('incident-level writes for editors', () => {
     expect(byOld.data.actionables.totalCount).toBeGreaterThan(0);
     expect(byOld.data.actionables.totalCount).toBe(byNew.data.actionables.totalCount);
     // This suite attaches no models: found through its alias, the incident answers that it has none.
-    const run = await t.gql(`mutation { runModel(incident: "${slug}") { scenarioKey } }`);
+    const run = await t.gql(`mutation { runModel(input: { incident: "${slug}" }) { run { scenarioKey } } }`);
     expect(run.errors?.[0]?.message).toMatch(/has no model attached/);
 
-    const viaOld = await gql(`mutation { updateIncident(slug: "${slug}", expectedVersion: ${v + 1}, patch: { title: "x" }) { slug } }`);
+    const viaOld = await gql(`mutation { updateIncident(input: { slug: "${slug}", expectedVersion: ${v + 1}, patch: { title: "x" } }) { incident { slug } } }`);
     expect(viaOld.errors?.[0]?.extensions).toMatchObject({ code: 'NOT_FOUND', renamedTo: 'apache-wedged-by-outbound-calls' });
-    const steal = await gql(`mutation { updateIncident(slug: "slack-cache-metastability-2022", expectedVersion: 1, patch: { slug: "${slug}" }) { slug } }`);
+    const steal = await gql(`mutation { updateIncident(input: { slug: "slack-cache-metastability-2022", expectedVersion: 1, patch: { slug: "${slug}" } }) { incident { slug } } }`);
     expect(steal.errors?.[0]?.extensions?.code).toBe('CONFLICT');
 
-    const back = await gql<{ updateIncident: Incident }>(`mutation { updateIncident(slug: "apache-wedged-by-outbound-calls", expectedVersion: ${v + 1}, patch: { slug: "${slug}" }) { slug version } }`);
-    expect(back.data.updateIncident).toEqual({ slug, version: v + 2 });
+    const back = await gql<{ updateIncident: { incident: Incident } }>(`mutation { updateIncident(input: { slug: "apache-wedged-by-outbound-calls", expectedVersion: ${v + 1}, patch: { slug: "${slug}" } }) { incident { slug version } } }`);
+    expect(back.data.updateIncident.incident).toEqual({ slug, version: v + 2 });
     expect(await prisma.incidentSlugAlias.findMany({ where: { incident: { slug } }, select: { slug: true } })).toEqual([{ slug: 'apache-wedged-by-outbound-calls' }]);
     const renames = (await history(slug)).filter((e) => e.field === 'slug').map((e) => [e.from, e.to]);
     expect(renames).toEqual([
@@ -166,10 +167,10 @@ describe('incident-level writes for editors', () => {
   it('answers a stale version with CONFLICT and the current values, and writes nothing', async () => {
     const slug = 'stackegg-haproxy-session-cap-2015';
     const v = await version(slug);
-    await gql(`mutation { updateIncident(slug: "${slug}", expectedVersion: ${v}, patch: { impact: "Site slow for everyone." }) { version } }`);
+    await gql(`mutation { updateIncident(input: { slug: "${slug}", expectedVersion: ${v}, patch: { impact: "Site slow for everyone." } }) { incident { version } } }`);
     const before = await prisma.incident.findUniqueOrThrow({ where: { slug }, include: { timeline: true } });
     const events = await prisma.auditEvent.count();
-    const res = await gql(`mutation { upsertTimelineEvent(slug: "${slug}", expectedVersion: ${v}, event: { key: "late-note", kind: OBSERVATION, text: "x" }) { version } }`);
+    const res = await gql(`mutation { upsertTimelineEvent(input: { slug: "${slug}", expectedVersion: ${v}, event: { key: "late-note", kind: OBSERVATION, text: "x" } }) { incident { version } } }`);
     expect(res.errors?.[0]?.extensions).toMatchObject({ code: 'CONFLICT', expectedVersion: v, currentVersion: v + 1, current: { slug, impact: 'Site slow for everyone.', version: v + 1 } });
     expect(await prisma.incident.findUniqueOrThrow({ where: { slug }, include: { timeline: true } })).toEqual(before);
     expect(await prisma.auditEvent.count()).toBe(events);
@@ -179,26 +180,26 @@ describe('incident-level writes for editors', () => {
     const slug = NEW_INCIDENT.slug;
     let v = await version(slug);
     const upsert = (event: Record<string, unknown>, position?: number) =>
-      gql<{ upsertTimelineEvent: Incident }>(`mutation U($v: Int!, $e: TimelineEventInput!, $p: Int) { upsertTimelineEvent(slug: "${slug}", expectedVersion: $v, event: $e, position: $p) { ${INCIDENT} } }`, { v, e: event, p: position });
+      gql<{ upsertTimelineEvent: { incident: Incident } }>(`mutation U($v: Int!, $e: TimelineEventInput!, $p: Int) { upsertTimelineEvent(input: { slug: "${slug}", expectedVersion: $v, event: $e, position: $p }) { incident { ${INCIDENT} } } }`, { v, e: event, p: position });
 
     const added = await upsert({ key: 'on-call-paged', at: '2026-03-01T10:07:00Z', precision: 'MINUTE', kind: 'ESCALATION', text: 'On-call paged.' });
-    expect(added.data.upsertTimelineEvent.timeline.map((e) => e.key)).toEqual(['gateway-silent', 'queue-backs-up', 'on-call-paged']);
+    expect(added.data.upsertTimelineEvent.incident.timeline.map((e) => e.key)).toEqual(['gateway-silent', 'queue-backs-up', 'on-call-paged']);
     v++;
     const edited = await upsert({ key: 'queue-backs-up', at: '2026-03-01T10:04:00Z', precision: 'MINUTE', kind: 'DETECTION', text: 'Queue depth alert fires at 10:04.' }, 0);
     expect(edited.errors).toBeUndefined();
-    expect(edited.data.upsertTimelineEvent.timeline.map((e) => e.key)).toEqual(['queue-backs-up', 'gateway-silent', 'on-call-paged']);
-    expect(edited.data.upsertTimelineEvent.version).toBe(++v);
+    expect(edited.data.upsertTimelineEvent.incident.timeline.map((e) => e.key)).toEqual(['queue-backs-up', 'gateway-silent', 'on-call-paged']);
+    expect(edited.data.upsertTimelineEvent.incident.version).toBe(++v);
     const unchanged = await upsert({ key: 'queue-backs-up', at: '2026-03-01T10:04:00Z', precision: 'MINUTE', kind: 'DETECTION', text: 'Queue depth alert fires at 10:04.' });
-    expect(unchanged.data.upsertTimelineEvent.version).toBe(v);
+    expect(unchanged.data.upsertTimelineEvent.incident.version).toBe(v);
 
     const badTime = await upsert({ key: 'queue-backs-up', at: '10:04', precision: 'MINUTE', kind: 'DETECTION', text: 'x' });
-    expect(badTime.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'event.at' });
+    expect(badTime.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'input.event.at' });
     const badPosition = await upsert({ key: 'new-one', kind: 'OBSERVATION', text: 'x' }, 9);
-    expect(badPosition.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'position' });
+    expect(badPosition.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'input.position' });
 
-    const removed = await gql<{ deleteTimelineEvent: Incident }>(`mutation { deleteTimelineEvent(slug: "${slug}", expectedVersion: ${v}, key: "on-call-paged") { version timeline { key } } }`);
-    expect(removed.data.deleteTimelineEvent).toEqual({ version: v + 1, timeline: [{ key: 'queue-backs-up' }, { key: 'gateway-silent' }] });
-    const missing = await gql(`mutation { deleteTimelineEvent(slug: "${slug}", expectedVersion: ${v + 1}, key: "on-call-paged") { version } }`);
+    const removed = await gql<{ deleteTimelineEvent: { incident: Incident } }>(`mutation { deleteTimelineEvent(input: { slug: "${slug}", expectedVersion: ${v}, key: "on-call-paged" }) { incident { version timeline { key } } } }`);
+    expect(removed.data.deleteTimelineEvent.incident).toEqual({ version: v + 1, timeline: [{ key: 'queue-backs-up' }, { key: 'gateway-silent' }] });
+    const missing = await gql(`mutation { deleteTimelineEvent(input: { slug: "${slug}", expectedVersion: ${v + 1}, key: "on-call-paged" }) { incident { version } } }`);
     expect(missing.errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
 
     const trail = (await history(slug)).filter((e) => e.entity === 'TIMELINE_EVENT' || e.field === 'timeline.order');
@@ -216,26 +217,26 @@ describe('incident-level writes for editors', () => {
   it('upserts factors and links, refuses to delete a factor an actionable addresses, and removes its links with it', async () => {
     const slug = NEW_INCIDENT.slug;
     let v = await version(slug);
-    const factor = await gql<{ upsertCausalFactor: Incident }>(
-      `mutation { upsertCausalFactor(slug: "${slug}", expectedVersion: ${v}, factor: { key: "gateway-outage", role: TRIGGER, component: "gateway", text: "The gateway goes silent." }, position: 0) { version causalFactors { key } } }`,
+    const factor = await gql<{ upsertCausalFactor: { incident: Incident } }>(
+      `mutation { upsertCausalFactor(input: { slug: "${slug}", expectedVersion: ${v}, factor: { key: "gateway-outage", role: TRIGGER, component: "gateway", text: "The gateway goes silent." }, position: 0 }) { incident { version causalFactors { key } } } }`,
     );
-    expect(factor.data.upsertCausalFactor.causalFactors.map((f) => f.key)).toEqual(['gateway-outage', 'no-gateway-timeout', 'workers-block']);
+    expect(factor.data.upsertCausalFactor.incident.causalFactors.map((f) => f.key)).toEqual(['gateway-outage', 'no-gateway-timeout', 'workers-block']);
     v++;
     const link = (op: string, to: string) =>
-      gql<Record<string, Incident>>(`mutation { ${op}(slug: "${slug}", expectedVersion: ${v}, link: { from: "gateway-outage", to: "${to}", kind: CAUSES }) { version causalLinks { from { key } to { key } } } }`);
-    expect((await link('upsertCausalLink', 'workers-block')).data.upsertCausalLink!.causalLinks).toHaveLength(2);
+      gql<Record<string, { incident: Incident }>>(`mutation { ${op}(input: { slug: "${slug}", expectedVersion: ${v}, link: { from: "gateway-outage", to: "${to}", kind: CAUSES } }) { incident { version causalLinks { from { key } to { key } } } } }`);
+    expect((await link('upsertCausalLink', 'workers-block')).data.upsertCausalLink.incident!.causalLinks).toHaveLength(2);
     v++;
-    expect((await link('upsertCausalLink', 'workers-block')).data.upsertCausalLink!.version).toBe(v);
-    expect((await link('upsertCausalLink', 'nowhere')).errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'link.to' });
+    expect((await link('upsertCausalLink', 'workers-block')).data.upsertCausalLink.incident!.version).toBe(v);
+    expect((await link('upsertCausalLink', 'nowhere')).errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'input.link.to' });
 
-    const refused = await gql(`mutation { deleteCausalFactor(slug: "${slug}", expectedVersion: ${v}, key: "workers-block") { version } }`);
+    const refused = await gql(`mutation { deleteCausalFactor(input: { slug: "${slug}", expectedVersion: ${v}, key: "workers-block" }) { incident { version } } }`);
     expect(refused.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', actionables: ['cap-workers-per-dependency'] });
     const item = await prisma.actionable.findFirstOrThrow({ where: { key: 'cap-workers-per-dependency' } });
-    const unaddressed = await gql(`mutation { updateActionable(id: "${item.id}", expectedVersion: ${item.version}, patch: { addresses: ["gateway-outage"] }) { version } }`);
+    const unaddressed = await gql(`mutation { updateActionable(input: { id: "${gid('Actionable', item.id)}", expectedVersion: ${item.version}, patch: { addresses: ["gateway-outage"] } }) { actionable { version } } }`);
     expect(unaddressed.errors).toBeUndefined();
-    const deleted = await gql<{ deleteCausalFactor: Incident }>(`mutation { deleteCausalFactor(slug: "${slug}", expectedVersion: ${v}, key: "workers-block") { version causalFactors { key } causalLinks { from { key } } } }`);
+    const deleted = await gql<{ deleteCausalFactor: { incident: Incident } }>(`mutation { deleteCausalFactor(input: { slug: "${slug}", expectedVersion: ${v}, key: "workers-block" }) { incident { version causalFactors { key } causalLinks { from { key } } } } }`);
     expect(deleted.errors).toBeUndefined();
-    expect(deleted.data.deleteCausalFactor).toEqual({ version: v + 1, causalFactors: [{ key: 'gateway-outage' }, { key: 'no-gateway-timeout' }], causalLinks: [] });
+    expect(deleted.data.deleteCausalFactor.incident).toEqual({ version: v + 1, causalFactors: [{ key: 'gateway-outage' }, { key: 'no-gateway-timeout' }], causalLinks: [] });
 
     const trail = (await history(slug)).filter((e) => e.version === v + 1);
     expect(trail.map((e) => [e.entity, e.action, e.entityKey]).sort()).toEqual([
@@ -249,26 +250,26 @@ describe('incident-level writes for editors', () => {
     const slug = 'changeprop-feedback-loop-2016';
     const v = await version(slug);
     const item = await prisma.actionable.findFirstOrThrow({ where: { key: 'changeprop-bound-processing-concurrency' } });
-    await gql(`mutation { transitionActionable(id: "${item.id}", to: IN_PROGRESS, expectedVersion: ${item.version}) { status } }`);
-    const edit = await gql<{ updateIncident: { version: number; actionables: { key: string; status: string }[] } }>(
-      `mutation { updateIncident(slug: "${slug}", expectedVersion: ${v}, patch: { title: "ChangeProp feedback loop (May 2016)" }) { version actionables { key status } } }`,
+    await gql(`mutation { transitionActionable(input: { id: "${gid('Actionable', item.id)}", to: IN_PROGRESS, expectedVersion: ${item.version} }) { actionable { status } } }`);
+    const edit = await gql<{ updateIncident: { incident: { version: number; actionables: { key: string; status: string }[] } } }>(
+      `mutation { updateIncident(input: { slug: "${slug}", expectedVersion: ${v}, patch: { title: "ChangeProp feedback loop (May 2016)" } }) { incident { version actionables { key status } } } }`,
     );
     expect(edit.errors).toBeUndefined();
-    expect(edit.data.updateIncident.actionables.find((a) => a.key === item.key)!.status).toBe('IN_PROGRESS');
+    expect(edit.data.updateIncident.incident.actionables.find((a) => a.key === item.key)!.status).toBe('IN_PROGRESS');
     expect(await prisma.actionable.findUniqueOrThrow({ where: { id: item.id } })).toMatchObject({ status: 'in_progress', version: item.version + 1 });
   });
 
   it('returns fresh nested data for each of several mutations in one operation', async () => {
     const slug = NEW_INCIDENT.slug;
     const v = await version(slug);
-    const res = await gql<{ a: Incident; b: Incident }>(`mutation {
-      a: upsertTimelineEvent(slug: "${slug}", expectedVersion: ${v}, event: { key: "first-extra", kind: OBSERVATION, text: "one" }) { version timeline { key } }
-      b: upsertTimelineEvent(slug: "${slug}", expectedVersion: ${v + 1}, event: { key: "second-extra", kind: OBSERVATION, text: "two" }) { version timeline { key } }
+    const res = await gql<{ a: { incident: Incident }; b: { incident: Incident } }>(`mutation {
+      a: upsertTimelineEvent(input: { slug: "${slug}", expectedVersion: ${v}, event: { key: "first-extra", kind: OBSERVATION, text: "one" } }) { incident { version timeline { key } } }
+      b: upsertTimelineEvent(input: { slug: "${slug}", expectedVersion: ${v + 1}, event: { key: "second-extra", kind: OBSERVATION, text: "two" } }) { incident { version timeline { key } } }
     }`);
     expect(res.errors).toBeUndefined();
-    expect(res.data.a.timeline.map((e) => e.key)).toContain('first-extra');
-    expect(res.data.a.timeline.map((e) => e.key)).not.toContain('second-extra');
-    expect(res.data.b.timeline.map((e) => e.key).slice(-2)).toEqual(['first-extra', 'second-extra']);
+    expect(res.data.a.incident.timeline.map((e) => e.key)).toContain('first-extra');
+    expect(res.data.a.incident.timeline.map((e) => e.key)).not.toContain('second-extra');
+    expect(res.data.b.incident.timeline.map((e) => e.key).slice(-2)).toEqual(['first-extra', 'second-extra']);
   });
 
   it('lets an admin delete an incident; its audit trail stays', async () => {
@@ -276,8 +277,8 @@ describe('incident-level writes for editors', () => {
     const v = await version(slug);
     const incidentId = (await prisma.incident.findUniqueOrThrow({ where: { slug } })).id;
     const before = await prisma.auditEvent.count({ where: { incidentId } });
-    const res = await t.gql<{ deleteIncident: string }>(`mutation { deleteIncident(slug: "${slug}", expectedVersion: ${v}, note: "test record") }`, {}, admin);
-    expect(res.data.deleteIncident).toBe(incidentId);
+    const res = await t.gql<{ deleteIncident: { deletedIncidentId: string } }>(`mutation { deleteIncident(input: { slug: "${slug}", expectedVersion: ${v}, note: "test record" }) { deletedIncidentId } }`, {}, admin);
+    expect(res.data.deleteIncident.deletedIncidentId).toBe(gid('Incident', incidentId));
     expect(await prisma.incident.count({ where: { slug } })).toBe(0);
     expect(await prisma.actionable.count({ where: { incidentId } })).toBe(0);
     const trail = await prisma.auditEvent.findMany({ where: { incidentId }, orderBy: { id: 'asc' } });

@@ -1,5 +1,6 @@
 import type { PrismaService } from '@hindsight/db';
 import { issueTokens } from './support/api-tokens';
+import { gid } from './support/global-ids';
 import { startTestApp, type TestApp } from './support/test-app';
 import { testPrisma } from './support/test-db';
 
@@ -24,7 +25,7 @@ describe('actionable reads: priority order, tracking filters and stats', () => {
     Object.fromEntries((await prisma.actionable.findMany({ where: { incident: { slug } }, select: { key: true, id: true, version: true } })).map((a) => [a.key, a]));
 
   async function patch(id: string, version: number, values: Record<string, unknown>) {
-    const res = await t.gql(`mutation U($id: ID!, $v: Int!, $p: ActionablePatchInput!) { updateActionable(id: $id, expectedVersion: $v, patch: $p) { version } }`, { id, v: version, p: values }, editor);
+    const res = await t.gql(`mutation U($id: ID!, $v: Int!, $p: ActionablePatchInput!) { updateActionable(input: { id: $id, expectedVersion: $v, patch: $p }) { actionable { version } } }`, { id: gid('Actionable', id), v: version, p: values }, editor);
     expect(res.errors).toBeUndefined();
   }
 
@@ -71,7 +72,7 @@ describe('actionable reads: priority order, tracking filters and stats', () => {
       return res.data.actionables.nodes.map((n) => n.key).sort();
     };
     expect(await keys({ overdue: true })).toEqual(['internal-outage-discussion']);
-    expect(await keys({ dueBefore: '2099-02-01' })).toEqual(['internal-outage-discussion', 'measure-keep-alive-effect-via-client-timings']);
+    expect(await keys({ dueBefore: '2099-02-01T00:00:00Z' })).toEqual(['internal-outage-discussion', 'measure-keep-alive-effect-via-client-timings']);
     expect(await keys({ owner: 'SRE' })).toEqual(['internal-outage-discussion', 'watch-datacenter-performance']);
     expect(await keys({ owner: 'sre', status: ['DONE'] })).toEqual([]);
     expect(await keys({ incident: STACKEGG, hasExternalRef: true })).toEqual([]);
@@ -109,7 +110,7 @@ describe('actionable reads: priority order, tracking filters and stats', () => {
     expect(byPattern['resource-exhaustion']!.total).toBe(2 + 12 + 7);
 
     const started = await prisma.actionable.findFirstOrThrow({ where: { key: 'fix-mcrib-control-loop' } });
-    const moved = await t.gql(`mutation { transitionActionable(id: "${started.id}", to: IN_PROGRESS, expectedVersion: ${started.version}) { status } }`, {}, editor);
+    const moved = await t.gql(`mutation { transitionActionable(input: { id: "${gid('Actionable', started.id)}", to: IN_PROGRESS, expectedVersion: ${started.version} }) { actionable { status } } }`, {}, editor);
     expect(moved.errors).toBeUndefined();
     const after = (await t.gql<Stats>(STATS)).data.actionableStats;
     expect(after).toMatchObject({ open: 14, inProgress: 2 });

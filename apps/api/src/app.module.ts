@@ -1,16 +1,17 @@
 import { ApolloDriver, type ApolloDriverConfig } from '@nestjs/apollo';
 import { Global, Logger, Module, type DynamicModule } from '@nestjs/common';
-import { APP_FILTER } from '@nestjs/core';
+import { APP_FILTER, APP_INTERCEPTOR } from '@nestjs/core';
 import { GraphQLModule } from '@nestjs/graphql';
 import type { Request } from 'express';
 import { PrismaService } from '@hindsight/db';
-import { IncidentLoaders } from '@hindsight/incidents';
 import { AuthModule } from './auth/auth.module';
 import { AppErrorFilter } from './common/app-error.filter';
+import { MutationInterceptor } from './common/mutation.interceptor';
 import { DateTimeScalar } from './common/date-time.scalar';
 import { graphqlErrorFormatter } from './common/errors/graphql-error.formatter';
 import { inputGuardPlugin } from './common/input-guard.plugin';
 import type { GqlContext } from './common/gql-context';
+import { RequestLoaders } from './common/request-loaders';
 import type { AppConfig } from './config/app-config';
 import { APP_CONFIG } from './config/app-config.token';
 import { ExplorerController } from './explorer/explorer.controller';
@@ -19,6 +20,7 @@ import { HealthController } from './health/health.controller';
 import { HealthProbesModule } from './health/health-probes.module';
 import { ImportsModule } from './imports/imports.module';
 import { ModelsModule } from './models/models.module';
+import { NodeModule } from './node/node.module';
 import { IncidentsModule } from './incidents/incidents.module';
 import { GraphqlAdmissionPlugin } from './limits/graphql-admission.plugin';
 import { LimitsModule } from './limits/limits.module';
@@ -31,6 +33,7 @@ import { NotificationsModule } from './notifications/notifications.module';
 import { TrackerSyncModule } from './tracker-sync/tracker-sync.module';
 import { PagesModule } from './pages/pages.module';
 import { TrackingModule } from './tracking/tracking.module';
+import { legacyJsonStatusPlugin } from './transport/graphql-transport';
 
 /** The database client and the validated configuration, available to every module. */
 @Global()
@@ -63,11 +66,13 @@ export class AppModule {
             autoSchemaFile: true,
             sortSchema: true,
             playground: false,
+            // Replaced by the GET rule of transport/graphql-transport.ts, which also lets negotiated GET queries through.
+            csrfPrevention: false,
             // GRAPHQL_INTROSPECTION=false (the default with NODE_ENV=production) turns off both
             // introspection and the explorer page that depends on it.
             introspection: config.graphql.introspection,
             // Admission (sizes, cost) first: a refused operation costs nothing further.
-            plugins: [admission, ...(config.graphql.introspection ? [explorerLandingPage()] : []), inputGuardPlugin(), graphqlMetricsPlugin(metrics)],
+            plugins: [admission, ...(config.graphql.introspection ? [explorerLandingPage()] : []), inputGuardPlugin(), graphqlMetricsPlugin(metrics), legacyJsonStatusPlugin()],
             buildSchemaOptions: { scalarsMap: [{ type: Date, scalar: DateTimeScalar }] },
             // Errors are mapped once, in formatError; stacks stay on the server unless HINDSIGHT_DEV_ERRORS.
             autoTransformHttpErrors: false,
@@ -75,7 +80,7 @@ export class AppModule {
             formatError: graphqlErrorFormatter({ devErrors: config.devErrors, logger: new Logger('Errors') }),
             context: async ({ req }: { req: Request }): Promise<GqlContext> => {
               await admission.admitRequest(req);
-              return { req, loaders: new IncidentLoaders(prisma) };
+              return { req, loaders: new RequestLoaders(prisma) };
             },
           }),
         }),
@@ -87,13 +92,17 @@ export class AppModule {
         TrackingModule,
         ImportsModule,
         ModelsModule,
+        NodeModule,
         MetricsModule,
         HealthProbesModule,
         NotificationsModule,
         TrackerSyncModule,
       ],
       controllers: [HealthController, ExplorerController],
-      providers: [{ provide: APP_FILTER, useClass: AppErrorFilter }],
+      providers: [
+        { provide: APP_FILTER, useClass: AppErrorFilter },
+        { provide: APP_INTERCEPTOR, useClass: MutationInterceptor },
+      ],
     };
   }
 }

@@ -16,6 +16,7 @@ import { httpMetrics } from './metrics/http-metrics.middleware';
 import { MetricsService } from './metrics/metrics.service';
 import type { HttpDrain } from './lifecycle/http-drain';
 import { PenaltyBox, penaltyBoxMiddleware } from './limits/penalty-box';
+import { configureGraphqlTransport } from './transport/graphql-transport';
 
 export interface Database {
   url: string;
@@ -121,6 +122,8 @@ export async function createApp(config: AppConfig, databaseUrl: string, options:
   app.use(penaltyBoxMiddleware(app.get(PenaltyBox)));
   // Pages, assets (graphiql.js is 3.5 MB) and GraphQL answers, for clients that ask for it.
   app.use(compression());
+  // CORS (off unless CORS_ALLOWED_ORIGINS), preflights, and which GET requests may run queries.
+  configureGraphqlTransport(app, config.graphql.corsOrigins);
   // Room for an imported document (JSON-escaped) or a long narrative; anything larger is refused
   // with 413 before it is parsed.
   app.useBodyParser('json', { limit: config.imports.maxBytes * 2 + 64 * 1024 });

@@ -1,23 +1,32 @@
-import { Args, ID, Mutation, Query, Resolver } from '@nestjs/graphql';
+import { Args, Int, Mutation, Query, Resolver } from '@nestjs/graphql';
 import { ApiTokensService, type Principal } from '@hindsight/tracking';
 import { CurrentPrincipal } from './current-principal.decorator';
 import { RequireRole } from './roles.decorator';
-import { ApiToken } from './types/api-token.types';
+import { isGlobalIdOf, localIdOf } from '../node/global-id';
+import { ApiTokenConnection, RevokeApiTokenInput, RevokeApiTokenPayload } from './types/api-token.types';
+import { pageOfList } from '../common/list-connection';
+import { toConnection } from '../common/page-info.type';
 
 /** Token administration over the API. Creating tokens is CLI-only, so a token is never sent back over HTTP. */
-@Resolver(() => ApiToken)
+@Resolver()
 export class ApiTokensResolver {
   constructor(private readonly tokens: ApiTokensService) {}
 
   @RequireRole('admin')
-  @Query(() => [ApiToken], { description: 'All API tokens, active first. Admin only.' })
-  apiTokens() {
-    return this.tokens.list();
+  @Query(() => ApiTokenConnection, { description: 'All API tokens, active first. Pages both ways: first/after or last/before (at most 100). Admin only.' })
+  async apiTokens(
+    @Args('first', { type: () => Int, nullable: true }) first: number | null,
+    @Args('after', { type: () => String, nullable: true }) after: string | null,
+    @Args('last', { type: () => Int, nullable: true }) last: number | null,
+    @Args('before', { type: () => String, nullable: true }) before: string | null,
+  ) {
+    return toConnection(pageOfList(await this.tokens.list(), (t) => t.id, 'ACTIVE_FIRST', { first, after, last, before }));
   }
 
   @RequireRole('admin')
-  @Mutation(() => ApiToken, { description: 'Revokes a token by id or name; it stops working at once. Idempotent. Admin only.' })
-  revokeApiToken(@Args('token', { type: () => ID, description: 'Id or name.' }) token: string, @Args('note', { type: () => String, nullable: true }) note: string | null, @CurrentPrincipal() actor: Principal) {
-    return this.tokens.revoke(token, actor, note);
+  @Mutation(() => RevokeApiTokenPayload, { description: 'Revokes a token by id or name; it stops working at once. Idempotent. Admin only.' })
+  async revokeApiToken(@Args('input') input: RevokeApiTokenInput, @CurrentPrincipal() actor: Principal) {
+    const token = /^[A-Za-z0-9_-]+$/.test(input.token) && isGlobalIdOf(input.token, 'ApiToken') ? localIdOf(input.token, 'ApiToken', 'input.token') : input.token;
+    return { apiToken: await this.tokens.revoke(token, actor, input.note) };
   }
 }

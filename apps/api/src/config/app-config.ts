@@ -60,6 +60,8 @@ export interface AppConfig {
     maxDepth: number;
     maxDirectives: number;
     maxTokens: number;
+    /** Origins (scheme://host[:port]) browsers may call /graphql from; empty: no cross-origin calls. */
+    corsOrigins: string[];
   };
   /** Requests per client in each window; 0 turns a limit off. */
   rateLimits: {
@@ -272,6 +274,7 @@ export function loadConfig(env: Env = process.env, root = process.cwd(), isTty =
       maxDepth: int('GRAPHQL_MAX_DEPTH', 12, 1, 1_000),
       maxDirectives: int('GRAPHQL_MAX_DIRECTIVES', 50, 0, 10_000),
       maxTokens: int('GRAPHQL_MAX_TOKENS', 5_000, 100, 1_000_000),
+      corsOrigins: corsOrigins(env.CORS_ALLOWED_ORIGINS, problems),
     },
     rateLimits: {
       windowSeconds: int('RATE_LIMIT_WINDOW_SECONDS', 60, 1, 86_400),
@@ -297,6 +300,17 @@ export function loadConfig(env: Env = process.env, root = process.cwd(), isTty =
   }
   if (problems.length > 0) throw AppError.badInput(problems);
   return config;
+}
+
+/** `https://a.example, http://localhost:5173`: exact origins, no paths, no wildcards. */
+function corsOrigins(raw: string | undefined, problems: FieldProblem[]): string[] {
+  const origins = (raw ?? '').split(',').map((o) => o.trim()).filter((o) => o !== '');
+  for (const origin of origins) {
+    if (!/^https?:\/\/[^/\s*]+$/.test(origin)) {
+      problems.push({ field: 'CORS_ALLOWED_ORIGINS', reason: `expected origins like https://app.example.com, comma-separated; got "${origin}"` });
+    }
+  }
+  return origins.map((o) => o.replace(/\/+$/, ''));
 }
 
 function metricsToken(raw: string | undefined, problems: FieldProblem[]): string | null {

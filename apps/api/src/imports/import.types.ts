@@ -64,7 +64,7 @@ export class ImportReport {
 }
 
 @ObjectType()
-export class ImportOutcome {
+export class ImportPostmortemPayload {
   @Field(() => Incident, { description: 'The draft incident (status draft until published).' }) incident!: Incident;
   @Field(() => ImportReport) report!: ImportReport;
   @Field({ description: 'False when an earlier draft of the same document was updated.' }) created!: boolean;
@@ -81,4 +81,15 @@ export class ImportPostmortemInput {
   @Field({ description: 'The document text (Markdown, MediaWiki wikitext or plain text).' }) document!: string;
   @Field(() => DocumentFormatEnum, { nullable: true, description: 'Detected when omitted.' }) format?: DocumentFormat | null;
   @Field(() => String, { nullable: true, description: 'Where the document lives; re-importing the same URL updates the same draft.' }) sourceUrl?: string | null;
+}
+
+@InputType()
+export class PublishIncidentInput {
+  @Field({ description: 'Slug of the draft.' }) slug!: string;
+  @Field(() => Int, { description: "The draft's version you last read; a stale one is CONFLICT and changes nothing." }) expectedVersion!: number;
+}
+
+@ObjectType()
+export class PublishIncidentPayload {
+  @Field(() => Incident, { description: 'The incident, now visible to readers.' }) incident!: Incident;
 }

@@ -4,27 +4,22 @@ import { checkPageSize } from '@hindsight/incidents';
 import type { Principal } from '@hindsight/tracking';
 import { CurrentPrincipal } from '../auth/current-principal.decorator';
 import { RequireRole } from '../auth/roles.decorator';
-import { Incident } from '../incidents/types/incident.types';
-import { DraftIncident, ImportOutcome, ImportPostmortemInput } from './import.types';
+import { DraftIncident, ImportPostmortemInput, ImportPostmortemPayload, PublishIncidentInput, PublishIncidentPayload } from './import.types';
 
 @Resolver()
 export class ImportsResolver {
   constructor(private readonly imports: ImportsService) {}
 
-  @Mutation(() => ImportOutcome, {
+  @Mutation(() => ImportPostmortemPayload, {
     description: 'Turns a postmortem document into a draft incident (editor). Importing the same document again updates its draft.',
   })
   importPostmortem(@Args('input') input: ImportPostmortemInput, @CurrentPrincipal() principal: Principal) {
     return this.imports.importDocument({ ...input, actor: principal });
   }
 
-  @Mutation(() => Incident, { description: 'Makes a draft visible to readers (editor).' })
-  publishIncident(
-    @Args('slug') slug: string,
-    @Args('expectedVersion', { type: () => Int }) expectedVersion: number,
-    @CurrentPrincipal() principal: Principal,
-  ) {
-    return this.imports.publish(slug, expectedVersion, principal);
+  @Mutation(() => PublishIncidentPayload, { description: 'Makes a draft visible to readers (editor).' })
+  async publishIncident(@Args('input') input: PublishIncidentInput, @CurrentPrincipal() principal: Principal) {
+    return { incident: await this.imports.publish(input.slug, input.expectedVersion, principal) };
   }
 
   @RequireRole('editor')

@@ -1,6 +1,5 @@
 import { Args, Info, Int, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
 import type { GraphQLResolveInfo } from 'graphql';
-import { AppError } from '@hindsight/domain';
 import {
   IncidentsService,
   type ActionableOrder,
@@ -13,8 +12,6 @@ import { toConnection } from '../common/page-info.type';
 import { nodesOf, selectionOf } from '../common/selection';
 import { actionableInclude } from './includes';
 import { Actionable, ActionableConnection, ActionableFilterInput, CausalFactor, Incident } from './types/incident.types';
-
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 @Resolver(() => Actionable)
 export class ActionablesResolver {
@@ -29,15 +26,7 @@ export class ActionablesResolver {
     @Loaders() loaders: IncidentLoaders,
     @Info() info: GraphQLResolveInfo,
   ) {
-    const { dueBefore, ...rest } = filter ?? {};
-    if (dueBefore != null && (!DATE.test(dueBefore) || Number.isNaN(Date.parse(dueBefore)))) {
-      throw AppError.badField('filter.dueBefore', `expected a date YYYY-MM-DD; got "${dueBefore}"`);
-    }
-    const page = await this.service.listActionables(
-      { ...rest, dueBefore: dueBefore ? new Date(`${dueBefore}T00:00:00Z`) : null },
-      { orderBy, first, after },
-      { loaders, include: actionableInclude(nodesOf(selectionOf(info))) },
-    );
+    const page = await this.service.listActionables(filter ?? {}, { orderBy, first, after }, { loaders, include: actionableInclude(nodesOf(selectionOf(info))) });
     return toConnection(page);
   }
 

@@ -70,20 +70,20 @@ export class IncidentsResolver {
     return { title: i.sourceTitle, url: i.sourceUrl, language: i.sourceLanguage, originalText: i.sourceOriginalText };
   }
 
-  @ResolveField(() => KeyTime) started(@Parent() i: IncidentRecord): KeyTime {
-    return { at: i.startedAt, precision: i.startedPrecision };
+  @ResolveField(() => KeyTime, { nullable: true }) started(@Parent() i: IncidentRecord): KeyTime | null {
+    return keyTime(i.startedAt, i.startedPrecision);
   }
 
-  @ResolveField(() => KeyTime) detected(@Parent() i: IncidentRecord): KeyTime {
-    return { at: i.detectedAt, precision: i.detectedPrecision };
+  @ResolveField(() => KeyTime, { nullable: true }) detected(@Parent() i: IncidentRecord): KeyTime | null {
+    return keyTime(i.detectedAt, i.detectedPrecision);
   }
 
-  @ResolveField(() => KeyTime) mitigated(@Parent() i: IncidentRecord): KeyTime {
-    return { at: i.mitigatedAt, precision: i.mitigatedPrecision };
+  @ResolveField(() => KeyTime, { nullable: true }) mitigated(@Parent() i: IncidentRecord): KeyTime | null {
+    return keyTime(i.mitigatedAt, i.mitigatedPrecision);
   }
 
-  @ResolveField(() => KeyTime) resolved(@Parent() i: IncidentRecord): KeyTime {
-    return { at: i.resolvedAt, precision: i.resolvedPrecision };
+  @ResolveField(() => KeyTime, { nullable: true }) resolved(@Parent() i: IncidentRecord): KeyTime | null {
+    return keyTime(i.resolvedAt, i.resolvedPrecision);
   }
 
   @ResolveField(() => [Pattern])
@@ -110,4 +110,9 @@ export class IncidentsResolver {
   actionables(@Parent() i: IncidentRecord, @Loaders() loaders: IncidentLoaders) {
     return loaders.actionables.load(i.id);
   }
+}
+
+/** A key time the source gives, or null: a KeyTime always has an instant. */
+function keyTime(at: Date | null, precision: IncidentRecord['startedPrecision']): KeyTime | null {
+  return at ? { at, precision } : null;
 }

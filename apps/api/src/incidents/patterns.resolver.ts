@@ -1,18 +1,44 @@
-import { Args, Query, Resolver } from '@nestjs/graphql';
-import { IncidentsService } from '@hindsight/incidents';
-import { PatternWithCount } from './types/incident.types';
+import { Args, Int, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
+import DataLoader from 'dataloader';
+import { IncidentsService, type PatternRecord, type PatternWithCount } from '@hindsight/incidents';
+import { AllLoaders } from '../common/gql-context';
+import type { RequestLoaders } from '../common/request-loaders';
+import { pageOfList } from '../common/list-connection';
+import { toConnection } from '../common/page-info.type';
+import { Pattern, PatternConnection } from './types/incident.types';
 
-@Resolver(() => PatternWithCount)
+/** Incident counts of patterns reached through `Incident.patterns`: the taxonomy is small, so one read of it serves the request. */
+class PatternCountLoaders {
+  constructor(private readonly service: IncidentsService) {}
+
+  readonly count = new DataLoader<string, number>(async (keys) => {
+    const counts = new Map((await this.service.listPatterns()).map((p) => [p.key, p.incidentCount]));
+    return keys.map((k) => counts.get(k) ?? 0);
+  });
+}
+
+@Resolver(() => Pattern)
 export class PatternsResolver {
   constructor(private readonly service: IncidentsService) {}
 
-  @Query(() => [PatternWithCount], { description: 'The failure-pattern taxonomy with incident counts.' })
-  patterns() {
-    return this.service.listPatterns();
+  @Query(() => PatternConnection, { description: 'The failure-pattern taxonomy with incident counts, by key. Pages both ways: first/after or last/before (at most 100).' })
+  async patterns(
+    @Args('first', { type: () => Int, nullable: true }) first: number | null,
+    @Args('after', { type: () => String, nullable: true }) after: string | null,
+    @Args('last', { type: () => Int, nullable: true }) last: number | null,
+    @Args('before', { type: () => String, nullable: true }) before: string | null,
+  ) {
+    return toConnection(pageOfList(await this.service.listPatterns(), (p) => p.key, 'KEY_ASC', { first, after, last, before }));
   }
 
-  @Query(() => PatternWithCount, { description: 'One pattern by key; NOT_FOUND when there is none.' })
+  @Query(() => Pattern, { description: 'One pattern by key; NOT_FOUND when there is none.' })
   pattern(@Args('key') key: string) {
     return this.service.findPattern(key);
+  }
+
+  @ResolveField(() => Int, { description: 'Published incidents showing this pattern.' })
+  incidentCount(@Parent() p: PatternRecord | PatternWithCount, @AllLoaders() loaders: RequestLoaders): number | Promise<number> {
+    if ('incidentCount' in p) return p.incidentCount;
+    return loaders.of(PatternCountLoaders, () => new PatternCountLoaders(this.service)).count.load(p.key);
   }
 }

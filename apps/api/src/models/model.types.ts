@@ -1,5 +1,6 @@
 import { Field, Float, ID, InputType, Int, ObjectType, registerEnumType } from '@nestjs/graphql';
 import { Actionable } from '../incidents/types/incident.types';
+import { Node } from '../node/node.interface';
 
 export const ModelRunStatusEnum = { QUEUED: 'queued', RUNNING: 'running', SUCCEEDED: 'succeeded', FAILED: 'failed' } as const;
 registerEnumType(ModelRunStatusEnum, { name: 'ModelRunStatus' });
@@ -139,9 +140,8 @@ export class ModelRunEvent {
   @Field() label!: string;
 }
 
-@ObjectType({ description: 'One execution of a model scenario. Identical inputs share one run.' })
-export class ModelRun {
-  @Field(() => ID) id!: string;
+@ObjectType({ description: 'One execution of a model scenario. Identical inputs share one run.', implements: () => [Node] })
+export class ModelRun extends Node {
   @Field(() => ModelRunStatusEnum) status!: string;
   @Field() scenarioKey!: string;
   @Field(() => Int) seed!: number;
@@ -215,9 +215,8 @@ export class ModelComparison {
   @Field(() => [ComparedFigure]) figures!: ComparedFigure[];
 }
 
-@ObjectType()
-export class ModelSpecVersion {
-  @Field(() => ID) id!: string;
+@ObjectType({ implements: () => [Node] })
+export class ModelSpecVersion extends Node {
   @Field() key!: string;
   @Field() version!: string;
   @Field() title!: string;

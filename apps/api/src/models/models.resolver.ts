@@ -6,7 +6,8 @@ import type { IncidentLoaders, IncidentRecord } from '@hindsight/incidents';
 import { principalOf } from '../auth/request-principal';
 import { principalKey } from '@hindsight/tracking';
 import { ReadOperation } from '../auth/roles.decorator';
-import { Loaders } from '../common/gql-context';
+import { AllLoaders, Loaders } from '../common/gql-context';
+import type { RequestLoaders } from '../common/request-loaders';
 import { JSONScalar } from '../common/json.scalar';
 import { Actionable, Incident } from '../incidents/types/incident.types';
 import {
@@ -28,8 +29,8 @@ import {
   ParameterValue,
   ParameterValueInput,
 } from './model.types';
-
-const loadersByRequest = new WeakMap<Request, ModelLoaders>();
+import { AttachModelInput, AttachModelPayload, CreateModelSpecInput, CreateModelSpecPayload, RunModelInput, RunModelPayload } from './model-mutation.types';
+import { localIdOf } from '../node/global-id';
 
 function toParameters(values: ParameterValueInput[] | null | undefined): Record<string, number> {
   return Object.fromEntries((values ?? []).map((p) => [p.name, p.value]));
@@ -43,8 +44,8 @@ export class IncidentModelFieldResolver {
   constructor(private readonly models: ModelRunsService) {}
 
   @ResolveField(() => IncidentModel, { nullable: true, description: 'The executable model of this failure, when one is attached.' })
-  async model(@Parent() incident: IncidentRecord, @Context('req') req: Request): Promise<ModelParent | null> {
-    const view = await modelLoaders(req, this.models).model.load(incident.id);
+  async model(@Parent() incident: IncidentRecord, @AllLoaders() all: RequestLoaders): Promise<ModelParent | null> {
+    const view = await modelLoaders(all, this.models).model.load(incident.id);
     if (!view) return null;
     const { key, version, title, model } = view.spec;
     return { ...view, key, version, title, description: model.description };
@@ -93,8 +94,8 @@ export class ModelScenarioResolver {
   }
 
   @ResolveField(() => ModelRun, { nullable: true, description: 'The newest run with default parameters and seed.' })
-  latestRun(@Parent() s: ScenarioRecord, @Context('req') req: Request) {
-    return modelLoaders(req, this.models).latestRun.load(`${s.incidentId}:${s.key}`);
+  latestRun(@Parent() s: ScenarioRecord, @AllLoaders() all: RequestLoaders) {
+    return modelLoaders(all, this.models).latestRun.load(`${s.incidentId}:${s.key}`);
   }
 }
 
@@ -147,21 +148,19 @@ export class ModelsResolver {
 
   @Query(() => ModelRun, { description: 'One run by id.' })
   modelRun(@Args('id', { type: () => ID }) id: string) {
-    return this.models.findRun(id);
+    return this.models.findRun(localIdOf(id, 'ModelRun', 'id'));
   }
 
   @ReadOperation()
-  @Mutation(() => ModelRun, {
+  @Mutation(() => RunModelPayload, {
     description: 'Runs a scenario of an incident\'s model with other parameters (a what-if). The same inputs return the stored run.',
   })
-  async runModel(
-    @Args('incident') incident: string,
-    @Args('scenario', { defaultValue: 'as-happened' }) scenario: string,
-    @Args('parameters', { type: () => [ParameterValueInput], nullable: true }) parameters: ParameterValueInput[] | null,
-    @Args('seed', { type: () => Int, nullable: true }) seed: number | null,
-    @Context('req') req: Request,
-  ) {
-    return this.models.run({ incidentSlug: incident, scenarioKey: scenario, parameters: toParameters(parameters), seed }, await clientOf(req));
+  async runModel(@Args('input') input: RunModelInput, @Context('req') req: Request) {
+    const run = await this.models.run(
+      { incidentSlug: input.incident, scenarioKey: input.scenario, parameters: toParameters(input.parameters), seed: input.seed ?? null },
+      await clientOf(req),
+    );
+    return { run };
   }
 
   @Query(() => ModelComparison, { description: 'As-happened beside every fix scenario, with the same parameters and seed.' })
@@ -175,21 +174,16 @@ export class ModelsResolver {
     return { scenarios, figures: compareFigures(scenarios) };
   }
 
-  @Mutation(() => ModelSpecVersion, { description: 'Stores a model spec (editor). The same content again returns the stored version.' })
-  createModelSpec(@Args('spec', { type: () => JSONScalar }) spec: unknown) {
-    return this.models.createSpec(spec);
+  @Mutation(() => CreateModelSpecPayload, { description: 'Stores a model spec (editor). The same content again returns the stored version.' })
+  async createModelSpec(@Args('input') input: CreateModelSpecInput) {
+    return { modelSpec: await this.models.createSpec(input.spec) };
   }
 
-  @Mutation(() => IncidentModel, { description: 'Attaches a stored model to an incident (editor); the latest version when none is named.' })
-  async attachModel(
-    @Args('incident') incident: string,
-    @Args('model') model: string,
-    @Args('version', { type: () => String, nullable: true }) version: string | null,
-    @Args('defaultParameters', { type: () => [ParameterValueInput], nullable: true }) defaults: ParameterValueInput[] | null,
-  ): Promise<ModelParent> {
-    const view = await this.models.attach(incident, model, version, toParameters(defaults));
+  @Mutation(() => AttachModelPayload, { description: 'Attaches a stored model to an incident (editor); the latest version when none is named.' })
+  async attachModel(@Args('input') input: AttachModelInput, @Loaders() loaders: IncidentLoaders): Promise<{ model: ModelParent; incident: unknown }> {
+    const view = await this.models.attach(input.incident, input.model, input.version ?? null, toParameters(input.defaultParameters));
     const { key, version: v, title, model: spec } = view.spec;
-    return { ...view, key, version: v, title, description: spec.description };
+    return { model: { ...view, key, version: v, title, description: spec.description }, incident: await loaders.incident.load(view.incidentId) };
   }
 }
 
@@ -199,13 +193,8 @@ export async function clientOf(req: Request): Promise<string> {
   return principal ? principalKey(principal) : `address:${req.ip ?? req.socket.remoteAddress ?? 'unknown'}`;
 }
 
-function modelLoaders(req: Request, models: ModelRunsService): ModelLoaders {
-  let loaders = loadersByRequest.get(req);
-  if (!loaders) {
-    loaders = new ModelLoaders(models);
-    loadersByRequest.set(req, loaders);
-  }
-  return loaders;
+function modelLoaders(loaders: RequestLoaders, models: ModelRunsService): ModelLoaders {
+  return loaders.of(ModelLoaders, () => new ModelLoaders(models));
 }
 
 function compareFigures(rows: { scenario: ScenarioRecord; run: ModelRunRecord }[]): ComparedFigure[] {

@@ -1,40 +1,50 @@
-import { UseInterceptors } from '@nestjs/common';
-import { Args, ID, Int, Mutation, Resolver } from '@nestjs/graphql';
-import type { ActionableStatus } from '@hindsight/domain';
+import { Args, Mutation, Resolver } from '@nestjs/graphql';
+import { PrismaService } from '@hindsight/db';
+import { AppError } from '@hindsight/domain';
+import type { IncidentLoaders } from '@hindsight/incidents';
 import { ActionableWritesService, type Principal } from '@hindsight/tracking';
 import { CurrentPrincipal } from '../auth/current-principal.decorator';
 import { RequireRole } from '../auth/roles.decorator';
-import { ActionableStatusEnum } from '../common/graphql-enums';
-import { Actionable } from '../incidents/types/incident.types';
-import { FreshLoadersInterceptor } from './fresh-loaders.interceptor';
-import { ActionablePatchInput, CreateActionableInput } from './types/tracking.inputs';
+import { Loaders } from '../common/gql-context';
+import { localIdOf, toGlobalId } from '../node/global-id';
+import { CreateActionableInput, DeleteActionableInput, TransitionActionableInput, UpdateActionableInput } from './types/tracking.inputs';
+import { CreateActionablePayload, DeleteActionablePayload, TransitionActionablePayload, UpdateActionablePayload } from './types/tracking.payloads';
 
-const VERSION = { type: () => Int, description: 'The version you last read; a stale one is CONFLICT and changes nothing.' };
-const NOTE = { type: () => String, nullable: true, description: 'Why; kept in the audit trail.' };
-
-@Resolver(() => Actionable)
-@UseInterceptors(FreshLoadersInterceptor)
+@Resolver()
 export class ActionableMutationsResolver {
-  constructor(private readonly actionables: ActionableWritesService) {}
+  constructor(
+    private readonly actionables: ActionableWritesService,
+    private readonly prisma: PrismaService,
+  ) {}
 
-  @Mutation(() => Actionable, { description: 'New follow-up work for an incident, status OPEN. Editor.' })
-  createActionable(@Args('input') input: CreateActionableInput, @Args('note', NOTE) note: string | null, @CurrentPrincipal() actor: Principal) {
-    return this.actionables.create(input, actor, note);
+  @Mutation(() => CreateActionablePayload, { description: 'New follow-up work for an incident, status OPEN. Editor.' })
+  async createActionable(@Args('input') input: CreateActionableInput, @CurrentPrincipal() actor: Principal, @Loaders() loaders: IncidentLoaders) {
+    const { note, ...fields } = input;
+    const actionable = await this.actionables.create(fields, actor, note);
+    return { actionable, incident: await loaders.incident.load(actionable.incidentId) };
   }
 
-  @Mutation(() => Actionable, { description: 'Changes title, description, owner, due date, priority, addressed factors or references. Editor.' })
-  updateActionable(@Args('id', { type: () => ID }) id: string, @Args('expectedVersion', VERSION) expectedVersion: number, @Args('patch') patch: ActionablePatchInput, @Args('note', NOTE) note: string | null, @CurrentPrincipal() actor: Principal) {
-    return this.actionables.update(id, expectedVersion, patch, actor, note);
+  @Mutation(() => UpdateActionablePayload, { description: 'Changes title, description, owner, due date, priority, addressed factors or references. Editor.' })
+  async updateActionable(@Args('input') input: UpdateActionableInput, @CurrentPrincipal() actor: Principal) {
+    const id = localIdOf(input.id, 'Actionable', 'input.id');
+    return { actionable: await this.actionables.update(id, input.expectedVersion, input.patch, actor, input.note) };
   }
 
-  @Mutation(() => Actionable, { description: 'Moves through the workflow: OPEN → IN_PROGRESS → DONE | WONT_DO, and back to OPEN from DONE or WONT_DO. WONT_DO needs a note giving the reason. Editor.' })
-  transitionActionable(@Args('id', { type: () => ID }) id: string, @Args('to', { type: () => ActionableStatusEnum }) to: ActionableStatus, @Args('expectedVersion', VERSION) expectedVersion: number, @Args('note', NOTE) note: string | null, @CurrentPrincipal() actor: Principal) {
-    return this.actionables.transition(id, to, expectedVersion, actor, note);
+  @Mutation(() => TransitionActionablePayload, {
+    description: 'Moves through the workflow: OPEN → IN_PROGRESS → DONE | WONT_DO, and back to OPEN from DONE or WONT_DO. WONT_DO needs a note giving the reason. Editor.',
+  })
+  async transitionActionable(@Args('input') input: TransitionActionableInput, @CurrentPrincipal() actor: Principal) {
+    const id = localIdOf(input.id, 'Actionable', 'input.id');
+    return { actionable: await this.actionables.transition(id, input.to, input.expectedVersion, actor, input.note) };
   }
 
   @RequireRole('admin')
-  @Mutation(() => ID, { description: 'Deletes an actionable; its audit trail stays. Admin.' })
-  deleteActionable(@Args('id', { type: () => ID }) id: string, @Args('expectedVersion', VERSION) expectedVersion: number, @Args('note', NOTE) note: string | null, @CurrentPrincipal() actor: Principal) {
-    return this.actionables.delete(id, expectedVersion, actor, note);
+  @Mutation(() => DeleteActionablePayload, { description: 'Deletes an actionable; its audit trail stays. Admin.' })
+  async deleteActionable(@Args('input') input: DeleteActionableInput, @CurrentPrincipal() actor: Principal, @Loaders() loaders: IncidentLoaders) {
+    const id = localIdOf(input.id, 'Actionable', 'input.id');
+    const owner = await this.prisma.actionable.findUnique({ where: { id }, select: { incidentId: true } });
+    if (!owner) throw AppError.notFound('Actionable', input.id, 'input.id');
+    const deleted = await this.actionables.delete(id, input.expectedVersion, actor, input.note);
+    return { deletedActionableId: toGlobalId('Actionable', deleted), incident: await loaders.incident.load(owner.incidentId) };
   }
 }

@@ -1,66 +1,112 @@
-import { UseInterceptors } from '@nestjs/common';
-import { Args, ID, Int, Mutation, Resolver } from '@nestjs/graphql';
+import { Args, Mutation, Resolver } from '@nestjs/graphql';
+import { PrismaService } from '@hindsight/db';
+import type { CausalLinkKind } from '@hindsight/domain';
+import type { IncidentRecord } from '@hindsight/incidents';
 import { IncidentWritesService, type Principal } from '@hindsight/tracking';
 import { CurrentPrincipal } from '../auth/current-principal.decorator';
 import { RequireRole } from '../auth/roles.decorator';
-import { IncidentStatusEnum } from '../common/graphql-enums';
-import { Incident } from '../incidents/types/incident.types';
-import { FreshLoadersInterceptor } from './fresh-loaders.interceptor';
-import { CausalFactorInput, CausalLinkInput, IncidentInput, IncidentPatchInput, POSITION_DESCRIPTION, TimelineEventInput } from './types/tracking.inputs';
+import { toGlobalId } from '../node/global-id';
+import {
+  CreateIncidentInput,
+  DeleteCausalFactorInput,
+  DeleteCausalLinkInput,
+  DeleteIncidentInput,
+  DeleteTimelineEventInput,
+  UpdateIncidentInput,
+  UpsertCausalFactorInput,
+  UpsertCausalLinkInput,
+  UpsertTimelineEventInput,
+} from './types/tracking.inputs';
+import {
+  CreateIncidentPayload,
+  DeleteCausalFactorPayload,
+  DeleteCausalLinkPayload,
+  DeleteIncidentPayload,
+  DeleteTimelineEventPayload,
+  UpdateIncidentPayload,
+  UpsertCausalFactorPayload,
+  UpsertCausalLinkPayload,
+  UpsertTimelineEventPayload,
+} from './types/tracking.payloads';
 
-const VERSION = { type: () => Int, description: "The incident's version you last read; a stale one is CONFLICT and changes nothing." };
-const NOTE = { type: () => String, nullable: true, description: 'Why; kept in the audit trail.' };
-const POSITION = { type: () => Int, nullable: true, description: POSITION_DESCRIPTION };
-
-/** Incident-level corrections for editors. Each returns the incident at its new version. */
-@Resolver(() => Incident)
-@UseInterceptors(FreshLoadersInterceptor)
+/**
+ * Incident-level corrections for editors. Each returns the incident at its new version and the
+ * child it wrote (or the id of the child it removed), read after the write committed.
+ */
+@Resolver()
 export class IncidentMutationsResolver {
-  constructor(private readonly incidents: IncidentWritesService) {}
+  constructor(
+    private readonly incidents: IncidentWritesService,
+    private readonly prisma: PrismaService,
+  ) {}
 
-  @Mutation(() => Incident, { description: 'A whole incident in one call (the importer uses it). CONFLICT when the slug is taken. Editor.' })
-  createIncident(@Args('input') input: IncidentInput, @Args('status', { type: () => IncidentStatusEnum, defaultValue: 'draft' }) status: 'draft' | 'published', @Args('note', NOTE) note: string | null, @CurrentPrincipal() actor: Principal) {
-    return this.incidents.create(input, status, actor, note);
+  @Mutation(() => CreateIncidentPayload, { description: 'A whole incident in one call (the importer uses it). CONFLICT when the slug is taken. Editor.' })
+  async createIncident(@Args('input') input: CreateIncidentInput, @CurrentPrincipal() actor: Principal) {
+    const { status, note, ...incident } = input;
+    return { incident: await this.incidents.create(incident, status, actor, note) };
   }
 
-  @Mutation(() => Incident, { description: 'Changes fields of an incident, including its slug (the old one keeps working as an alias). Editor.' })
-  updateIncident(@Args('slug') slug: string, @Args('expectedVersion', VERSION) expectedVersion: number, @Args('patch') patch: IncidentPatchInput, @Args('note', NOTE) note: string | null, @CurrentPrincipal() actor: Principal) {
-    return this.incidents.update(slug, expectedVersion, patch, actor, note);
+  @Mutation(() => UpdateIncidentPayload, { description: 'Changes fields of an incident, including its slug (the old one keeps working as an alias). Editor.' })
+  async updateIncident(@Args('input') input: UpdateIncidentInput, @CurrentPrincipal() actor: Principal) {
+    return { incident: await this.incidents.update(input.slug, input.expectedVersion, input.patch, actor, input.note) };
   }
 
-  @Mutation(() => Incident, { description: 'Adds a timeline event, or replaces the one with the same key. Editor.' })
-  upsertTimelineEvent(@Args('slug') slug: string, @Args('expectedVersion', VERSION) expectedVersion: number, @Args('event') event: TimelineEventInput, @Args('position', POSITION) position: number | null, @Args('note', NOTE) note: string | null, @CurrentPrincipal() actor: Principal) {
-    return this.incidents.upsertTimelineEvent(slug, expectedVersion, event, position, actor, note);
+  @Mutation(() => UpsertTimelineEventPayload, { description: 'Adds a timeline event, or replaces the one with the same key. Editor.' })
+  async upsertTimelineEvent(@Args('input') input: UpsertTimelineEventInput, @CurrentPrincipal() actor: Principal) {
+    const incident = await this.incidents.upsertTimelineEvent(input.slug, input.expectedVersion, input.event, input.position, actor, input.note);
+    return { incident, timelineEvent: await this.prisma.timelineEvent.findFirstOrThrow({ where: { incidentId: incident.id, key: input.event.key } }) };
   }
 
-  @Mutation(() => Incident, { description: 'Removes a timeline event by key. Editor.' })
-  deleteTimelineEvent(@Args('slug') slug: string, @Args('expectedVersion', VERSION) expectedVersion: number, @Args('key') key: string, @Args('note', NOTE) note: string | null, @CurrentPrincipal() actor: Principal) {
-    return this.incidents.deleteTimelineEvent(slug, expectedVersion, key, actor, note);
+  @Mutation(() => DeleteTimelineEventPayload, { description: 'Removes a timeline event by key. Editor.' })
+  async deleteTimelineEvent(@Args('input') input: DeleteTimelineEventInput, @CurrentPrincipal() actor: Principal) {
+    const before = await this.childId('timelineEvent', input.slug, input.key);
+    const incident = await this.incidents.deleteTimelineEvent(input.slug, input.expectedVersion, input.key, actor, input.note);
+    return { incident, deletedTimelineEventId: toGlobalId('TimelineEvent', before ?? '') };
   }
 
-  @Mutation(() => Incident, { description: 'Adds a causal factor, or replaces the one with the same key. Editor.' })
-  upsertCausalFactor(@Args('slug') slug: string, @Args('expectedVersion', VERSION) expectedVersion: number, @Args('factor') factor: CausalFactorInput, @Args('position', POSITION) position: number | null, @Args('note', NOTE) note: string | null, @CurrentPrincipal() actor: Principal) {
-    return this.incidents.upsertCausalFactor(slug, expectedVersion, factor, position, actor, note);
+  @Mutation(() => UpsertCausalFactorPayload, { description: 'Adds a causal factor, or replaces the one with the same key. Editor.' })
+  async upsertCausalFactor(@Args('input') input: UpsertCausalFactorInput, @CurrentPrincipal() actor: Principal) {
+    const incident = await this.incidents.upsertCausalFactor(input.slug, input.expectedVersion, input.factor, input.position, actor, input.note);
+    return { incident, causalFactor: await this.prisma.causalFactor.findFirstOrThrow({ where: { incidentId: incident.id, key: input.factor.key } }) };
   }
 
-  @Mutation(() => Incident, { description: 'Removes a causal factor and its links; refused while an actionable addresses it. Editor.' })
-  deleteCausalFactor(@Args('slug') slug: string, @Args('expectedVersion', VERSION) expectedVersion: number, @Args('key') key: string, @Args('note', NOTE) note: string | null, @CurrentPrincipal() actor: Principal) {
-    return this.incidents.deleteCausalFactor(slug, expectedVersion, key, actor, note);
+  @Mutation(() => DeleteCausalFactorPayload, { description: 'Removes a causal factor and its links; refused while an actionable addresses it. Editor.' })
+  async deleteCausalFactor(@Args('input') input: DeleteCausalFactorInput, @CurrentPrincipal() actor: Principal) {
+    const before = await this.childId('causalFactor', input.slug, input.key);
+    const incident = await this.incidents.deleteCausalFactor(input.slug, input.expectedVersion, input.key, actor, input.note);
+    return { incident, deletedCausalFactorId: toGlobalId('CausalFactor', before ?? '') };
   }
 
-  @Mutation(() => Incident, { description: 'Adds a causal link between two factors of the incident (no change if it exists). Editor.' })
-  upsertCausalLink(@Args('slug') slug: string, @Args('expectedVersion', VERSION) expectedVersion: number, @Args('link') link: CausalLinkInput, @Args('note', NOTE) note: string | null, @CurrentPrincipal() actor: Principal) {
-    return this.incidents.upsertCausalLink(slug, expectedVersion, link, actor, note);
+  @Mutation(() => UpsertCausalLinkPayload, { description: 'Adds a causal link between two factors of the incident (no change if it exists). Editor.' })
+  async upsertCausalLink(@Args('input') input: UpsertCausalLinkInput, @CurrentPrincipal() actor: Principal) {
+    const incident = await this.incidents.upsertCausalLink(input.slug, input.expectedVersion, input.link, actor, input.note);
+    return { incident, causalLink: await this.findLink(incident, input.link) };
   }
 
-  @Mutation(() => Incident, { description: 'Removes a causal link. Editor.' })
-  deleteCausalLink(@Args('slug') slug: string, @Args('expectedVersion', VERSION) expectedVersion: number, @Args('link') link: CausalLinkInput, @Args('note', NOTE) note: string | null, @CurrentPrincipal() actor: Principal) {
-    return this.incidents.deleteCausalLink(slug, expectedVersion, link, actor, note);
+  @Mutation(() => DeleteCausalLinkPayload, { description: 'Removes a causal link. Editor.' })
+  async deleteCausalLink(@Args('input') input: DeleteCausalLinkInput, @CurrentPrincipal() actor: Principal) {
+    const current = await this.prisma.incident.findFirst({ where: { OR: [{ slug: input.slug }, { slugAliases: { some: { slug: input.slug } } }] } });
+    const before = current ? await this.findLink(current, input.link).catch(() => null) : null;
+    const incident = await this.incidents.deleteCausalLink(input.slug, input.expectedVersion, input.link, actor, input.note);
+    return { incident, deletedCausalLinkId: toGlobalId('CausalLink', before?.id ?? '') };
   }
 
   @RequireRole('admin')
-  @Mutation(() => ID, { description: 'Deletes an incident with everything under it; the audit trail stays. Admin.' })
-  deleteIncident(@Args('slug') slug: string, @Args('expectedVersion', VERSION) expectedVersion: number, @Args('note', NOTE) note: string | null, @CurrentPrincipal() actor: Principal) {
-    return this.incidents.delete(slug, expectedVersion, actor, note);
+  @Mutation(() => DeleteIncidentPayload, { description: 'Deletes an incident with everything under it; the audit trail stays. Admin.' })
+  async deleteIncident(@Args('input') input: DeleteIncidentInput, @CurrentPrincipal() actor: Principal) {
+    return { deletedIncidentId: toGlobalId('Incident', await this.incidents.delete(input.slug, input.expectedVersion, actor, input.note)) };
+  }
+
+  /** The id of a child (by key) before it is removed: the write replaces children by key, so it is not known after. */
+  private async childId(table: 'timelineEvent' | 'causalFactor', slug: string, key: string): Promise<string | null> {
+    const where = { key, incident: { OR: [{ slug }, { slugAliases: { some: { slug } } }] } };
+    const row = table === 'timelineEvent' ? await this.prisma.timelineEvent.findFirst({ where, select: { id: true } }) : await this.prisma.causalFactor.findFirst({ where, select: { id: true } });
+    return row?.id ?? null;
+  }
+
+  private findLink(incident: Pick<IncidentRecord, 'id'>, link: { from: string; to: string; kind: CausalLinkKind }) {
+    return this.prisma.causalLink.findFirstOrThrow({
+      where: { incidentId: incident.id, kind: link.kind, from: { key: link.from }, to: { key: link.to } },
+    });
   }
 }

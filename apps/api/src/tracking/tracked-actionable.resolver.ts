@@ -1,10 +1,10 @@
-import { Args, Context, Int, Parent, ResolveField, Resolver } from '@nestjs/graphql';
+import { Args, Int, Parent, ResolveField, Resolver } from '@nestjs/graphql';
 import type { ActionableStatus } from '@hindsight/domain';
 import type { ActionableRecord, IncidentLoaders, IncidentRecord } from '@hindsight/incidents';
 import { allowedTransitions, type ActionablePriority, type TrackedActionableRecord } from '@hindsight/tracking';
 import { ActionableStatusEnum } from '../common/graphql-enums';
-import type { GqlContext } from '../common/gql-context';
-import { Loaders } from '../common/gql-context';
+import { AllLoaders, Loaders } from '../common/gql-context';
+import type { RequestLoaders } from '../common/request-loaders';
 import { Actionable, ExternalReference, Incident } from '../incidents/types/incident.types';
 import { TrackerLinks } from './tracker-links';
 import { ActionablePriorityEnum } from './tracking-enums';
@@ -64,17 +64,17 @@ export class TrackedActionableResolver {
   }
 
   @ResolveField(() => [AuditEvent], { description: 'Every change to this actionable: who, when, which field, from what to what, and why.' })
-  history(@Parent() a: TrackedActionableRecord, @Args('last', LAST) last: number, @Context() context: GqlContext) {
+  history(@Parent() a: TrackedActionableRecord, @Args('last', LAST) last: number, @AllLoaders() context: RequestLoaders) {
     return this.loaders.actionableHistory(context, a.id, last);
   }
 
   @ResolveField(() => LinkedScenario, { nullable: true, description: 'The model scenario reproducing the failure this work should prevent, when one is linked.' })
-  scenario(@Parent() a: TrackedActionableRecord, @Context() context: GqlContext) {
+  scenario(@Parent() a: TrackedActionableRecord, @AllLoaders() context: RequestLoaders) {
     return this.loaders.for(context).scenario.load(a.id);
   }
 
   @ResolveField(() => LinkedScenarioRun, { nullable: true, description: "The scenario's latest run: would the fix have prevented the failure?" })
-  latestRun(@Parent() a: TrackedActionableRecord, @Context() context: GqlContext) {
+  latestRun(@Parent() a: TrackedActionableRecord, @AllLoaders() context: RequestLoaders) {
     return this.loaders.for(context).latestRun.load(a.id);
   }
 }
@@ -84,7 +84,7 @@ export class IncidentHistoryResolver {
   constructor(private readonly loaders: TrackingLoadersProvider) {}
 
   @ResolveField(() => [AuditEvent], { description: 'Every change to this incident and its actionables, including deleted ones.' })
-  history(@Parent() i: IncidentRecord, @Args('last', LAST) last: number, @Context() context: GqlContext) {
+  history(@Parent() i: IncidentRecord, @Args('last', LAST) last: number, @AllLoaders() context: RequestLoaders) {
     return this.loaders.incidentHistory(context, i.id, last);
   }
 }

@@ -2,41 +2,27 @@ import { Inject, Injectable } from '@nestjs/common';
 import { PrismaService } from '@hindsight/db';
 import { AppError } from '@hindsight/domain';
 import { MAX_HISTORY, SCENARIO_LINK, TrackingLoaders, type AuditEventRecord, type ScenarioLink } from '@hindsight/tracking';
+import type { RequestLoaders } from '../common/request-loaders';
 import type { AuditEvent } from './types/tracking.types';
 
-/**
- * Per-request tracking loaders, keyed by the GraphQL context object (one per request), so they
- * need no wiring in the context factory and vanish with the request.
- */
+/** Tracking loaders, held by the request's RequestLoaders like every other kind. */
 @Injectable()
 export class TrackingLoadersProvider {
-  private readonly perRequest = new WeakMap<object, TrackingLoaders>();
-
   constructor(
     private readonly prisma: PrismaService,
     @Inject(SCENARIO_LINK) private readonly scenarios: ScenarioLink,
   ) {}
 
-  for(context: object): TrackingLoaders {
-    let loaders = this.perRequest.get(context);
-    if (!loaders) {
-      loaders = new TrackingLoaders(this.prisma, this.scenarios);
-      this.perRequest.set(context, loaders);
-    }
-    return loaders;
+  for(loaders: RequestLoaders): TrackingLoaders {
+    return loaders.of(TrackingLoaders, () => new TrackingLoaders(this.prisma, this.scenarios));
   }
 
-  /** Forget cached answers: a mutation just changed what they describe. */
-  reset(context: object): void {
-    this.perRequest.delete(context);
-  }
-
-  async actionableHistory(context: object, actionableId: string, last: number): Promise<AuditEvent[]> {
+  async actionableHistory(context: RequestLoaders, actionableId: string, last: number): Promise<AuditEvent[]> {
     checkLast(last);
     return (await this.for(context).actionableHistory.load(actionableId)).slice(-last).map(toAuditEvent);
   }
 
-  async incidentHistory(context: object, incidentId: string, last: number): Promise<AuditEvent[]> {
+  async incidentHistory(context: RequestLoaders, incidentId: string, last: number): Promise<AuditEvent[]> {
     checkLast(last);
     return (await this.for(context).incidentHistory.load(incidentId)).slice(-last).map(toAuditEvent);
   }
@@ -52,7 +38,7 @@ function render(value: unknown): string | null {
   return typeof value === 'string' ? value : JSON.stringify(value);
 }
 
-function toAuditEvent(e: AuditEventRecord): AuditEvent {
+export function toAuditEvent(e: AuditEventRecord): AuditEvent {
   return {
     id: e.id.toString(),
     at: e.at,

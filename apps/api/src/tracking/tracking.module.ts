@@ -13,7 +13,6 @@ import { APP_CONFIG } from '../config/app-config.token';
 import { ModelsModule } from '../models/models.module';
 import { ActionableMutationsResolver } from './actionable-mutations.resolver';
 import { ActionableStatsResolver } from './actionable-stats.resolver';
-import { FreshLoadersInterceptor } from './fresh-loaders.interceptor';
 import { IncidentMutationsResolver } from './incident-mutations.resolver';
 import { IncidentHistoryResolver, TrackedActionableResolver } from './tracked-actionable.resolver';
 import { TrackerLinks } from './tracker-links';
@@ -31,7 +30,6 @@ import { TrackingLoadersProvider } from './tracking-loaders.provider';
     ActionableStatsService,
     TrackingLoadersProvider,
     TrackerLinks,
-    FreshLoadersInterceptor,
     ActionableMutationsResolver,
     IncidentMutationsResolver,
     TrackedActionableResolver,

@@ -4,6 +4,7 @@ import { GraphQLError } from 'graphql';
 import { AppError, ERROR_CODES, type ErrorCode } from '@hindsight/domain';
 import { ImportError } from '@hindsight/importer';
 import { ModelError, ModelErrorCode, ModelParameterError, ModelSpecError } from '@hindsight/models';
+import { toGlobalId, type NodeType } from '../../node/global-id';
 
 /**
  * The one translation from every error family of the libs to an AppError the client may see:
@@ -14,11 +15,58 @@ import { ModelError, ModelErrorCode, ModelParameterError, ModelSpecError } from 
  * `null` means the error is a fault: the caller logs it and answers INTERNAL_SERVER_ERROR.
  */
 export function toAppError(error: unknown): AppError | null {
+  const mapped = mapError(error);
+  return mapped ? inApiTerms(mapped) : null;
+}
+
+function mapError(error: unknown): AppError | null {
   if (error instanceof AppError) return error;
   if (error instanceof ImportError) return fromImportError(error);
   if (error instanceof ModelError) return fromModelError(error);
   if (error instanceof HttpException) return fromHttpException(error);
   return fromDatabaseError(error);
+}
+
+/** Record names (as the libs' NOT_FOUND names them) whose ids the API shows as global ids. */
+const NODE_OF: Record<string, NodeType> = {
+  Actionable: 'Actionable',
+  Incident: 'Incident',
+  'Timeline event': 'TimelineEvent',
+  'Causal factor': 'CausalFactor',
+  'Causal link': 'CausalLink',
+  'API token': 'ApiToken',
+  'Model run': 'ModelRun',
+};
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+/** Fields whose stored values are the lower-case names behind the API's enums. */
+const ENUM_FIELDS = new Set(['status', 'priority', 'precision', 'kind', 'role', 'format', 'action', 'entity']);
+
+/**
+ * The libs speak the database's language (`done`, row uuids); clients read the API's (`DONE`,
+ * global ids). Every error passes here, so every value in `extensions` is in the API's terms:
+ * enum values as the schema names them, and record ids as the global ids the API hands out.
+ */
+function inApiTerms(error: AppError): AppError {
+  const details = error.details as Record<string, unknown>;
+  if (error.code === 'NOT_FOUND' && typeof details.id === 'string' && UUID.test(details.id) && typeof details.what === 'string' && NODE_OF[details.what]) {
+    const id = toGlobalId(NODE_OF[details.what]!, details.id);
+    return new AppError(error.code, error.message.split(details.id).join(id), { ...details, id });
+  }
+  if (error.code === 'CONFLICT' && details.current && typeof details.current === 'object') {
+    const current = apiValues(details.current) as Record<string, unknown>;
+    const type = /^(Actionable|Incident) /.exec(error.message)?.[1] as NodeType | undefined;
+    if (type && typeof current.id === 'string' && UUID.test(current.id)) current.id = toGlobalId(type, current.id);
+    const message = type && typeof (details.current as { id?: unknown }).id === 'string' ? error.message.split((details.current as { id: string }).id).join(String(current.id)) : error.message;
+    return new AppError(error.code, message, { ...details, current });
+  }
+  return error;
+}
+
+function apiValues(value: unknown, key?: string): unknown {
+  if (typeof value === 'string') return key && ENUM_FIELDS.has(key) && /^[a-z][a-z0-9_]*$/.test(value) ? value.toUpperCase() : value;
+  if (Array.isArray(value)) return value.map((v) => apiValues(v, key));
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, apiValues(v, k)]));
+  return value;
 }
 
 /** The HTTP status of each error code, for routes that answer HTTP rather than GraphQL. */

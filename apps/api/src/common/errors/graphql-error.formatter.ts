@@ -14,6 +14,12 @@ export interface ErrorFormatterOptions {
  * code and typed details; anything else is a fault, logged once in one line and answered with
  * INTERNAL_SERVER_ERROR and a generic message. No stack leaves the server unless `devErrors`.
  */
+/** Errors Apollo raises on purpose without a code (it then says INTERNAL_SERVER_ERROR), and the code clients get for them. */
+const UNCODED_APOLLO_ERRORS: Record<string, string> = {
+  // An automatic persisted query whose sha256Hash is not the hash of the query sent with it.
+  'provided sha does not match query': 'PERSISTED_QUERY_HASH_MISMATCH',
+};
+
 export function graphqlErrorFormatter(options: ErrorFormatterOptions) {
   return (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
     const original = originalOf(error);
@@ -27,7 +33,7 @@ export function graphqlErrorFormatter(options: ErrorFormatterOptions) {
     // Errors graphql-js and Apollo raise on purpose (parse, validation, variable coercion, the
     // input guard, limits added as plugins) are GraphQLErrors with a code and no other cause.
     const { stacktrace: _dropped, ...extensions } = formatted.extensions ?? {};
-    const code = typeof extensions.code === 'string' ? extensions.code : 'INTERNAL_SERVER_ERROR';
+    const code = UNCODED_APOLLO_ERRORS[formatted.message] ?? (typeof extensions.code === 'string' ? extensions.code : 'INTERNAL_SERVER_ERROR');
     if (original instanceof GraphQLError && code !== 'INTERNAL_SERVER_ERROR') {
       return { message: clip(formatted.message), ...where, extensions: { ...clipDetails(extensions), code, ...dev(original) } };
     }

@@ -1,4 +1,4 @@
-import { Field, ID, InputType, Int, ObjectType } from '@nestjs/graphql';
+import { Field, InputType, Int, ObjectType } from '@nestjs/graphql';
 import type {
   ActionableStatus,
   CausalLinkKind,
@@ -17,10 +17,11 @@ import {
   TimelineEventKindEnum,
 } from '../../common/graphql-enums';
 import { PageInfo } from '../../common/page-info.type';
+import { Node } from '../../node/node.interface';
 
-@ObjectType({ description: 'A key moment of an incident, as precisely as the source gave it.' })
+@ObjectType({ description: 'A key moment of an incident, as precisely as the source gave it; the field holding it is null when the source gives no time.' })
 export class KeyTime {
-  @Field(() => Date, { nullable: true }) at!: Date | null;
+  @Field(() => Date, { description: 'For imprecise times the start of the interval.' }) at!: Date;
   @Field(() => TimePrecisionEnum) precision!: TimePrecision;
 }
 
@@ -33,21 +34,15 @@ export class IncidentSource {
   originalText!: string | null;
 }
 
-@ObjectType({ description: 'A failure pattern of the shared taxonomy.' })
-export class Pattern {
+@ObjectType({ description: 'A failure pattern of the shared taxonomy.', implements: () => [Node] })
+export class Pattern extends Node {
   @Field() key!: string;
   @Field() name!: string;
   @Field() description!: string;
 }
 
-@ObjectType()
-export class PatternWithCount extends Pattern {
-  @Field(() => Int, { description: 'Published incidents showing this pattern.' }) incidentCount!: number;
-}
-
-@ObjectType()
-export class TimelineEvent {
-  @Field(() => ID) id!: string;
+@ObjectType({ implements: () => [Node] })
+export class TimelineEvent extends Node {
   @Field({ description: 'Stable key; page anchors are #timeline-<key>.' }) key!: string;
   @Field(() => Int) position!: number;
   @Field(() => Date, { nullable: true, description: 'Parsed instant (UTC); for imprecise times the start of the interval.' }) at!: Date | null;
@@ -57,18 +52,16 @@ export class TimelineEvent {
   @Field() text!: string;
 }
 
-@ObjectType()
-export class CausalFactor {
-  @Field(() => ID) id!: string;
+@ObjectType({ implements: () => [Node] })
+export class CausalFactor extends Node {
   @Field({ description: 'Stable key; page anchors are #factor-<key>.' }) key!: string;
   @Field(() => FactorRoleEnum) role!: FactorRole;
   @Field() component!: string;
   @Field() text!: string;
 }
 
-@ObjectType({ description: 'A directed edge of the causal graph. Cycles are allowed: feedback loops are cycles.' })
-export class CausalLink {
-  @Field(() => ID) id!: string;
+@ObjectType({ description: 'A directed edge of the causal graph. Cycles are allowed: feedback loops are cycles.', implements: () => [Node] })
+export class CausalLink extends Node {
   @Field(() => CausalLinkKindEnum) kind!: CausalLinkKind;
 }
 
@@ -79,9 +72,8 @@ export class ExternalReference {
   @Field(() => String, { nullable: true }) url!: string | null;
 }
 
-@ObjectType({ description: 'Follow-up work from an incident.' })
-export class Actionable {
-  @Field(() => ID) id!: string;
+@ObjectType({ description: 'Follow-up work from an incident.', implements: () => [Node] })
+export class Actionable extends Node {
   @Field({ description: 'Stable key; page anchors are #actionable-<key>.' }) key!: string;
   @Field() title!: string;
   @Field() description!: string;
@@ -92,9 +84,8 @@ export class Actionable {
   @Field() updatedAt!: Date;
 }
 
-@ObjectType({ description: 'A postmortem as structured knowledge.' })
-export class Incident {
-  @Field(() => ID) id!: string;
+@ObjectType({ description: 'A postmortem as structured knowledge.', implements: () => [Node] })
+export class Incident extends Node {
   @Field({ description: 'Stable, unique, used in links.' }) slug!: string;
   @Field(() => IncidentStatusEnum) status!: 'draft' | 'published';
   @Field() title!: string;
@@ -163,8 +154,22 @@ export class ActionableFilterInput {
   @Field(() => [ActionableStatusEnum], { nullable: true }) status?: ActionableStatus[] | null;
   @Field(() => String, { nullable: true }) owner?: string | null;
   @Field(() => Boolean, { nullable: true, description: 'Due date passed while still open or in progress.' }) overdue?: boolean | null;
-  @Field(() => String, { nullable: true, description: 'Due strictly before this date (YYYY-MM-DD).' }) dueBefore?: string | null;
+  @Field(() => Date, { nullable: true, description: 'Due on a day before the (UTC) day of this instant.' }) dueBefore?: Date | null;
   @Field(() => String, { nullable: true, description: 'A pattern key of the incident.' }) pattern?: string | null;
   @Field(() => String, { nullable: true, description: 'The slug of the incident.' }) incident?: string | null;
   @Field(() => Boolean, { nullable: true }) hasExternalRef?: boolean | null;
+}
+
+@ObjectType()
+export class PatternEdge {
+  @Field() cursor!: string;
+  @Field(() => Pattern) node!: Pattern;
+}
+
+@ObjectType()
+export class PatternConnection {
+  @Field(() => [PatternEdge]) edges!: PatternEdge[];
+  @Field(() => [Pattern]) nodes!: Pattern[];
+  @Field(() => PageInfo) pageInfo!: PageInfo;
+  @Field(() => Int) totalCount!: number;
 }

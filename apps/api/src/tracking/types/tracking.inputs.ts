@@ -1,4 +1,4 @@
-import { Field, InputType } from '@nestjs/graphql';
+import { Field, ID, InputType, Int } from '@nestjs/graphql';
 import type { ActionableStatus, CausalLinkKind, FactorRole, TimePrecision, TimelineEventKind } from '@hindsight/domain';
 import type { ActionablePriority } from '@hindsight/tracking';
 import {
@@ -11,6 +11,7 @@ import {
 } from '../../common/graphql-enums';
 import { ActionablePriorityEnum } from '../tracking-enums';
 
+export const POSITION_DESCRIPTION = 'Index in the list (0 = first); omitted keeps an existing item in place and appends a new one.';
 const REFERENCES = 'Tracker references as people write them: T134456, OPS-123, a GitHub issue or pull request URL, owner/repo#12, any http(s) URL.';
 
 @InputType({ description: 'Fields of an actionable to change; omitted fields stay as they are, null clears a nullable one.' })
@@ -35,6 +36,7 @@ export class CreateActionableInput {
   @Field(() => ActionablePriorityEnum, { nullable: true }) priority?: ActionablePriority | null;
   @Field(() => [String], { nullable: true, description: 'Keys of the causal factors (of the same incident) this work addresses.' }) addresses?: string[];
   @Field(() => [String], { nullable: true, description: REFERENCES }) references?: string[];
+  @Field(() => String, { nullable: true, description: 'Why; kept in the audit trail.' }) note?: string | null;
 }
 
 @InputType()
@@ -135,4 +137,85 @@ export class IncidentPatchInput {
   @Field(() => KeyTimesInput, { nullable: true }) keyTimes?: KeyTimesInput;
 }
 
-export const POSITION_DESCRIPTION = 'Index in the list (0 = first); omitted keeps an existing item in place and appends a new one.';
+
+const VERSION_DESCRIPTION = 'The version you last read; a stale one is CONFLICT and changes nothing.';
+const INCIDENT_VERSION_DESCRIPTION = "The incident's version you last read; a stale one is CONFLICT and changes nothing.";
+const NOTE_DESCRIPTION = 'Why; kept in the audit trail.';
+
+@InputType()
+export class UpdateActionableInput {
+  @Field(() => ID, { description: 'Global id of the actionable.' }) id!: string;
+  @Field(() => Int, { description: VERSION_DESCRIPTION }) expectedVersion!: number;
+  @Field(() => ActionablePatchInput) patch!: ActionablePatchInput;
+  @Field(() => String, { nullable: true, description: NOTE_DESCRIPTION }) note?: string | null;
+}
+
+@InputType()
+export class TransitionActionableInput {
+  @Field(() => ID, { description: 'Global id of the actionable.' }) id!: string;
+  @Field(() => ActionableStatusEnum) to!: ActionableStatus;
+  @Field(() => Int, { description: VERSION_DESCRIPTION }) expectedVersion!: number;
+  @Field(() => String, { nullable: true, description: `${NOTE_DESCRIPTION} Required for WONT_DO.` }) note?: string | null;
+}
+
+@InputType()
+export class DeleteActionableInput {
+  @Field(() => ID, { description: 'Global id of the actionable.' }) id!: string;
+  @Field(() => Int, { description: VERSION_DESCRIPTION }) expectedVersion!: number;
+  @Field(() => String, { nullable: true, description: NOTE_DESCRIPTION }) note?: string | null;
+}
+
+@InputType()
+export class CreateIncidentInput extends IncidentInput {
+  @Field(() => IncidentStatusEnum, { defaultValue: 'draft' }) status!: 'draft' | 'published';
+  @Field(() => String, { nullable: true, description: NOTE_DESCRIPTION }) note?: string | null;
+}
+
+/** What every incident-level write names: the incident, the version read, and why. */
+@InputType({ isAbstract: true })
+class IncidentWriteInput {
+  @Field({ description: 'Slug (or a former slug) of the incident.' }) slug!: string;
+  @Field(() => Int, { description: INCIDENT_VERSION_DESCRIPTION }) expectedVersion!: number;
+  @Field(() => String, { nullable: true, description: NOTE_DESCRIPTION }) note?: string | null;
+}
+
+@InputType()
+export class UpdateIncidentInput extends IncidentWriteInput {
+  @Field(() => IncidentPatchInput) patch!: IncidentPatchInput;
+}
+
+@InputType()
+export class DeleteIncidentInput extends IncidentWriteInput {}
+
+@InputType()
+export class UpsertTimelineEventInput extends IncidentWriteInput {
+  @Field(() => TimelineEventInput) event!: TimelineEventInput;
+  @Field(() => Int, { nullable: true, description: POSITION_DESCRIPTION }) position?: number | null;
+}
+
+@InputType()
+export class DeleteTimelineEventInput extends IncidentWriteInput {
+  @Field({ description: 'Key of the timeline event.' }) key!: string;
+}
+
+@InputType()
+export class UpsertCausalFactorInput extends IncidentWriteInput {
+  @Field(() => CausalFactorInput) factor!: CausalFactorInput;
+  @Field(() => Int, { nullable: true, description: POSITION_DESCRIPTION }) position?: number | null;
+}
+
+@InputType()
+export class DeleteCausalFactorInput extends IncidentWriteInput {
+  @Field({ description: 'Key of the causal factor.' }) key!: string;
+}
+
+@InputType({ isAbstract: true })
+class CausalLinkWriteInput extends IncidentWriteInput {
+  @Field(() => CausalLinkInput) link!: CausalLinkInput;
+}
+
+@InputType()
+export class UpsertCausalLinkInput extends CausalLinkWriteInput {}
+
+@InputType()
+export class DeleteCausalLinkInput extends CausalLinkWriteInput {}

@@ -2,10 +2,10 @@ import { Field, Float, ID, Int, ObjectType } from '@nestjs/graphql';
 import type { AuditAction, AuditEntity } from '@hindsight/tracking';
 import { FixVerdict } from '../../models/model.types';
 import { AuditActionEnum, AuditEntityEnum } from '../tracking-enums';
+import { Node } from '../../node/node.interface';
 
-@ObjectType({ description: 'One change to one field, recorded in the transaction that made it. Read-only: nothing in the API edits or deletes it.' })
-export class AuditEvent {
-  @Field(() => ID, { description: 'Increases with every event; orders events of the same instant.' }) id!: string;
+@ObjectType({ description: 'One change to one field, recorded in the transaction that made it. Read-only: nothing in the API edits or deletes it.', implements: () => [Node] })
+export class AuditEvent extends Node {
   @Field() at!: Date;
   @Field({ description: 'Name of the API token, or cli:<user> for command-line tools.' }) actor!: string;
   @Field(() => AuditEntityEnum) entity!: AuditEntity;
