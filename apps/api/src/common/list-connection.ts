@@ -37,12 +37,14 @@ export function pageOfList<T>(items: readonly T[], keyOf: (item: T) => string, o
   return {
     nodes,
     cursors: nodes.map((n) => cursorOf(order, keyOf(n))),
-    totalCount: items.length,
+    // The list is whole in memory: its count and estimate are exact and free.
+    count: () => Promise.resolve(items.length),
+    estimate: () => Promise.resolve(items.length),
     // Whether the list holds items past either end of this page, cursors or not (as the keyset
     // connections of libs/incidents answer).
     hasNextPage: to < items.length,
     hasPreviousPage: from > 0,
-  } as Page<T>;
+  };
 }
 
 function cursorOf(order: string, key: string): string {
