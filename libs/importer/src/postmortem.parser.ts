@@ -394,15 +394,17 @@ function proseUnitsOf(sections: readonly DocumentSection[], format: DocumentForm
   const untimed = (section: DocumentSection, text: string) => section.kind !== 'timeline' || parseLeadingTime(text) === null;
   const units: ProseUnit[] = [];
   let lessons = false;
+  let inTimeline = false;
   const add = (text: string, line: number, item: boolean) => {
     const t = flat(text);
     const inline = toMarkdownInline(text, format);
     const urls = [...inline.matchAll(/\]\((https?:\/\/[^\s()]+)\)|<(https?:\/\/[^<>\s]+)>|(?<![(<\w])(https?:\/\/[^\s<>()]+)/g)].map((m) => m[1] ?? m[2] ?? m[3]);
-    if (/\p{L}/u.test(t)) units.push({ text: t, line, item, summary: t === summaryText, lessons, urls });
+    if (/\p{L}/u.test(t)) units.push({ text: t, line, item, summary: t === summaryText, lessons, urls, timeline: inTimeline });
   };
   for (const section of sections) {
     // A "Lessons" section (a weak sign of action items) is prose too; a real action-item list is not.
     lessons = section.kind === 'actionables' && section.confidence < 0.5;
+    inTimeline = section.kind === 'timeline';
     if ((section.kind === 'actionables' && !lessons) || section.kind === 'related') continue;
     for (const block of section.blocks) {
       if (block.type === 'paragraph') {

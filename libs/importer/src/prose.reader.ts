@@ -21,6 +21,8 @@ export interface ProseUnit {
   summary: boolean;
   /** From a "Lessons" section: read for action items only. */
   lessons: boolean;
+  /** From a timeline section: prose of the chronology itself. */
+  timeline?: boolean;
   /** The URLs its links pointed to (the text keeps only the link words). */
   urls?: string[];
 }
