@@ -220,7 +220,8 @@ const STATED_END = /(?<![\p{L}])(?:outage|incident|impact|downtime|disruption)s?
 
 /**
  * Key times from the timeline. Started: the entry that says the outage starts, else the earliest
- * entry with a time (so it is never later than detection or mitigation). Resolved: the entry that
+ * entry with a time (so it is never later than detection or mitigation), or a day-only entry on an
+ * earlier day. Resolved: the entry that
  * says it ends, else the last recovery.
  */
 function keyTimesOf(events: readonly TimelineEventDocument[]): IncidentDocument['keyTimes'] {
@@ -233,7 +234,11 @@ function keyTimesOf(events: readonly TimelineEventDocument[]): IncidentDocument[
   const recoveries = timed.filter((e) => e.kind === 'recovery');
   // Entries that give only a day are less precise than any timed one.
   const precise = timed.filter((e) => e.precision !== 'day');
-  const started = timed.find((e) => STATED_START.test(e.text)) ?? earliest(...(precise.length > 0 ? precise : timed));
+  // ...unless a day-only entry lies on an earlier day: the incident began no later than that day.
+  const firstPrecise = earliest(...precise);
+  const firstDay = earliest(...timed.filter((e) => e.precision === 'day'));
+  const earliestEntry = firstPrecise && firstDay && firstDay.at!.slice(0, 10) < firstPrecise.at!.slice(0, 10) ? firstDay : firstPrecise ?? firstDay;
+  const started = timed.find((e) => STATED_START.test(e.text)) ?? earliestEntry;
   const resolved = [...timed].reverse().find((e) => STATED_END.test(e.text)) ?? recoveries.at(-1);
   return { started: timeValue(started), detected: timeValue(detected), mitigated: timeValue(mitigated), resolved: timeValue(resolved) };
 }

@@ -92,8 +92,15 @@ const INLINE_DATE_CUE = /(?:^|[\s(])(?:on|ngày|am|le|el|vào)\s*$/iu;
 
 /** Fewer dated entries than this in the timeline's lists, tables and headings: the chronology is told in sentences. */
 const DATED_ENTRIES_FOR_A_TIMELINE = 3;
-/** "Last modified: 2024-05-02", "时间：（2013 年）…": a date right after a short label is a field's value, not an event. */
-const isFieldValue = (before: string) => /(?:^|[\s.;,])[\p{L}][\p{L}\p{N} ]{0,30}[:：]\s*[（(\[]?\s*(?:[\p{L}]{2,4}\.?,?\s+)?$/u.test(before) && before.trim().split(/\s+/).length <= 6;
+/**
+ * "Last modified: 2024-05-02", "时间：（2013 年）3 月 5 日至 9 日": a date right after a short label,
+ * with little after it, is a field's value, not an event.
+ */
+const isFieldValue = (before: string, after: string) =>
+  /[\p{L}\p{N}][:：][^:：.。!?]{0,14}$/u.test(before) &&
+  before.trim().split(/\s+/).length <= 6 &&
+  after.trim().split(/\s+/).filter(Boolean).length <= 3 &&
+  after.replace(/\s/g, '').length <= 24;
 /** A log line or a JSON fragment quoted in the prose: braces, quotes and colons outnumber the words. */
 const looksLikeCode = (sentence: string) => /^[{[<]/.test(sentence.trim()) || (sentence.match(/[{}"=<>]/g)?.length ?? 0) > sentence.split(/\s+/).length / 2;
 const pad = (n: number) => String(n).padStart(2, '0');
@@ -318,7 +325,7 @@ export function extractTimeline(sections: readonly DocumentSection[], env: Timel
       for (const sentence of splitSentences(unit.text)) {
         if (/[?？]$/.test(sentence) || sentence.split(/\s+/).length < 2 && !/\p{Script=Han}{4}/u.test(sentence)) continue;
         const expr = findDayExpression(sentence, { dayFirst: env.dayFirst });
-        if (!expr || isFieldValue(sentence.slice(0, expr.index)) || looksLikeCode(sentence)) continue;
+        if (!expr || isFieldValue(sentence.slice(0, expr.index), sentence.slice(expr.index + expr.text.length)) || looksLikeCode(sentence)) continue;
         const anchor = [...anchors].reverse().find((a) => a.line <= unit.line)?.day ?? env.date;
         let event: PendingEvent | null = null;
         if (expr.date) {
