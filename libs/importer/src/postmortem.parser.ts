@@ -601,10 +601,10 @@ export function parsePostmortem(document: string | Buffer, options: ParsePostmor
   } else {
     actions = extractActionables(actionSections, { format, trackers, year, dayFirst, used });
   }
-  const organization = meta.organization ?? options.organization ?? /^([\p{Lu}][\p{L}\d&.-]*(?: [\p{Lu}][\p{L}\d&.-]*)?)['’]s\s/u.exec(title ?? '')?.[1] ?? '';
+  const organization = meta.organization ?? options.organization ?? /^([\p{Lu}][\p{L}\d&.-]*(?: [\p{Lu}][\p{L}\d&.-]*)?)['’]s\s/u.exec(title ?? '')?.[1] ?? null;
   const causalFactors = extractCausalFactors(
     sections.filter((s) => s.kind === 'causes'),
-    { format, used, fallbackComponent: organization || 'unspecified' },
+    { format, used, fallbackComponent: null },
   );
 
   // Narrative: all prose; structured sections contribute only what did not become data.
@@ -654,7 +654,7 @@ export function parsePostmortem(document: string | Buffer, options: ParsePostmor
   if (!organization) warnings.push({ code: 'ORGANIZATION_UNKNOWN', message: 'The document does not say which organization it is about; set it before saving.' });
 
   const byKind = (kind: TimelineEventDocument['kind']) => events.filter((e) => e.kind === kind && e.at);
-  const components = [...new Set([...meta.components, ...causalFactors.map((f) => f.component).filter((c) => c !== organization && c !== 'unspecified'), ...actions.headingOwners])];
+  const components = [...new Set([...meta.components, ...causalFactors.map((f) => f.component).filter((c): c is string => c !== null && c !== organization), ...actions.headingOwners])];
   const slugYear = metaDate?.year ?? year;
   // A title in a script slugs cannot spell (Japanese, Chinese) gives a slug from the content's hash.
   const baseSlug = meta.slug ? slugify(meta.slug, { maxLength: 120 }) : slugify(title, { maxLength: 100 }) || `incident-${input.contentHash.slice(0, 8)}`;
@@ -696,6 +696,7 @@ export function parsePostmortem(document: string | Buffer, options: ParsePostmor
     { field: 'language', value: language, confidence: statedLanguage ? 1 : 0.8, line: null, basis: languageBasis },
     { field: 'postmortem', value: String(verdict.isPostmortem), confidence: verdict.confidence, line: null, basis: verdict.evidence.join('; ') },
     { field: 'organization', value: organization || null, confidence: organization ? (meta.organization || options.organization ? 1 : 0.6) : 0, line: null, basis: meta.organization ? 'front matter' : options.organization ? 'the options' : organization ? 'the title ("X\'s …")' : 'not stated: left empty' },
+    ...causalFactors.flatMap((f) => (f.component === null ? [{ field: `causalFactors.${f.key}.component`, value: null, confidence: 0, line: null, basis: 'not stated: left empty' }] : [])),
     ...recognised.map((s) => ({ field: 'section', value: s.kind, confidence: s.confidence, line: s.line, basis: s.inheritedFrom ? `"${s.heading}" inside "${s.inheritedFrom}"` : `heading "${s.heading}"` })),
     ...events.map((e, i) => ({ field: `timeline.${e.key}`, value: e.at, confidence: timeline.decisions[i]?.confidence ?? 0.5, line: timeline.decisions[i]?.line ?? null, basis: `${e.precision}: ${timeline.decisions[i]?.basis ?? ''}; kind ${e.kind} from its words` })),
     ...actions.actionables.flatMap((a, i) => {

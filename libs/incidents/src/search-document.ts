@@ -24,9 +24,9 @@ export function searchSectionsOf(doc: IncidentDocument, patternNames: string[]):
   const fold = (parts: string[]) => foldText(parts.join('\n'));
   return {
     A: fold([doc.title]),
-    B: fold([doc.summary, doc.impact, doc.organization, ...doc.components, ...patternNames, ...doc.patterns.map((p) => p.replace(/-/g, ' '))]),
+    B: fold([doc.summary, doc.impact, doc.organization ?? '', ...doc.components, ...patternNames, ...doc.patterns.map((p) => p.replace(/-/g, ' '))]),
     C: fold([
-      ...doc.causalFactors.map((f) => `${f.component} ${f.text}`),
+      ...doc.causalFactors.map((f) => `${f.component ?? ''} ${f.text}`),
       ...doc.actionables.map((a) => `${a.title} ${a.description}`),
       ...doc.timeline.map((e) => e.text),
     ]),
