@@ -159,6 +159,27 @@ A malformed message made every consumer crash and retry it forever.
     expect(again.errors?.[0]?.extensions?.code).toBe('CONFLICT');
   });
 
+  it('keeps an organization and a component the document does not state empty, and flags them', async () => {
+    const unstated = document.replace('organization: Example Corp\n', '').replace('## Action items', '## Root cause\n- A malformed message had no schema check.\n\n## Action items');
+    type Out = { importPostmortem: { incident: { slug: string; organization: string | null; causalFactors: { component: string | null }[] }; report: { warnings: { code: string }[] } } };
+    const res = await t.gql<Out>(
+      `mutation I($input: ImportPostmortemInput!) { importPostmortem(input: $input) { incident { slug organization causalFactors { component } } report { warnings { code } } } }`,
+      { input: { document: unstated, sourceUrl: 'https://wiki.example.com/pm/unstated' } },
+      as('editor'),
+    );
+    expect(res.errors).toBeUndefined();
+    const { incident, report } = res.data.importPostmortem;
+    expect(incident.organization).toBeNull();
+    expect(incident.causalFactors.map((f) => f.component)).toEqual([null]);
+    expect(report.warnings.map((w) => w.code)).toContain('ORGANIZATION_UNKNOWN');
+    const stored = testPrisma(t.db.url);
+    try {
+      expect((await stored.incident.findUniqueOrThrow({ where: { slug: incident.slug } })).organization).toBeNull();
+    } finally {
+      await stored.onModuleDestroy();
+    }
+  });
+
   it('gives the same draft for the same document from the command line as over GraphQL', async () => {
     // A document whose draft depends on the store's options: pattern suggestions are kept only
     // when the taxonomy knows them, and bare "#12" references need the configured trackers.

@@ -43,7 +43,7 @@ export interface TimelineEventDocument {
 export interface CausalFactorDocument {
   key: string;
   role: FactorRole;
-  component: string;
+  component: string | null;
   text: string;
 }
 
@@ -90,7 +90,7 @@ export interface IncidentSourceDocument {
 export interface IncidentDocument {
   slug: string;
   title: string;
-  organization: string;
+  organization: string | null;
   components: string[];
   summary: string;
   /** Markdown. In seed files it lives beside the JSON as `<slug>.md`. */

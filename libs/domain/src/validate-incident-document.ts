@@ -90,7 +90,8 @@ export function validateIncidentDocument(value: Json, where = ''): IncidentDocum
     fail('slug', 'expected lower-case words joined by dashes (at most 120 characters)');
   }
   str(doc.title, 'title', LIMITS.title);
-  str(doc.organization, 'organization', LIMITS.shortText);
+  // Null when the source does not say: unknown stays empty rather than a placeholder.
+  str(doc.organization, 'organization', LIMITS.shortText, { nullable: true });
   list(doc.components, 'components').forEach((c, i) => str(c, `components[${i}]`, LIMITS.shortText));
   str(doc.summary, 'summary', LIMITS.text);
   str(doc.narrative, 'narrative', LIMITS.narrative, { empty: true });
@@ -131,7 +132,7 @@ export function validateIncidentDocument(value: Json, where = ''): IncidentDocum
   const factorKeys = uniqueKeys(factors, 'causalFactors');
   factors.forEach((f, i) => {
     oneOf(f.role, `causalFactors[${i}].role`, FACTOR_ROLES);
-    str(f.component, `causalFactors[${i}].component`, LIMITS.shortText);
+    str(f.component, `causalFactors[${i}].component`, LIMITS.shortText, { nullable: true });
     str(f.text, `causalFactors[${i}].text`, LIMITS.text);
   });
   list(doc.causalLinks, 'causalLinks').forEach((l, i) => {

@@ -8,7 +8,8 @@ export interface CausalFactorEnvironment {
   format: DocumentFormat;
   used: Set<number>;
   /** Component for factors that name none. */
-  fallbackComponent: string;
+  /** Null: a factor whose text names no component keeps it empty (and the report says so). */
+  fallbackComponent: string | null;
 }
 
 function words(list: string[]): RegExp {

@@ -119,6 +119,13 @@ export function readFrontMatter(lines: readonly SourceLine[]): FrontMatterResult
     if (!sawYaml && text === '---') {
       const close = lines.findIndex((l, k) => k > i && /^(---|\.\.\.)\s*$/.test(l.text));
       const yamlLines = close < 0 ? [] : lines.slice(i + 1, close);
+      // Empty front matter ("---" twice, as static-site generators write it) holds nothing, but it is front matter.
+      if (close > i && yamlLines.every((l) => l.text.trim() === '')) {
+        sawYaml = true;
+        used.push(lines[i].line, lines[close].line, ...yamlLines.map((l) => l.line));
+        i = close + 1;
+        continue;
+      }
       // A rule followed by prose is not front matter; only `key: value` content is.
       const firstYaml = yamlLines.find((l) => l.text.trim() !== '' && !l.text.trim().startsWith('#'));
       if (close < 0 || !firstYaml || !/^[\w-]+\s*:/.test(firstYaml.text)) break;

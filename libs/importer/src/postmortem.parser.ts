@@ -233,7 +233,8 @@ const STATED_END = /(?<![\p{L}])(?:outage|incident|impact|downtime|disruption)s?
 
 /**
  * Key times from the timeline. Started: the entry that says the outage starts, else the earliest
- * entry with a time (so it is never later than detection or mitigation). Resolved: the entry that
+ * entry with a time (so it is never later than detection or mitigation), or a day-only entry on an
+ * earlier day. Resolved: the entry that
  * says it ends, else the last recovery.
  */
 function keyTimesOf(events: readonly TimelineEventDocument[]): IncidentDocument['keyTimes'] {
@@ -246,7 +247,11 @@ function keyTimesOf(events: readonly TimelineEventDocument[]): IncidentDocument[
   const recoveries = timed.filter((e) => e.kind === 'recovery');
   // Entries that give only a day are less precise than any timed one.
   const precise = timed.filter((e) => e.precision !== 'day');
-  const started = timed.find((e) => STATED_START.test(e.text)) ?? earliest(...(precise.length > 0 ? precise : timed));
+  // ...unless a day-only entry lies on an earlier day: the incident began no later than that day.
+  const firstPrecise = earliest(...precise);
+  const firstDay = earliest(...timed.filter((e) => e.precision === 'day'));
+  const earliestEntry = firstPrecise && firstDay && firstDay.at!.slice(0, 10) < firstPrecise.at!.slice(0, 10) ? firstDay : firstPrecise ?? firstDay;
+  const started = timed.find((e) => STATED_START.test(e.text)) ?? earliestEntry;
   const resolved = [...timed].reverse().find((e) => STATED_END.test(e.text)) ?? recoveries.at(-1);
   return { started: timeValue(started), detected: timeValue(detected), mitigated: timeValue(mitigated), resolved: timeValue(resolved) };
 }
@@ -407,15 +412,17 @@ function proseUnitsOf(sections: readonly DocumentSection[], format: DocumentForm
   const untimed = (section: DocumentSection, text: string) => section.kind !== 'timeline' || parseLeadingTime(text) === null;
   const units: ProseUnit[] = [];
   let lessons = false;
+  let inTimeline = false;
   const add = (text: string, line: number, item: boolean) => {
     const t = flat(text);
     const inline = toMarkdownInline(text, format);
     const urls = [...inline.matchAll(/\]\((https?:\/\/[^\s()]+)\)|<(https?:\/\/[^<>\s]+)>|(?<![(<\w])(https?:\/\/[^\s<>()]+)/g)].map((m) => m[1] ?? m[2] ?? m[3]);
-    if (/\p{L}/u.test(t)) units.push({ text: t, line, item, summary: t === summaryText, lessons, urls });
+    if (/\p{L}/u.test(t)) units.push({ text: t, line, item, summary: t === summaryText, lessons, urls, timeline: inTimeline });
   };
   for (const section of sections) {
     // A "Lessons" section (a weak sign of action items) is prose too; a real action-item list is not.
     lessons = section.kind === 'actionables' && section.confidence < 0.5;
+    inTimeline = section.kind === 'timeline';
     if ((section.kind === 'actionables' && !lessons) || section.kind === 'related') continue;
     for (const block of section.blocks) {
       if (block.type === 'paragraph') {
@@ -607,10 +614,10 @@ export function parsePostmortem(document: string | Buffer, options: ParsePostmor
   } else {
     actions = extractActionables(actionSections, { format, trackers, year, dayFirst, used });
   }
-  const organization = meta.organization ?? options.organization ?? /^([\p{Lu}][\p{L}\d&.-]*(?: [\p{Lu}][\p{L}\d&.-]*)?)['’]s\s/u.exec(title ?? '')?.[1] ?? '';
+  const organization = meta.organization ?? options.organization ?? /^([\p{Lu}][\p{L}\d&.-]*(?: [\p{Lu}][\p{L}\d&.-]*)?)['’]s\s/u.exec(title ?? '')?.[1] ?? null;
   const causalFactors = extractCausalFactors(
     sections.filter((s) => s.kind === 'causes'),
-    { format, used, fallbackComponent: organization || 'unspecified' },
+    { format, used, fallbackComponent: null },
   );
 
   // Narrative: all prose; structured sections contribute only what did not become data.
@@ -660,7 +667,7 @@ export function parsePostmortem(document: string | Buffer, options: ParsePostmor
   if (!organization) warnings.push({ code: 'ORGANIZATION_UNKNOWN', message: 'The document does not say which organization it is about; set it before saving.' });
 
   const byKind = (kind: TimelineEventDocument['kind']) => events.filter((e) => e.kind === kind && e.at);
-  const components = [...new Set([...meta.components, ...causalFactors.map((f) => f.component).filter((c) => c !== organization && c !== 'unspecified'), ...actions.headingOwners])];
+  const components = [...new Set([...meta.components, ...causalFactors.map((f) => f.component).filter((c): c is string => c !== null && c !== organization), ...actions.headingOwners])];
   const slugYear = metaDate?.year ?? year;
   // A title in a script slugs cannot spell (Japanese, Chinese) gives a slug from the content's hash.
   const baseSlug = meta.slug ? slugify(meta.slug, { maxLength: 120 }) : slugify(title, { maxLength: 100 }) || `incident-${input.contentHash.slice(0, 8)}`;
@@ -702,6 +709,7 @@ export function parsePostmortem(document: string | Buffer, options: ParsePostmor
     { field: 'language', value: language, confidence: statedLanguage ? 1 : 0.8, line: null, basis: languageBasis },
     { field: 'postmortem', value: String(verdict.isPostmortem), confidence: verdict.confidence, line: null, basis: verdict.evidence.join('; ') },
     { field: 'organization', value: organization || null, confidence: organization ? (meta.organization || options.organization ? 1 : 0.6) : 0, line: null, basis: meta.organization ? 'front matter' : options.organization ? 'the options' : organization ? 'the title ("X\'s …")' : 'not stated: left empty' },
+    ...causalFactors.flatMap((f) => (f.component === null ? [{ field: `causalFactors.${f.key}.component`, value: null, confidence: 0, line: null, basis: 'not stated: left empty' }] : [])),
     ...recognised.map((s) => ({ field: 'section', value: s.kind, confidence: s.confidence, line: s.line, basis: s.inheritedFrom ? `"${s.heading}" inside "${s.inheritedFrom}"` : `heading "${s.heading}"` })),
     ...events.map((e, i) => ({ field: `timeline.${e.key}`, value: e.at, confidence: timeline.decisions[i]?.confidence ?? 0.5, line: timeline.decisions[i]?.line ?? null, basis: `${e.precision}: ${timeline.decisions[i]?.basis ?? ''}; kind ${e.kind} from its words` })),
     ...actions.actionables.flatMap((a, i) => {

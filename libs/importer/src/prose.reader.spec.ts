@@ -140,3 +140,15 @@ describe('readProseActions and settleProseActions', () => {
     expect(actions('Wir haben das Limit erhöht.', 'de')).toEqual([]);
   });
 });
+
+describe('splitSentences with Intl.Segmenter', () => {
+  it('splits Japanese and Chinese prose at 。！？', () => {
+    expect(splitSentences('同期が止まった。管理者が再起動した！原因は？')).toEqual(['同期が止まった。', '管理者が再起動した！', '原因は？']);
+    expect(splitSentences('阵列重建完成。同步恢复。')).toEqual(['阵列重建完成。', '同步恢复。']);
+  });
+
+  it('keeps abbreviations, parentheses and lower-case continuations inside one sentence', () => {
+    expect(splitSentences('We paged the rota (ca. 03:20. Then more.) and waited. It held.')).toEqual(['We paged the rota (ca. 03:20. Then more.) and waited.', 'It held.']);
+    expect(splitSentences('Caches, e.g. Redis, were cold. Next.')).toEqual(['Caches, e.g. Redis, were cold.', 'Next.']);
+  });
+});

@@ -21,6 +21,8 @@ export interface ProseUnit {
   summary: boolean;
   /** From a "Lessons" section: read for action items only. */
   lessons: boolean;
+  /** From a timeline section: prose of the chronology itself. */
+  timeline?: boolean;
   /** The URLs its links pointed to (the text keeps only the link words). */
   urls?: string[];
 }
@@ -56,20 +58,33 @@ function eachTopLevel(text: string, visit: (i: number) => void): void {
   }
 }
 
-/** Sentences, split after ".", "!", "?" or "…" when a capital or a digit follows, not after "e.g." or inside parentheses. */
+const SENTENCES = new Intl.Segmenter('und', { granularity: 'sentence' });
+
+/**
+ * Sentences, by `Intl.Segmenter` (Unicode sentence boundaries: "." "!" "?" and the ideographic
+ * "。！？", so Japanese and Chinese prose splits too), then joined again where a boundary falls
+ * after an abbreviation ("e.g.", "ca."), inside parentheses, brackets or quotes, or before a
+ * lower-case word.
+ */
 export function splitSentences(text: string): string[] {
   const t = text.replace(/\s+/g, ' ').trim();
-  const cuts: number[] = [];
-  eachTopLevel(t, (i) => {
-    if (/[.!?…]/.test(t[i]) && /^\s+["“(¹²³]?[\p{Lu}\d]/u.test(t.slice(i + 1, i + 4)) && !ABBREVIATIONS.test(t.slice(Math.max(0, i - 8), i + 1))) cuts.push(i + 1);
-  });
+  const topLevel = new Uint8Array(t.length + 1);
+  eachTopLevel(t, (i) => (topLevel[i] = 1));
   const out: string[] = [];
-  let from = 0;
-  for (const cut of [...cuts, t.length]) {
-    const piece = t.slice(from, cut).trim();
-    if (piece) out.push(piece);
-    from = cut;
+  let current = '';
+  for (const { segment, index } of SENTENCES.segment(t)) {
+    let last = index - 1;
+    while (last >= 0 && t[last] === ' ') last--;
+    // Keep a boundary only after a sentence end at top level that is not an abbreviation.
+    const split = current !== '' && last >= 0 && topLevel[last] === 1 && !ABBREVIATIONS.test(t.slice(Math.max(0, last - 8), last + 1)) && !/^["“(]?\p{Ll}/u.test(segment);
+    if (current !== '' && !split) {
+      current += segment;
+      continue;
+    }
+    if (current.trim()) out.push(current.trim());
+    current = segment;
   }
+  if (current.trim()) out.push(current.trim());
   return out;
 }
 

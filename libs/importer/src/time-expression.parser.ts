@@ -32,6 +32,14 @@ const SLASH_YMD = /(\d{4})\/(\d{1,2})\/(\d{1,2})/y;
 // "11-04 09:15": month and day without a year, only when a time follows.
 const DASH_MD = /(\d{1,2})-(\d{1,2})(?=[ T]\d{1,2}[:h]\d)/y;
 const DOT_DMY = /(\d{1,2})\.(\d{1,2})\.(\d{4})?/y;
+// "2013 年 10 月 2 日", "3月5日", "10 月 1 日晚": dates written with 年/月/日 (Chinese, Japanese), spaces allowed.
+const CJK_YMD = /(?:(\d{4})\s*年\s*)?(\d{1,2})\s*月\s*(\d{1,2})\s*[日号號]/y;
+/** Parts of the day written after a CJK date or before a clock: 晚 (evening), 下午 (afternoon), 午後, …; `pm` moves a 12-hour clock. */
+export const CJK_PART_OF_DAY = /\s*(凌晨|清晨|早上|早晨|上午|中午|下午|傍晚|晚上|夜里|夜間|夜间|深夜|午前|午後|夕方|早|晚|夜|朝)/y;
+const CJK_PM = /^(?:下午|傍晚|晚上|夜里|夜間|夜间|深夜|午後|夕方|晚|夜)$/;
+// "3点", "15時20分", "下午3点半".
+const CJK_CLOCK_AHEAD = /^\s*(?:(?:凌晨|清晨|早上|早晨|上午|中午|下午|傍晚|晚上|夜里|夜間|夜间|深夜|午前|午後|夕方|早|晚|夜|朝)\s*\d|\d{1,2}\s*[点點時时])/;
+const CJK_CLOCK = /\s*(\d{1,2})\s*[点點時时](?:\s*(\d{1,2})\s*分|(半))?/y;
 const SLASH_DATE = /(\d{1,2})\/(\d{1,2})(?:\/(\d{4}|\d{2}))?/y;
 const NAMED_MDY = new RegExp(`(${MONTH_ALTERNATION})\\.?\\s+(\\d{1,2})(?:st|nd|rd|th)?(?:,?\\s+(\\d{4}))?(?![\\d:])`, 'iuy');
 const NAMED_DMY = new RegExp(`(\\d{1,2})(?:st|nd|rd|th|\\.)?\\s+(?:de\\s+)?(${MONTH_ALTERNATION})\\.?(?:,?\\s+(?:de\\s+)?(\\d{4}))?(?![\\p{L}\\d])`, 'iuy');
@@ -43,7 +51,7 @@ const MERIDIEM = /\s?([ap])\.?\s?m\.?(?![\p{L}])/iuy;
 const UHR = /\s?Uhr(?![\p{L}])/uy;
 const ZONE = /\s?\(?(Z(?![\p{L}\d])|(?:UTC|GMT)(?:\s?[+\-−]\s?\d{1,2}(?::?\d{2})?)?|[+\-−]\d{2}:?\d{2}|[A-Z]{2,5}(?![\p{L}\d]))\)?/uy;
 const RANGE_SEPARATOR = /\s?(?:–|—|-|→|->|to|until|till|bis|à|a|đến)\s?/iy;
-const REST_SEPARATORS = /^\s*(?:(?:[-–—:|,>]|\.(?!\d))+\s*)*/;
+const REST_SEPARATORS = /^\s*(?:(?:[-–—:|,>，：、；]|\.(?!\d))+\s*)*/;
 
 class Cursor {
   pos = 0;
@@ -61,7 +69,33 @@ interface ParsedClock {
   precision: TimePrecision;
 }
 
-function readClock(cursor: Cursor): ParsedClock | null {
+/** A clock with an optional CJK part of the day before it: "下午3点半", "晚 22:24", "15時20分". */
+function readCjkClock(cursor: Cursor): ParsedClock | null {
+  const start = cursor.pos;
+  const part = cursor.take(CJK_PART_OF_DAY)?.[1] ?? null;
+  const pm = part !== null && CJK_PM.test(part);
+  cursor.take(/\s*/y);
+  const latin = readClock(cursor, false);
+  if (latin) {
+    if (pm && latin.clock.hour < 12) latin.clock.hour += 12;
+    return latin;
+  }
+  const m = cursor.take(CJK_CLOCK);
+  if (m) {
+    let hour = Number(m[1]);
+    const minute = m[3] ? 30 : m[2] ? Number(m[2]) : 0;
+    if (pm && hour < 12) hour += 12;
+    if (hour <= 23 && minute <= 59) return { clock: { hour, minute, second: 0 }, precision: m[2] || m[3] ? 'minute' : 'hour' };
+  }
+  cursor.pos = start;
+  return null;
+}
+
+function readClock(cursor: Cursor, cjk = true): ParsedClock | null {
+  if (cjk && CJK_CLOCK_AHEAD.test(cursor.text.slice(cursor.pos, cursor.pos + 12))) {
+    const c = readCjkClock(cursor);
+    if (c) return c;
+  }
   const start = cursor.pos;
   const m = cursor.take(CLOCK);
   if (m) {
@@ -131,7 +165,9 @@ function readDate(cursor: Cursor, hints: { dayFirst?: boolean }): CalendarDate |
   const start = cursor.pos;
   cursor.take(WEEKDAY);
   const afterWeekday = cursor.pos;
-  let m = cursor.take(ISO_DATE) ?? cursor.take(SLASH_YMD);
+  let m = cursor.take(CJK_YMD);
+  if (m) return checked({ year: m[1] ? Number(m[1]) : null, month: Number(m[2]), day: Number(m[3]) }, cursor, start);
+  m = cursor.take(ISO_DATE) ?? cursor.take(SLASH_YMD);
   if (m) return checked({ year: Number(m[1]), month: Number(m[2]), day: Number(m[3]) }, cursor, start);
   m = cursor.take(DASH_MD);
   if (m) return checked({ year: null, month: Number(m[1]), day: Number(m[2]) }, cursor, start);
@@ -182,7 +218,11 @@ export function parseLeadingTime(input: string, hints: { dayFirst?: boolean } = 
   let parsed: ParsedClock | null = null;
   if (date) {
     const beforeSeparator = cursor.pos;
-    if (cursor.take(DATE_TIME_SEPARATOR)) {
+    if (/[日号號]$/.test(cursor.text.slice(start, cursor.pos))) {
+      // A CJK date may carry a part of the day and a clock straight after it: "10 月 1 日晚", "3月5日下午3点".
+      parsed = readCjkClock(cursor);
+      if (!parsed) cursor.take(CJK_PART_OF_DAY);
+    } else if (cursor.take(DATE_TIME_SEPARATOR)) {
       parsed = readClock(cursor);
       if (!parsed) cursor.pos = beforeSeparator;
     }
@@ -211,7 +251,8 @@ export function parseLeadingTime(input: string, hints: { dayFirst?: boolean } = 
   const end = cursor.pos;
   // A date glued to letters ("2016-05-05x") is not a timeline date.
   const next = input.slice(end, end + 1);
-  if (/[\p{L}\p{N}]/u.test(next)) return null;
+  // Chinese and Japanese run words together: a CJK date or clock may be followed by Han or kana.
+  if (/[\p{L}\p{N}]/u.test(next) && !(/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u.test(next) && /[日号號点點時时分半晚夜朝午]$/u.test(input.slice(start, end)))) return null;
   // Close only the markup opened before the time: "''search1031''" after it is the text's own.
   const closers = [...openers].reverse().map((c) => CLOSING[c] ?? c).join('');
   if (closers && input.startsWith(closers, cursor.pos)) cursor.pos += closers.length;

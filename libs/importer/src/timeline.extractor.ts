@@ -7,7 +7,8 @@ import { markdownToPlain, toMarkdownInline } from './inline.converter';
 import type { DocumentSection } from './section.builder';
 import { cleanHeading } from './section.classifier';
 import { slugify, KeyAllocator } from './slug.util';
-import { capitalise, continuesPrevious, reportsHappening, splitStatements, type ProseUnit, type Statement } from './prose.reader';
+import { findDayExpression, resolveDay } from './day-expression.reader';
+import { capitalise, continuesPrevious, reportsHappening, splitSentences, splitStatements, type ProseUnit, type Statement } from './prose.reader';
 import { findTimeInHeading, parseLeadingTime, type LeadingTime } from './time-expression.parser';
 import { findZoneInText, parseZoneNote, toUtcIso, type LocalDateTime, type ZoneSpec } from './time-zone.resolver';
 
@@ -55,6 +56,12 @@ interface PendingEvent {
   indent: number;
   /** Wall clock kept unconverted for want of a zone; converted later if an entry names one. */
   local?: LocalDateTime;
+  /** The calendar day it was placed on, for relative days after it. */
+  day?: CalendarDate;
+  /** Read from a dated sentence of the prose (placed among the other events by its line). */
+  dated?: boolean;
+  /** Its day was counted from another ("the day after"): it is no anchor for later relative days. */
+  relative?: boolean;
   /** Converted from the caller's assumed zone rather than kept as written. */
   assumed?: boolean;
   /** The source line the entry starts on, and how its time was settled, for the report. */
@@ -83,6 +90,19 @@ const DATE_HEADER = /^(?:date|day|datum|tag|jour|fecha|día|ngày)$/iu;
 const EVENT_HEADER = /(event|what|description|details?|action|ereignis|beschreibung|événement|evento|descripción|sự kiện|mô tả|diễn biến|note|summary|message)/iu;
 const INLINE_DATE_CUE = /(?:^|[\s(])(?:on|ngày|am|le|el|vào)\s*$/iu;
 
+/** Fewer dated entries than this in the timeline's lists, tables and headings: the chronology is told in sentences. */
+const DATED_ENTRIES_FOR_A_TIMELINE = 3;
+/**
+ * "Last modified: 2024-05-02", "时间：（2013 年）3 月 5 日至 9 日": a date right after a short label,
+ * with little after it, is a field's value, not an event.
+ */
+const isFieldValue = (before: string, after: string) =>
+  /[\p{L}\p{N}][:：][^:：.。!?]{0,14}$/u.test(before) &&
+  before.trim().split(/\s+/).length <= 6 &&
+  after.trim().split(/\s+/).filter(Boolean).length <= 3 &&
+  after.replace(/\s/g, '').length <= 24;
+/** A log line or a JSON fragment quoted in the prose: braces, quotes and colons outnumber the words. */
+const looksLikeCode = (sentence: string) => /^[{[<]/.test(sentence.trim()) || (sentence.match(/[{}"=<>]/g)?.length ?? 0) > sentence.split(/\s+/).length / 2;
 const pad = (n: number) => String(n).padStart(2, '0');
 
 /**
@@ -203,7 +223,7 @@ export function extractTimeline(sections: readonly DocumentSection[], env: Timel
                 : env.assumedZone
                   ? [`zone ${env.assumedZone.label} assumed from the options`, 0.6]
                   : ['no zone stated: wall clock kept as if UTC', 0.4];
-    const decided = { line, basis: `${dayBasis}; ${zoneBasis}`, confidence: Math.min(dayConfidence, zoneConfidence as number) };
+    const decided = { line, basis: `${dayBasis}; ${zoneBasis}`, confidence: Math.min(dayConfidence, zoneConfidence as number), day: day as CalendarDate };
     if (!stated && clock) return { asWritten: lt.asWritten, at, precision: lt.precision, clockTag, local, assumed: effectiveZone !== null, ...decided };
     return { asWritten: lt.asWritten, at, precision: lt.precision, clockTag, ...decided };
   };
@@ -222,7 +242,24 @@ export function extractTimeline(sections: readonly DocumentSection[], env: Timel
       ({ date, lastClock } = saved);
       return { ...resolved, text, indent };
     }
+    // "第二天", "the next day", "on Saturday": a day relative to the current one.
+    const relative = dates.length === 0 ? findDayExpression(t, { dayFirst: env.dayFirst }) : null;
+    if (relative?.relative) {
+      const event = relativeEvent(relative, date, zone, line);
+      if (event) return { ...event, text, indent };
+    }
     return { asWritten: null, at: null, precision: 'none', text, clockTag: null, indent, line, basis: 'no time written: kept in order, untimed', confidence: 0.9 };
+  };
+
+  /** An event on a relative day, counted from `anchor`; the current day does not move. */
+  const relativeEvent = (expr: ReturnType<typeof findDayExpression> & object, anchor: CalendarDate | null, zone: ZoneSpec | null, line: number) => {
+    const day = expr.relative ? resolveDay(expr.relative, anchor, env.referenceDate ?? env.date) : null;
+    if (!day || withYear(day).year === null) return null;
+    const saved = { date, lastClock };
+    const resolved = resolve({ asWritten: expr.text, rest: '', date: withYear(day), clock: expr.clock, zone: expr.zone, precision: expr.clock ? 'minute' : 'day' }, zone, line);
+    ({ date, lastClock } = saved);
+    const base = expr.relative?.kind === 'today' ? 'the document\'s date' : 'the last date named before it';
+    return { ...resolved, basis: `"${expr.text}" counted from ${base}; ${resolved.basis?.split('; ')[1] ?? ''}`.replace(/; $/, ''), confidence: Math.min(resolved.confidence ?? 0.7, 0.7), relative: true };
   };
 
   const eventFrom = (lt: LeadingTime, indent: number, zone: ZoneSpec | null, line: number): PendingEvent => ({
@@ -264,6 +301,61 @@ export function extractTimeline(sections: readonly DocumentSection[], env: Timel
     fromProse += added;
     return added;
   };
+
+  /**
+   * A chronology told in sentences: every sentence of the prose (outside the timeline's own
+   * entries, action items and lessons) that starts with or contains a day, absolute or relative,
+   * is an event of that day, placed among the other events by its line. A relative day counts
+   * from the last absolute date before it. A sentence whose instant an event already has is not
+   * read twice.
+   */
+  function readDatedSentences(): void {
+    if (!env.proseUnits) return;
+    const fromStatements = new Set(pending.filter((p) => !p.dated && p.line !== undefined).map((p) => p.line));
+    const anchors = pending.filter((p) => p.day && !p.relative).map((p) => ({ line: p.line ?? 0, day: p.day! }));
+    const instants = new Set(pending.filter((p) => p.at && p.clockTag).map((p) => p.at));
+    const dayKey = (d: CalendarDate) => `${d.year}-${d.month}-${d.day}`;
+    // A day the timeline already tells hour by hour needs no day-only entry from a sentence.
+    const timedDays = new Set(pending.filter((p) => p.day && p.clockTag).map((p) => dayKey(p.day!)));
+    const added: PendingEvent[] = [];
+    // With a timeline of its own the document's other prose only recounts it.
+    const toldInProse = pending.filter((p) => p.at !== null && !p.dated).length < DATED_ENTRIES_FOR_A_TIMELINE;
+    for (const unit of env.proseUnits) {
+      if ((!toldInProse && !unit.timeline) || unit.lessons || env.used.has(unit.line) || fromStatements.has(unit.line)) continue;
+      for (const sentence of splitSentences(unit.text)) {
+        if (/[?？]$/.test(sentence) || sentence.split(/\s+/).length < 2 && !/\p{Script=Han}{4}/u.test(sentence)) continue;
+        const expr = findDayExpression(sentence, { dayFirst: env.dayFirst });
+        if (!expr || isFieldValue(sentence.slice(0, expr.index), sentence.slice(expr.index + expr.text.length)) || looksLikeCode(sentence)) continue;
+        const anchor = [...anchors].reverse().find((a) => a.line <= unit.line)?.day ?? env.date;
+        let event: PendingEvent | null = null;
+        if (expr.date) {
+          const day = withYear(expr.date);
+          if (day.year === null) continue;
+          const saved = { date, lastClock };
+          const resolved = resolve({ asWritten: expr.text, rest: '', date: day, clock: expr.clock, zone: expr.zone, precision: expr.clock ? 'minute' : 'day' }, null, unit.line);
+          ({ date, lastClock } = saved);
+          event = { ...resolved, text: sentence, indent: 0 };
+          anchors.push({ line: unit.line, day });
+          anchors.sort((a, b) => a.line - b.line);
+        } else {
+          const relative = relativeEvent(expr, anchor, null, unit.line);
+          if (relative) event = { ...relative, text: sentence, indent: 0 };
+        }
+        if (!event || (event.at && event.clockTag && instants.has(event.at)) || (!event.clockTag && event.day && timedDays.has(dayKey(event.day)))) continue;
+        if (event.at) instants.add(event.at);
+        event.dated = true;
+        event.basis = `dated sentence; ${event.basis ?? ''}`;
+        added.push(event);
+      }
+    }
+    if (added.length === 0) return;
+    fromProse += added.length;
+    // Document order: each sentence's event goes after the events of earlier lines.
+    for (const event of added) {
+      const at = pending.findIndex((p) => (p.line ?? 0) > (event.line ?? 0));
+      pending.splice(at < 0 ? pending.length : at, 0, event);
+    }
+  }
 
   const readLine = (text: string, line: number, zone: ZoneSpec | null): 'event' | 'context' | 'none' => {
     if (isDateChange(text)) {
@@ -441,7 +533,18 @@ export function extractTimeline(sections: readonly DocumentSection[], env: Timel
         // "Update 3" beside the time is a label; the body tells what happened.
         if (section.datedEntry) event.text = '';
         const body: string[] = [];
+        let ruled = false;
         for (const block of section.blocks) {
+          // A thematic break ends the entry: what follows is the document's own text again.
+          if (block.type === 'rule') {
+            use(block.line);
+            ruled = true;
+            continue;
+          }
+          if (ruled) {
+            keepProse(section, block);
+            continue;
+          }
           if (block.type === 'paragraph') body.push(block.lines.map((l) => l.text.trim()).join(' '));
           else if (block.type === 'item') body.push([block.text, ...block.continuation.map((l) => l.text)].join(' '));
           else if (block.type === 'code' || block.type === 'table') {
@@ -492,6 +595,8 @@ export function extractTimeline(sections: readonly DocumentSection[], env: Timel
       readStatements(splitStatements(unit.text, { item: unit.item }), 0, null, unit.line);
     }
   }
+
+  readDatedSentences();
 
   // Entries before the first one that names a zone take that zone too.
   const firstEntryZone = entryZoneSeen as ZoneSpec | null;

@@ -7,9 +7,6 @@ import { appendAuditEvents, type Actor } from '@hindsight/tracking';
 
 export const IMPORT_OPTIONS = Symbol('IMPORT_OPTIONS');
 
-/** A draft must be storable; the reviewer replaces this before publishing. */
-export const UNKNOWN_ORGANIZATION = 'Unknown organization';
-
 export interface ImportOptions {
   /** Documents larger than this many UTF-8 bytes are refused. */
   maxBytes: number;
@@ -173,7 +170,8 @@ export class ImportsService {
       maxBytes: this.options.maxBytes,
       trackers: this.options.trackers,
       knownPatterns,
-      organization: request.organization ?? UNKNOWN_ORGANIZATION,
+      // Unknown stays empty (the report flags ORGANIZATION_UNKNOWN), never a placeholder.
+      organization: request.organization ?? undefined,
     };
   }
 

@@ -15,7 +15,7 @@ export interface IncidentRecord {
   slug: string;
   status: 'draft' | 'published';
   title: string;
-  organization: string;
+  organization: string | null;
   components: string[];
   summary: string;
   narrative: string;
@@ -56,7 +56,7 @@ export interface CausalFactorRecord {
   key: string;
   position: number;
   role: FactorRole;
-  component: string;
+  component: string | null;
   text: string;
 }
 

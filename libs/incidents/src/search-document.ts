@@ -33,7 +33,7 @@ export function searchSectionsOf(doc: IncidentDocument, patternNames: string[]):
     B: fold([
       doc.summary,
       doc.impact,
-      doc.organization,
+      doc.organization ?? '',
       ...doc.components,
       ...patternNames,
       ...doc.patterns.map((p) => p.replace(/-/g, ' ')),
@@ -41,7 +41,7 @@ export function searchSectionsOf(doc: IncidentDocument, patternNames: string[]):
       doc.source.originalText ?? '',
     ]),
     C: fold([
-      ...doc.causalFactors.map((f) => `${f.component} ${f.text}`),
+      ...doc.causalFactors.map((f) => `${f.component ?? ''} ${f.text}`),
       ...doc.actionables.map((a) => `${a.title} ${a.description}`),
       ...doc.timeline.map((e) => e.text),
     ]),

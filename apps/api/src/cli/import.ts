@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import { importCli } from '@hindsight/importer';
-import { ImportsService, UNKNOWN_ORGANIZATION } from '@hindsight/imports';
+import { ImportsService } from '@hindsight/imports';
 import { loadConfig } from '../config/app-config';
 import { withDatabase } from './cli-database';
 
@@ -16,8 +16,8 @@ export async function main(argv: string[]): Promise<number> {
     stdout: (text: string) => process.stdout.write(text),
     stderr: (text: string) => process.stderr.write(text),
   };
-  // A stored draft needs an organization; the reviewer corrects the placeholder before publishing.
-  const args = argv.some((a) => a.startsWith('--organization')) ? argv : [...argv, '--organization', UNKNOWN_ORGANIZATION];
+  // An organization the document does not name stays empty; the report flags it.
+  const args = argv;
   if (argv.includes('--dry-run') || argv.includes('--help') || argv.length === 0) return importCli(args, io);
   const config = loadConfig();
   return withDatabase(async (prisma) => {

@@ -56,7 +56,7 @@ export class TimelineEvent extends Node {
 export class CausalFactor extends Node {
   @Field({ description: 'Stable key; page anchors are #factor-<key>.' }) key!: string;
   @Field(() => FactorRoleEnum) role!: FactorRole;
-  @Field() component!: string;
+  @Field(() => String, { nullable: true, description: 'Null when the source names no component.' }) component!: string | null;
   @Field() text!: string;
 }
 
@@ -89,7 +89,7 @@ export class Incident extends Node {
   @Field({ description: 'Stable, unique, used in links.' }) slug!: string;
   @Field(() => IncidentStatusEnum) status!: 'draft' | 'published';
   @Field() title!: string;
-  @Field() organization!: string;
+  @Field(() => String, { nullable: true, description: 'Null when the source does not say; an import report flags it.' }) organization!: string | null;
   @Field(() => [String]) components!: string[];
   @Field() summary!: string;
   @Field({ description: 'Markdown.' }) narrative!: string;

@@ -12,7 +12,7 @@ import {
   type CausalGraphLayout,
   type SafeHtml,
 } from '@hindsight/web';
-import { factorLabel, LINK_KIND_VERBS, ROLE_LABELS } from './labels';
+import { factorLabel, LINK_KIND_VERBS, NOT_STATED, ROLE_LABELS } from './labels';
 
 export interface KeyedLink {
   from: string;
@@ -32,7 +32,7 @@ export function keyedLinks(factors: readonly CausalFactorRecord[], links: readon
 
 export function causalGraphLayout(factors: readonly CausalFactorRecord[], links: readonly KeyedLink[]): CausalGraphLayout {
   return layoutCausalGraph(
-    factors.map((f) => ({ key: f.key, role: f.role, component: f.component, label: factorLabel(f.key), description: f.text })),
+    factors.map((f) => ({ key: f.key, role: f.role, component: f.component ?? NOT_STATED, label: factorLabel(f.key), description: f.text })),
     links,
   );
 }

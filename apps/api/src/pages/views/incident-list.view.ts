@@ -3,6 +3,7 @@ import { formatInstant, html, truncateWords, type SafeHtml } from '@hindsight/we
 import { INCIDENT_LIST_ORDERS, withQuery, type FieldError, type IncidentListForm } from '../list-query.parser';
 import { formErrorsView, selectField, textField } from './form-fields.view';
 import { layoutView } from './layout.view';
+import { NOT_STATED } from './labels';
 
 export interface IncidentListItem {
   incident: IncidentRecord;
@@ -64,7 +65,7 @@ export function incidentItemsView(items: readonly IncidentListItem[], highlights
   return html`<ol class="incident-list">${items.map(
     ({ incident: i, patterns }) => html`<li class="incident-item">
 <h2><a href="/incidents/${encodeURIComponent(i.slug)}">${i.title}</a></h2>
-<p class="meta">${i.organization} · ${started(i)}</p>
+<p class="meta">${i.organization ?? NOT_STATED} · ${started(i)}</p>
 <p>${truncateWords(i.summary, 280)}</p>
 ${highlightsView(highlights?.get(i.id))}
 ${patterns.length > 0 ? html`<ul class="tags" aria-label="Patterns">${patterns.map((p) => html`<li><a href="/patterns/${encodeURIComponent(p.key)}">${p.name}</a></li>`)}</ul>` : ''}

@@ -31,6 +31,7 @@ import {
   REFERENCE_KIND_LABELS,
   ROLE_LABELS,
   STATUS_LABELS,
+  NOT_STATED,
 } from './labels';
 import { layoutView } from './layout.view';
 
@@ -83,12 +84,12 @@ function headerView(m: IncidentPageModel): SafeHtml {
   const i = m.incident;
   const source = safeUrl(i.sourceUrl);
   return html`<header class="incident-header">
-<p class="eyebrow">${i.organization}</p>
+<p class="eyebrow">${i.organization ?? NOT_STATED}</p>
 <h1 id="incident-title">${i.title}</h1>
 <p class="summary">${i.summary}</p>
 <p class="edit-link"><a href="/incidents/${i.slug}/edit">Correct this record</a> · <a href="/incidents/${i.slug}/parts">Edit timeline and causes</a></p>
 <dl class="facts">
-<div><dt>Organization</dt><dd>${i.organization}</dd></div>
+<div><dt>Organization</dt><dd>${i.organization ?? html`<span class="not-stated">${NOT_STATED}</span>`}</dd></div>
 ${keyTime('Started', i.startedAt, i.startedPrecision)}
 ${keyTime('Detected', i.detectedAt, i.detectedPrecision)}
 ${keyTime('Mitigated', i.mitigatedAt, i.mitigatedPrecision)}
@@ -151,7 +152,7 @@ function factorsListView(m: IncidentPageModel, pageUrl: string, inLoop: Readonly
     const relation = (label: string, entries: SafeHtml[]) =>
       entries.length > 0 ? html`<div><dt>${label}</dt><dd><ul class="inline-list">${entries.map((e) => html`<li>${e}</li>`)}</ul></dd></div>` : '';
     return html`<li id="${id}" class="factor role-${f.role} anchored">
-<h3 class="factor-title"><span class="badge role-badge role-${f.role}">${ROLE_LABELS[f.role]}</span> ${factorLabel(f.key)} <span class="component">${f.component}</span></h3>
+<h3 class="factor-title"><span class="badge role-badge role-${f.role}">${ROLE_LABELS[f.role]}</span> ${factorLabel(f.key)} <span class="component">${f.component ?? NOT_STATED}</span></h3>
 ${inLoop.has(f.key) ? html`<p class="loop-note">Part of a feedback loop</p>` : ''}
 <p>${f.text}</p>
 <dl class="relations">

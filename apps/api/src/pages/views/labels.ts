@@ -56,3 +56,6 @@ export function todayUtc(now = new Date()): string {
 export function isOverdue(a: { dueDate: Date | null; status: ActionableStatus }, today: string): boolean {
   return a.dueDate !== null && (a.status === 'open' || a.status === 'in_progress') && a.dueDate.toISOString().slice(0, 10) < today;
 }
+
+/** Shown for a value the source did not state (an imported draft's organization, a factor's component). */
+export const NOT_STATED = 'not stated';
