@@ -265,21 +265,22 @@ const ROWS: Record<string, Row> = {
   createAccount: {
     role: 'admin',
     // A name an account already has: refused before anything is written.
-    base: () => ({ input: { name: 'taken-person', role: 'VIEWER' } }),
+    base: () => ({ name: 'taken-person', role: 'VIEWER' }),
     baseOutcome: CONFLICT,
-    args: { input: [{ at: ['name'], kind: 'name', expect: { sql: bad('name'), script: bad('name'), jsUrl: bad('name'), mb1: bad('name') } }, { at: ['role'], kind: 'enum' }] },
+    args: { name: [{ kind: 'name', expect: { sql: bad('name'), script: bad('name'), jsUrl: bad('name'), mb1: bad('name') } }], role: [{ kind: 'enum' }] },
   },
   updateAccount: {
     role: 'admin',
-    base: () => ({ input: { name: 'no-such-person', role: 'EDITOR' } }),
+    base: () => ({ name: 'no-such-person', role: 'EDITOR' }),
     baseOutcome: { code: 'NOT_FOUND', field: 'name' },
-    args: { input: [{ at: ['name'], kind: 'name', expect: notFound('name') }, { at: ['role'], kind: 'enum' }] },
+    // `disabled` is a Boolean: like an enum, any other value is refused by the schema.
+    args: { name: [{ kind: 'name', expect: notFound('name') }], role: [{ kind: 'enum' }], disabled: [{ kind: 'enum' }] },
   },
   resetAccountPassword: {
     role: 'admin',
-    base: () => ({ input: { name: 'no-such-person' } }),
+    base: () => ({ name: 'no-such-person' }),
     baseOutcome: { code: 'NOT_FOUND', field: 'name' },
-    args: { input: [{ at: ['name'], kind: 'name', expect: notFound('name') }] },
+    args: { name: [{ kind: 'name', expect: notFound('name') }] },
   },
   revokeApiToken: {
     role: 'admin',
@@ -289,44 +290,57 @@ const ROWS: Record<string, Row> = {
   },
   runModelEnsemble: {
     role: 'editor',
-    base: () => ({ input: { incident: SLUG, scenario: 'no-such-scenario', seeds: 2, seed: 1, parameters: [{ name: 'keepAliveSeconds', value: 5 }] } }),
-    baseOutcome: { code: 'BAD_USER_INPUT', field: 'input.scenario' },
+    base: () => ({ incident: SLUG, scenario: 'no-such-scenario', seeds: 2, seed: 1, parameters: [{ name: 'keepAliveSeconds', value: 5 }] }),
+    baseOutcome: { code: 'BAD_USER_INPUT', field: 'scenario' },
     args: {
-      input: [
-        { at: ['incident'], kind: 'name', expect: notFound('incident') },
-        { at: ['scenario'], kind: 'name' },
-        { at: ['seeds'], kind: 'int' },
-        { at: ['seed'], kind: 'int' },
-        { at: ['parameters', 0, 'value'], kind: 'float', expect: { negative: bad('parameters.keepAliveSeconds'), hugeFloat: bad('parameters.keepAliveSeconds') } },
-      ],
+      incident: [{ kind: 'name', expect: notFound('incident') }],
+      scenario: [{ kind: 'name' }],
+      seeds: [{ kind: 'int' }],
+      seed: [{ kind: 'int' }],
+      parameters: [{ at: [0, 'value'], kind: 'float', expect: { negative: bad('parameters.keepAliveSeconds'), hugeFloat: bad('parameters.keepAliveSeconds') } }],
     },
   },
   runModelSweep: {
     role: 'editor',
-    base: () => ({ input: { incident: SLUG, scenario: 'no-such-scenario', axes: [{ parameter: 'keepAliveSeconds', from: 1, to: 10, count: 3 }] } }),
-    baseOutcome: { code: 'BAD_USER_INPUT', field: 'input.scenario' },
+    base: () => ({ incident: SLUG, scenario: 'no-such-scenario', seed: 1, parameters: [{ name: 'keepAliveSeconds', value: 5 }], axes: [{ parameter: 'keepAliveSeconds', from: 1, to: 10, count: 3 }] }),
+    baseOutcome: { code: 'BAD_USER_INPUT', field: 'scenario' },
     args: {
-      input: [
-        { at: ['incident'], kind: 'name', expect: notFound('incident') },
-        { at: ['scenario'], kind: 'name' },
-        // The scenario is refused before the sweep's own values are read.
-        { at: ['axes', 0, 'parameter'], kind: 'name', expect: { sql: 'base', script: 'base', jsUrl: 'base', mb1: 'base' } },
-        { at: ['axes', 0, 'count'], kind: 'int', expect: { negative: 'base' } },
-        { at: ['axes', 0, 'to'], kind: 'float', expect: { negative: 'base', hugeFloat: 'base' } },
+      incident: [{ kind: 'name', expect: notFound('incident') }],
+      scenario: [{ kind: 'name' }],
+      seed: [{ kind: 'int' }],
+      parameters: [{ at: [0, 'value'], kind: 'float', expect: { negative: bad('parameters.keepAliveSeconds'), hugeFloat: bad('parameters.keepAliveSeconds') } }],
+      // The scenario is refused before the sweep's own values are read.
+      axes: [
+        { at: [0, 'parameter'], kind: 'name', expect: { sql: 'base', script: 'base', jsUrl: 'base', mb1: 'base' } },
+        { at: [0, 'count'], kind: 'int', expect: { negative: 'base' } },
+        { at: [0, 'to'], kind: 'float', expect: { negative: 'base', hugeFloat: 'base' } },
       ],
     },
   },
   findModelBoundary: {
     role: 'editor',
-    base: () => ({ input: { incident: SLUG, scenario: 'no-such-scenario', parameter: 'keepAliveSeconds', from: 1, to: 10 } }),
-    baseOutcome: { code: 'BAD_USER_INPUT', field: 'input.scenario' },
+    base: () => ({ incident: SLUG, scenario: 'no-such-scenario', parameter: 'keepAliveSeconds', from: 1, to: 10, seed: 1, parameters: [{ name: 'keepAliveSeconds', value: 5 }] }),
+    baseOutcome: { code: 'BAD_USER_INPUT', field: 'scenario' },
     args: {
-      input: [
-        { at: ['incident'], kind: 'name', expect: notFound('incident') },
-        { at: ['scenario'], kind: 'name' },
-        { at: ['parameter'], kind: 'name', expect: { sql: 'base', script: 'base', jsUrl: 'base', mb1: 'base' } },
-        { at: ['tolerance'], kind: 'float', expect: { negative: 'base', hugeFloat: 'base' } },
-      ],
+      incident: [{ kind: 'name', expect: notFound('incident') }],
+      scenario: [{ kind: 'name' }],
+      parameter: [{ kind: 'name', expect: { sql: 'base', script: 'base', jsUrl: 'base', mb1: 'base' } }],
+      from: [{ kind: 'float', expect: { negative: 'base', hugeFloat: 'base' } }],
+      to: [{ kind: 'float', expect: { negative: 'base', hugeFloat: 'base' } }],
+      tolerance: [{ kind: 'float', expect: { negative: 'base', hugeFloat: 'base' } }],
+      seed: [{ kind: 'int' }],
+      parameters: [{ at: [0, 'value'], kind: 'float', expect: { negative: bad('parameters.keepAliveSeconds'), hugeFloat: bad('parameters.keepAliveSeconds') } }],
+    },
+  },
+  attachSuggestedModel: {
+    role: 'editor',
+    base: () => ({ incident: SLUG, template: 'no-such-template', expectedModel: null, parameters: [{ name: 'rate', value: 5 }] }),
+    baseOutcome: { code: 'NOT_FOUND', field: 'template' },
+    args: {
+      incident: [{ kind: 'name', expect: notFound('incident') }],
+      template: [{ kind: 'name', expect: notFound('template') }],
+      expectedModel: [{ kind: 'name', expect: { sql: 'base', script: 'base', jsUrl: 'base', mb1: 'base' } }],
+      parameters: [{ at: [0, 'value'], kind: 'float', expect: { negative: 'base', hugeFloat: 'base' } }],
     },
   },
   runModel: {

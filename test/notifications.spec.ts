@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { PrismaService } from '@hindsight/db';
 import { NotificationsService, verifyBody, type Notice } from '@hindsight/notifications';
 import { issueTokens } from './support/api-tokens';
+import { gid } from './support/global-ids';
 import { startTestApp, type TestApp } from './support/test-app';
 
 const SECRET = 'test-webhook-secret';
@@ -50,7 +51,11 @@ describe('outgoing webhooks on follow-up changes', () => {
     }
   };
   const transition = async (id: string, to: string, v: number, note?: string) => {
-    const res = await t.gql(`mutation T($id: ID!, $to: ActionableStatus!, $v: Int!, $note: String) { transitionActionable(id: $id, to: $to, expectedVersion: $v, note: $note) { version } }`, { id, to, v, note }, editor);
+    const res = await t.gql(
+      `mutation T($i: TransitionActionableInput!) { transitionActionable(input: $i) { actionable { version } } }`,
+      { i: { id: gid('Actionable', id), to, expectedVersion: v, note } },
+      editor,
+    );
     expect(res.errors).toBeUndefined();
   };
 
@@ -87,7 +92,11 @@ describe('outgoing webhooks on follow-up changes', () => {
   it('announces a follow-up once when it becomes overdue, again only for a new due date', async () => {
     const prisma = t.app.get(PrismaService);
     const item = await prisma.actionable.findFirstOrThrow({ where: { key: 'watch-datacenter-performance' } });
-    const res = await t.gql(`mutation U($id: ID!, $v: Int!) { updateActionable(id: $id, expectedVersion: $v, patch: { dueDate: "2020-06-01" }) { version } }`, { id: item.id, v: item.version }, editor);
+    const res = await t.gql(
+      `mutation U($i: UpdateActionableInput!) { updateActionable(input: $i) { actionable { version } } }`,
+      { i: { id: gid('Actionable', item.id), expectedVersion: item.version, patch: { dueDate: '2020-06-01' } } },
+      editor,
+    );
     expect(res.errors).toBeUndefined();
     const overdue = () => hook.received.filter((r) => r.notice.type === 'actionable.overdue' && r.notice.actionable.key === item.key);
     await until(() => overdue().length >= 1);

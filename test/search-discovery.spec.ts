@@ -69,7 +69,7 @@ describe('search across languages, highlights, facets, corrections and related i
     expect(draft.source.originalText).toContain('再試行');
     // Imported (same transaction) but a draft: readers' searches do not see it.
     expect(await slugs('滞留')).toEqual([]);
-    const published = await t.gql(`mutation P($slug: String!, $v: Int!) { publishIncident(slug: $slug, expectedVersion: $v) { slug } }`, { slug: draft.slug, v: draft.version }, editor);
+    const published = await t.gql(`mutation P($slug: String!, $v: Int!) { publishIncident(input: { slug: $slug, expectedVersion: $v }) { incident { slug } } }`, { slug: draft.slug, v: draft.version }, editor);
     expect(published.errors).toBeUndefined();
     expect(await slugs('滞留')).toEqual([draft.slug]);
     expect(await slugs('再試行')).toEqual([draft.slug]);

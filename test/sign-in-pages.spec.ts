@@ -2,6 +2,7 @@ import request from 'supertest';
 import type { PrismaService } from '@hindsight/db';
 import { AccountsService, type Role } from '@hindsight/tracking';
 import { issueTokens } from './support/api-tokens';
+import { gid } from './support/global-ids';
 import { tableHashes } from './support/table-hash';
 import { startTestApp, type TestApp } from './support/test-app';
 import { testPrisma } from './support/test-db';
@@ -295,24 +296,24 @@ describe('people sign in, and their role decides what the pages let them do', ()
   });
 
   describe('the same principal for GraphQL', () => {
-    const mutation = 'mutation($id: ID!, $v: Int!) { updateActionable(id: $id, expectedVersion: $v, patch: { owner: "via graphql" }) { owner version } }';
+    const mutation = 'mutation($id: ID!, $v: Int!) { updateActionable(input: { id: $id, expectedVersion: $v, patch: { owner: "via graphql" } }) { actionable { owner version } } }';
 
     it('a session reads, and writes only with its synchroniser token in x-csrf-token', async () => {
       const me = await t.gql<{ incident: { slug: string } }>(`{ incident(slug: "${STACKEGG}") { slug } }`, {}, { Cookie: sessions.editor! });
       expect(me.data.incident.slug).toBe(STACKEGG);
       const row = await actionableRow();
       const before = await tableHashes(t.db.url);
-      const without = await t.gql(mutation, { id: row.id, v: row.version }, { Cookie: sessions.editor! });
+      const without = await t.gql(mutation, { id: gid('Actionable', row.id), v: row.version }, { Cookie: sessions.editor! });
       expect(without.errors?.[0]?.extensions).toMatchObject({ code: 'FORBIDDEN', reason: 'CSRF_TOKEN_MISMATCH' });
       const viewerForm = await request(t.app.getHttpServer()).get('/sign-in').set('Cookie', sessions.viewer!);
       const viewerCsrf = hidden(viewerForm.text, '_csrf')!;
-      const viewer = await t.gql(mutation, { id: row.id, v: row.version }, { Cookie: sessions.viewer!, 'x-csrf-token': viewerCsrf });
+      const viewer = await t.gql(mutation, { id: gid('Actionable', row.id), v: row.version }, { Cookie: sessions.viewer!, 'x-csrf-token': viewerCsrf });
       expect(viewer.errors?.[0]?.extensions).toMatchObject({ code: 'FORBIDDEN', requiredRole: 'editor', role: 'viewer' });
       expect(await tableHashes(t.db.url)).toEqual(before);
       const { csrf } = await editForm(sessions.editor!);
-      const ok = await t.gql<{ updateActionable: { owner: string } }>(mutation, { id: row.id, v: row.version }, { Cookie: sessions.editor!, 'x-csrf-token': csrf! });
+      const ok = await t.gql<{ updateActionable: { actionable: { owner: string } } }>(mutation, { id: gid('Actionable', row.id), v: row.version }, { Cookie: sessions.editor!, 'x-csrf-token': csrf! });
       expect(ok.errors).toBeUndefined();
-      expect(ok.data.updateActionable.owner).toBe('via graphql');
+      expect(ok.data.updateActionable.actionable.owner).toBe('via graphql');
     });
 
     it('editors and admins open a draft with incident(slug); viewers and anonymous readers do not see it', async () => {

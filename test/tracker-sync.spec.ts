@@ -5,6 +5,7 @@ import { PrismaService } from '@hindsight/db';
 import { signBody } from '@hindsight/notifications';
 import { TrackerSyncService } from '@hindsight/tracker-sync';
 import { issueTokens } from './support/api-tokens';
+import { gid } from './support/global-ids';
 import { startTestApp, type TestApp } from './support/test-app';
 import { tableHashes } from './support/table-hash';
 
@@ -77,7 +78,11 @@ describe('two-way sync of follow-ups with GitHub issues and Jira', () => {
   };
   const link = async (key: string, references: string[]) => {
     const a = await prisma.actionable.findFirstOrThrow({ where: { key } });
-    const res = await t.gql(`mutation U($id: ID!, $v: Int!, $r: [String!]) { updateActionable(id: $id, expectedVersion: $v, patch: { references: $r }) { version } }`, { id: a.id, v: a.version, r: references }, editor);
+    const res = await t.gql(
+      `mutation U($i: UpdateActionableInput!) { updateActionable(input: $i) { actionable { version } } }`,
+      { i: { id: gid('Actionable', a.id), expectedVersion: a.version, patch: { references } } },
+      editor,
+    );
     expect(res.errors).toBeUndefined();
   };
   const hook = (path: string, header: string, secret: string, payload: unknown, extra: Record<string, string> = {}) => {
@@ -146,7 +151,7 @@ describe('two-way sync of follow-ups with GitHub issues and Jira', () => {
     await until(() => true);
     const a = await prisma.actionable.findFirstOrThrow({ where: { key: 'watch-datacenter-performance' } });
     for (const [to, v] of [['IN_PROGRESS', a.version], ['DONE', a.version + 1]] as const) {
-      const res = await t.gql(`mutation { transitionActionable(id: "${a.id}", to: ${to}, expectedVersion: ${v}, note: "dashboards in place") { version } }`, {}, editor);
+      const res = await t.gql(`mutation { transitionActionable(input: { id: "${gid('Actionable', a.id)}", to: ${to}, expectedVersion: ${v}, note: "dashboards in place" }) { actionable { version } } }`, {}, editor);
       expect(res.errors).toBeUndefined();
     }
     await until(() => stub.github.get('acme/lb#12')!.state === 'closed');
@@ -163,7 +168,7 @@ describe('two-way sync of follow-ups with GitHub issues and Jira', () => {
     expect(res.body).toEqual({ moved: 1 });
     expect(await status('internal-outage-discussion')).toBe('done');
     const a = await prisma.actionable.findFirstOrThrow({ where: { key: 'internal-outage-discussion' } });
-    const reopened = await t.gql(`mutation { transitionActionable(id: "${a.id}", to: OPEN, expectedVersion: ${a.version}, note: "not finished after all") { version } }`, {}, editor);
+    const reopened = await t.gql(`mutation { transitionActionable(input: { id: "${gid('Actionable', a.id)}", to: OPEN, expectedVersion: ${a.version}, note: "not finished after all" }) { actionable { version } } }`, {}, editor);
     expect(reopened.errors).toBeUndefined();
     await until(() => stub.jira.get('OPS-31')!.comments.length > 0);
     expect(stub.jira.get('OPS-31')!.comments[0]).toContain('moved to open by editor-token: not finished after all');

@@ -145,10 +145,10 @@ describe('actionable tracking: workflow, edits, references, audit trail, concurr
   it('declines an open item at triage straight to wont_do, only with a reason', async () => {
     const a = await create('Rewrite the scheduler in another language');
     const bare = await t.gql(TRANSITION, { id: a.id, to: 'WONT_DO', v: 1 }, editor);
-    expect(bare.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'note' });
-    const declined = await t.gql<{ transitionActionable: Actionable }>(TRANSITION, { id: a.id, to: 'WONT_DO', v: 1, note: 'out of proportion to the risk' }, editor);
+    expect(bare.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'input.note' });
+    const declined = await t.gql<{ transitionActionable: { actionable: Actionable } }>(TRANSITION, { id: a.id, to: 'WONT_DO', v: 1, note: 'out of proportion to the risk' }, editor);
     expect(declined.errors).toBeUndefined();
-    expect(declined.data.transitionActionable).toMatchObject({ status: 'WONT_DO', version: 2, closedBy: 'editor-token', wontDoReason: 'out of proportion to the risk', allowedTransitions: ['OPEN'] });
+    expect(declined.data.transitionActionable.actionable).toMatchObject({ status: 'WONT_DO', version: 2, closedBy: 'editor-token', wontDoReason: 'out of proportion to the risk', allowedTransitions: ['OPEN'] });
     const events = (await history(a.key)).filter((e) => e.field === 'status');
     expect(events.map((e) => [e.from, e.to, e.note, e.version])).toEqual([['open', 'wont_do', 'out of proportion to the risk', 2]]);
   });

@@ -118,8 +118,8 @@ describe('actionable reads: priority order, tracking filters and stats', () => {
   });
 
   it('counts a follow-up raised here from its creation, and dates closed seeded items from their incident', async () => {
-    const created = await t.gql<{ createActionable: { id: string } }>(
-      `mutation { createActionable(input: { incident: "apache-outbound-calls-without-timeouts-2011", title: "Alert on idle but full worker pools" }) { id } }`,
+    const created = await t.gql<{ createActionable: { actionable: { id: string } } }>(
+      `mutation { createActionable(input: { incident: "apache-outbound-calls-without-timeouts-2011", title: "Alert on idle but full worker pools" }) { actionable { id } } }`,
       {},
       editor,
     );

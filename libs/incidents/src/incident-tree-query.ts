@@ -26,7 +26,7 @@ export interface ActionableInclude {
 }
 
 export const INCIDENT_COLUMNS = `i."id", i."slug", i."status"::text AS "status", i."title", i."organization", i."components", i."summary", i."impact",
-  i."sourceTitle", i."sourceUrl", i."sourceLanguage", i."startedAt", i."startedPrecision"::text AS "startedPrecision",
+  i."sourceTitle", i."sourceUrl", i."sourceLanguage", i."sourceOriginalText", i."startedAt", i."startedPrecision"::text AS "startedPrecision",
   i."detectedAt", i."detectedPrecision"::text AS "detectedPrecision", i."mitigatedAt", i."mitigatedPrecision"::text AS "mitigatedPrecision",
   i."resolvedAt", i."resolvedPrecision"::text AS "resolvedPrecision", i."version", i."createdAt", i."updatedAt"`;
 

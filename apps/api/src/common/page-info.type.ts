@@ -23,6 +23,9 @@ export function toConnection<T>(page: Page<T>) {
     // Resolved by the connection's totalCount/totalCountEstimate fields, only when selected.
     count: () => page.count(),
     estimate: () => page.estimate(),
+    // For connection types without a resolver of their own: GraphQL's default resolver calls a
+    // function property, so the count still runs only when the field is selected.
+    totalCount: () => page.count(),
     pageInfo: {
       hasNextPage: page.hasNextPage,
       hasPreviousPage: page.hasPreviousPage,
