@@ -78,11 +78,11 @@ describe('suggested models over GraphQL', () => {
     const raise = model.scenarios.find((s) => s.actionable?.key === 'raise-haproxy-session-limit')!;
     expect(raise).toBeDefined();
 
-    const run = await t.gql<{ runModel: { specVersion: string; status: string; verdict: { outcome: string } | null } }>(
-      `mutation { runModel(incident: "${STACKEGG}", scenario: "${raise.key}") { specVersion status verdict { outcome } } }`,
+    const run = await t.gql<{ runModel: { run: { specVersion: string; status: string; verdict: { outcome: string } | null } } }>(
+      `mutation { runModel(input: { incident: "${STACKEGG}", scenario: "${raise.key}" }) { run { specVersion status verdict { outcome } } } }`,
     );
     expect(run.errors).toBeUndefined();
-    expect(run.data.runModel).toMatchObject({ specVersion: '1', status: 'SUCCEEDED', verdict: { outcome: 'PREVENTED' } });
+    expect(run.data.runModel.run).toMatchObject({ specVersion: '1', status: 'SUCCEEDED', verdict: { outcome: 'PREVENTED' } });
 
     const stale = await t.gql(ATTACH, { input: { incident: STACKEGG, template: 'connection-cap', parameters: [{ name: 'backlog', value: 4096 }], expectedModel: null } }, as('editor'));
     expect(stale.errors?.[0]?.extensions).toMatchObject({ code: 'CONFLICT', field: 'input.expectedModel' });
@@ -94,7 +94,7 @@ describe('suggested models over GraphQL', () => {
     );
     expect(second.errors).toBeUndefined();
     expect(second.data.attachSuggestedModel.specVersion.version).toBe('2');
-    const again = await t.gql<{ runModel: { specVersion: string } }>(`mutation { runModel(incident: "${STACKEGG}", scenario: "as-happened") { specVersion } }`);
-    expect(again.data.runModel.specVersion).toBe('2');
+    const again = await t.gql<{ runModel: { run: { specVersion: string } } }>(`mutation { runModel(input: { incident: "${STACKEGG}", scenario: "as-happened" }) { run { specVersion } } }`);
+    expect(again.data.runModel.run.specVersion).toBe('2');
   });
 });
