@@ -47,6 +47,8 @@ export interface ModelBuilderProps {
   specJson: string;
   errors: { path: string; reason: string }[];
   notice: string | null;
+  /** The session's synchroniser token for the forms that write; null for a bearer token. */
+  csrf?: string | null;
 }
 
 const SOURCE_LABEL: Record<string, string> = {
@@ -106,14 +108,14 @@ ${props.results.map((r) => html`<tr data-scenario="${r.key}"><td>${r.title}${r.r
   : ''}
 <section aria-labelledby="attach-h"><h2 id="attach-h">Attach</h2>
 <form method="post" action="${action}">
-<input type="hidden" name="action" value="attach"><input type="hidden" name="template" value="${props.selected}"><input type="hidden" name="expectedModel" value="${props.attached ?? ''}">
+${props.csrf ? html`<input type="hidden" name="_csrf" value="${props.csrf}">` : ''}<input type="hidden" name="action" value="attach"><input type="hidden" name="template" value="${props.selected}"><input type="hidden" name="expectedModel" value="${props.attached ?? ''}">
 ${paramFields(props.parameters)}
 <p>${props.attached ? html`Attached now: <code>${props.attached}</code>. Attaching replaces it with a new version.` : 'No model is attached yet.'}</p>
 <p><button type="submit">Attach this model</button></p>
 </form></section>
 <section aria-labelledby="json-h"><h2 id="json-h">Expert: the spec as JSON</h2>
 <form method="post" action="${action}">
-<input type="hidden" name="action" value="save-json"><input type="hidden" name="template" value="${props.selected}"><input type="hidden" name="expectedModel" value="${props.attached ?? ''}">
+${props.csrf ? html`<input type="hidden" name="_csrf" value="${props.csrf}">` : ''}<input type="hidden" name="action" value="save-json"><input type="hidden" name="template" value="${props.selected}"><input type="hidden" name="expectedModel" value="${props.attached ?? ''}">
 <p><label for="spec-json">Spec</label></p>
 <textarea id="spec-json" name="spec" rows="20" cols="100" spellcheck="false">${props.specJson}</textarea>
 <p><button type="submit">Save as a new version and attach</button></p>

@@ -1,10 +1,11 @@
-import { Body, Controller, Get, Param, Post, Query, Res, UseFilters } from '@nestjs/common';
-import type { Response } from 'express';
+import { Body, Controller, Get, Param, Post, Query, Req, Res, UseFilters } from '@nestjs/common';
+import type { Request, Response } from 'express';
 import { AppError } from '@hindsight/domain';
 import type { IncidentRecord } from '@hindsight/incidents';
 import { remedyOfScenario, type ModelTemplate, type ParameterFill } from '@hindsight/model-templates';
 import { ModelSpecError, type ModelSpec } from '@hindsight/models';
 import { modelBuilderView, type BuilderScenarioResult, type ModelBuilderProps } from '@hindsight/web';
+import { principalOf } from '../../auth/request-principal';
 import { RequireRole } from '../../auth/roles.decorator';
 import { ModelSuggestionsService, type Draft } from '../../models/model-suggestions.service';
 import { PageErrorFilter } from '../page-error.filter';
@@ -41,16 +42,16 @@ export class ModelBuilderPageController {
 
   @Get(':slug/model-builder')
   @RequireRole('editor')
-  async show(@Param('slug') slug: string, @Query() query: Record<string, unknown>, @Res() res: Response): Promise<void> {
+  async show(@Param('slug') slug: string, @Query() query: Record<string, unknown>, @Req() req: Request, @Res() res: Response): Promise<void> {
     const form = formFields(query) ?? {};
     const incident = await this.suggestions.findIncident(slug);
     const { props } = await this.build(incident, form);
     if (form.run) props.results = await this.results(props, JSON.parse(props.specJson) as ModelSpec);
-    this.send(res, 200, incident, props);
+    await this.send(req, res, 200, incident, props);
   }
 
   @Post(':slug/model-builder')
-  async submit(@Param('slug') slug: string, @Body() body: Record<string, unknown> | undefined, @Res() res: Response): Promise<void> {
+  async submit(@Param('slug') slug: string, @Body() body: Record<string, unknown> | undefined, @Req() req: Request, @Res() res: Response): Promise<void> {
     const form = formFields(body ?? {}) ?? {};
     const incident = await this.suggestions.findIncident(slug);
     const expected = form.expectedModel === undefined ? undefined : form.expectedModel || null;
@@ -62,7 +63,7 @@ export class ModelBuilderPageController {
         spec = JSON.parse(form.spec ?? '');
       } catch (e) {
         props.errors = [{ path: 'spec', reason: `not JSON: ${(e as Error).message}` }];
-        this.send(res, 422, incident, props);
+        await this.send(req, res, 422, incident, props);
         return;
       }
     } else if (form.action !== 'attach') {
@@ -73,13 +74,13 @@ export class ModelBuilderPageController {
     } catch (e) {
       if (e instanceof ModelSpecError) {
         props.errors = e.issues.map((i) => ({ path: i.path, reason: i.reason }));
-        this.send(res, 422, incident, props);
+        await this.send(req, res, 422, incident, props);
         return;
       }
       if (e instanceof AppError && e.code === 'CONFLICT') {
         props.notice = `${e.message} Review the draft again before attaching.`;
         props.attached = await this.suggestions.attachedRef(incident);
-        this.send(res, 409, incident, props);
+        await this.send(req, res, 409, incident, props);
         return;
       }
       throw e;
@@ -130,7 +131,9 @@ export class ModelBuilderPageController {
     });
   }
 
-  private send(res: Response, status: number, incident: IncidentRecord, props: ModelBuilderProps): void {
+  private async send(req: Request, res: Response, status: number, incident: IncidentRecord, props: ModelBuilderProps): Promise<void> {
+    // A signed-in person's forms carry the session's synchroniser token, as every writing form does.
+    props.csrf = (await principalOf(req))?.csrfToken ?? null;
     sendPage(res, status, layoutView({ title: `Model builder: ${incident.title}`, main: modelBuilderView(props), active: 'incidents' }));
   }
 }
