@@ -103,7 +103,7 @@ export class PageDataService {
       timeline,
       factors,
       links,
-      actionables: actionables.map((a, i) => ({ ...a, references: this.trackerLinks.link(references[i]!, incident.organization), addresses: addresses[i]! })),
+      actionables: actionables.map((a, i) => ({ ...a, references: this.trackerLinks.link(references[i]!, incident.organization ?? ''), addresses: addresses[i]! })),
     };
   }
 

@@ -11,7 +11,7 @@ import { linkReference, TRACKING_OPTIONS, trackersFor, type TrackingOptions } fr
 export class TrackerLinks {
   constructor(@Inject(TRACKING_OPTIONS) private readonly options: TrackingOptions) {}
 
-  link<R extends ExternalReferenceRecord>(references: readonly R[], organization: string): R[] {
+  link<R extends ExternalReferenceRecord>(references: readonly R[], organization: string | null): R[] {
     const bases = trackersFor(this.options.trackers, organization);
     return references.map((r) => linkReference(r, bases));
   }

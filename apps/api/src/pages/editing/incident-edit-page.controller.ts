@@ -11,7 +11,7 @@ import { sendPage } from '../page-response';
 import { INCIDENT_FORM_FIELDS, incidentEditView, type IncidentFormValues } from '../views/incident-edit.view';
 
 function valuesOf(i: Pick<IncidentRecord, 'title' | 'organization' | 'components' | 'summary' | 'impact' | 'narrative'>): IncidentFormValues {
-  return { title: i.title, organization: i.organization, components: i.components.join(', '), summary: i.summary, impact: i.impact, narrative: i.narrative, note: '' };
+  return { title: i.title, organization: i.organization ?? '', components: i.components.join(', '), summary: i.summary, impact: i.impact, narrative: i.narrative, note: '' };
 }
 
 /**

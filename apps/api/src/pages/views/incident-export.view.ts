@@ -4,7 +4,7 @@ import { anchorId, formatInstant, PRECISION_LABELS } from '@hindsight/web';
 import type { ActionableVerdict } from '../incident-model-panel.token';
 import type { ListPage, IncidentListItem } from './incident-list.view';
 import type { IncidentPageModel } from './incident.view';
-import { EVENT_KIND_LABELS, factorLabel, ROLE_LABELS, STATUS_LABELS } from './labels';
+import { EVENT_KIND_LABELS, factorLabel, NOT_STATED, ROLE_LABELS, STATUS_LABELS } from './labels';
 
 /**
  * Incidents and patterns as documents a runbook tool can embed: JSON for programs and Markdown
@@ -109,7 +109,7 @@ export function incidentExportMarkdown(m: IncidentExportModel): string {
   const i = m.incident;
   const url = pageUrl(m.origin, i.slug);
   const lines: string[] = [`# ${md(i.title)}`, ''];
-  const facts = [`Organization: ${md(i.organization)}`];
+  const facts = [`Organization: ${i.organization ? md(i.organization) : NOT_STATED}`];
   if (i.startedAt) facts.push(`Started: ${when(i.startedAt, i.startedPrecision, null)}`);
   if (m.patterns.length > 0) facts.push(`Patterns: ${m.patterns.map((p) => mdLink(p.name, `${m.origin}/patterns/${encodeURIComponent(p.key)}`)).join(', ')}`);
   facts.push(`Source: ${i.sourceUrl ? mdLink(i.sourceTitle, i.sourceUrl) : md(i.sourceTitle)}`);
@@ -123,7 +123,7 @@ export function incidentExportMarkdown(m: IncidentExportModel): string {
   }
   if (m.factors.length > 0) {
     lines.push('## Causal factors', '');
-    for (const f of m.factors) lines.push(`- ${mdLink(factorLabel(f.key), `${url}#${anchorId('factor', f.key)}`)} (${ROLE_LABELS[f.role]}, ${md(f.component)}): ${md(f.text)}`);
+    for (const f of m.factors) lines.push(`- ${mdLink(factorLabel(f.key), `${url}#${anchorId('factor', f.key)}`)} (${ROLE_LABELS[f.role]}, ${f.component ? md(f.component) : `component ${NOT_STATED}`}): ${md(f.text)}`);
     lines.push('');
   }
   if (m.actionables.length > 0) {
@@ -170,12 +170,12 @@ export function patternExportMarkdown(m: PatternExportModel): string {
   const lines = [`# ${md(p.name)}`, '', md(p.description), '', `${p.incidentCount} incident${p.incidentCount === 1 ? '' : 's'} show this pattern:`, ''];
   for (const { incident } of m.page.items) {
     const ref = exportedIncidentRef(incident, m.origin);
-    lines.push(`- ${mdLink(ref.title, ref.url)} (${md(ref.organization)}${ref.started ? `, ${ref.started.slice(0, 10)}` : ''})`);
+    lines.push(`- ${mdLink(ref.title, ref.url)} (${ref.organization ? md(ref.organization) : NOT_STATED}${ref.started ? `, ${ref.started.slice(0, 10)}` : ''})`);
   }
   if (m.page.hasNextPage) lines.push('', `More on ${m.origin}/patterns/${encodeURIComponent(p.key)}`);
   return `${lines.join('\n')}\n`;
 }
 
-function exportedIncidentRef(incident: IncidentRecord, origin: string): { slug: string; url: string; title: string; organization: string; started: string | null } {
+function exportedIncidentRef(incident: IncidentRecord, origin: string): { slug: string; url: string; title: string; organization: string | null; started: string | null } {
   return { slug: incident.slug, url: pageUrl(origin, incident.slug), title: incident.title, organization: incident.organization, started: incident.startedAt ? incident.startedAt.toISOString() : null };
 }
