@@ -334,11 +334,12 @@ const ROWS: Record<string, Row> = {
   },
   attachSuggestedModel: {
     role: 'editor',
+    // The template is looked up first; an unknown one is refused before the incident is read.
     base: () => ({ incident: SLUG, template: 'no-such-template', expectedModel: null, parameters: [{ name: 'rate', value: 5 }] }),
-    baseOutcome: { code: 'NOT_FOUND', field: 'template' },
+    baseOutcome: { code: 'BAD_USER_INPUT', field: 'template' },
     args: {
-      incident: [{ kind: 'name', expect: notFound('incident') }],
-      template: [{ kind: 'name', expect: notFound('template') }],
+      incident: [{ kind: 'name', expect: { sql: 'base', script: 'base', jsUrl: 'base', mb1: 'base' } }],
+      template: [{ kind: 'name' }],
       expectedModel: [{ kind: 'name', expect: { sql: 'base', script: 'base', jsUrl: 'base', mb1: 'base' } }],
       parameters: [{ at: [0, 'value'], kind: 'float', expect: { negative: 'base', hugeFloat: 'base' } }],
     },

@@ -34,7 +34,7 @@ const QUERIES: Record<string, { query: string; variables?: Record<string, unknow
     query: `query($owner: String) { actionables(first: 100, orderBy: DUE_DATE_ASC, filter: { owner: $owner, dueBefore: "2100-01-01T00:00:00Z" }) { nodes { key history(last: 3) { action } incident { slug timeline { key } } } } }`,
   },
   'actionables board by priority': { query: `{ actionables(first: 100, orderBy: PRIORITY) { pageInfo { endCursor } nodes { key scenario { key } latestRun { status } } } }` },
-  patterns: { query: `{ patterns { key name incidentCount } }` },
+  patterns: { query: `{ patterns(first: 100) { totalCount nodes { key name incidentCount } } }` },
   'drafts with nested fields': { query: `{ draftIncidents(first: 100) { report { __typename } incident { slug timeline { key } actionables { key references { ref } } patterns { key } } } }`, editor: true },
 };
 

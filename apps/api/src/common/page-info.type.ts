@@ -15,6 +15,14 @@ export interface ConnectionCounts {
   estimate(): Promise<number>;
 }
 
+/** A value GraphQL awaits like a promise, computed only on the first `then`. */
+function lazy<T>(compute: () => Promise<T>): PromiseLike<T> {
+  let started: Promise<T> | null = null;
+  return {
+    then: (onFulfilled, onRejected) => (started ??= compute()).then(onFulfilled, onRejected),
+  };
+}
+
 /** The Relay connection shape shared by every list: edges, nodes, pageInfo and totalCount. */
 export function toConnection<T>(page: Page<T>) {
   return {
@@ -23,9 +31,9 @@ export function toConnection<T>(page: Page<T>) {
     // Resolved by the connection's totalCount/totalCountEstimate fields, only when selected.
     count: () => page.count(),
     estimate: () => page.estimate(),
-    // For connection types without a resolver of their own: GraphQL's default resolver calls a
-    // function property, so the count still runs only when the field is selected.
-    totalCount: () => page.count(),
+    // For connection types without a count resolver of their own: a thenable that counts only
+    // when GraphQL awaits it, which it does only when `totalCount` is selected.
+    totalCount: lazy(() => page.count()),
     pageInfo: {
       hasNextPage: page.hasNextPage,
       hasPreviousPage: page.hasPreviousPage,
