@@ -31,7 +31,8 @@
  * - Unused: non-blank lines listed in `report.unusedLines` over all non-blank lines; "lost" counts
  *   non-blank lines neither used nor listed, plus lines called used whose words reach no field of
  *   the draft (`silentlyLostLines`: fewer than half of their words of four letters or more, or of
- *   their Han, kana and Hangul characters, appear in it). Must be 0.
+ *   their Han, kana and Hangul characters, appear in it; a front-matter key with no value, such as
+ *   `tags:` above a YAML list, is not checked: its items carry the words). Must be 0.
  * - Non-postmortem right: `report.postmortem.isPostmortem` equals the manifest's `isPostmortem`.
  * The two provenance comments the corpus puts at the top of every file (`<!-- source: … -->`,
  * `<!-- format: … -->`) are removed before import: they annotate the corpus, not the document.

@@ -86,11 +86,14 @@ function parseMarkdown(lines: readonly SourceLine[]): DocumentBlock[] {
       blankSinceItem = true;
       continue;
     }
-    const fence = /^\s{0,3}(`{3,}|~{3,})/.exec(text);
+    // CommonMark: the info string after a backtick fence holds no backtick, so "```{…}```" on one
+    // line is inline code in a paragraph, not a fence that would swallow the rest of the document.
+    const fence = /^\s{0,3}(?:(`{3,})[^`]*|(~{3,}).*)$/.exec(text);
     if (fence) {
       const code: CodeBlock = { type: 'code', lines: [], markupLines: [line] };
       let j = i + 1;
-      for (; j < lines.length && !lines[j].text.trim().startsWith(fence[1]); j++) code.lines.push(lines[j]);
+      const marker = fence[1] ?? fence[2];
+      for (; j < lines.length && !lines[j].text.trim().startsWith(marker); j++) code.lines.push(lines[j]);
       if (j < lines.length) code.markupLines.push(lines[j].line);
       blocks.push(code);
       i = j;

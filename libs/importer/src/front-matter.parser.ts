@@ -22,6 +22,12 @@ export interface FrontMatterResult {
   /** Index (0-based) of the first body line. */
   bodyStart: number;
   used: number[];
+  /**
+   * Lines of a `tags` key. Tags reach the draft only as patterns, so these are neither used nor
+   * unused here: the parser counts a line used when a tag it names became one of the draft's
+   * patterns (the key line itself when one of its items did), and lists the others unused.
+   */
+  tagLines: SourceLine[];
   warnings: ImportWarning[];
 }
 
@@ -56,6 +62,8 @@ function asStrings(value: unknown): string[] {
   return [];
 }
 
+const isTagsKey = (key: string) => KEY_ALIASES[key.toLowerCase().replace(/[\s-]/g, '_')] === 'tags';
+
 function apply(metadata: DocumentMetadata, key: string, value: unknown): boolean {
   const field = KEY_ALIASES[key.toLowerCase().replace(/[\s-]/g, '_')];
   if (!field) return false;
@@ -86,6 +94,7 @@ function apply(metadata: DocumentMetadata, key: string, value: unknown): boolean
 export function readFrontMatter(lines: readonly SourceLine[]): FrontMatterResult {
   const metadata: DocumentMetadata = { tags: [], patterns: [], components: [] };
   const used: number[] = [];
+  const tagLines: SourceLine[] = [];
   const warnings: ImportWarning[] = [];
   let i = 0;
   let sawYaml = false;
@@ -111,7 +120,8 @@ export function readFrontMatter(lines: readonly SourceLine[]): FrontMatterResult
           .split(/[;|]\s+/)
           .map((part) => /^([A-Za-z][\w -]{0,30}?)\s*[:=]\s*(.+)$/.exec(part.trim()))
           .filter((kv): kv is RegExpExecArray => kv !== null && apply(metadata, kv[1], kv[2].trim()));
-        if (markupOnly(l) || known.length > 0) used.push(l.line);
+        if (known.length > 0 && known.every((kv) => isTagsKey(kv[1]))) tagLines.push(l);
+        else if (markupOnly(l) || known.length > 0) used.push(l.line);
       }
       i = j + 1;
       continue;
@@ -158,7 +168,9 @@ export function readFrontMatter(lines: readonly SourceLine[]): FrontMatterResult
         for (const l of yamlLines) {
           const top = /^([^\s#][^:]*):/.exec(l.text);
           if (top) current = top[1].trim();
-          if (l.text.trim() === '' || l.text.trim().startsWith('#') || (current !== null && known.has(current))) used.push(l.line);
+          if (l.text.trim() === '' || l.text.trim().startsWith('#')) used.push(l.line);
+          else if (current !== null && known.has(current) && isTagsKey(current)) tagLines.push(l);
+          else if (current !== null && known.has(current)) used.push(l.line);
         }
       } else {
         warnings.push({ code: 'FRONT_MATTER_INVALID', message: 'The front matter is not a set of `key: value` pairs; it was ignored.', line: lines[i].line });
@@ -187,12 +199,13 @@ export function readFrontMatter(lines: readonly SourceLine[]): FrontMatterResult
       for (const l of tomlLines) {
         if (/^\s*\[/.test(l.text)) table = true;
         const key = /^\s*([\w-]+)\s*=/.exec(l.text)?.[1];
-        if (l.text.trim() === '' || l.text.trim().startsWith('#') || (!table && key && known.has(key))) used.push(l.line);
+        if (!table && key && known.has(key) && isTagsKey(key)) tagLines.push(l);
+        else if (l.text.trim() === '' || l.text.trim().startsWith('#') || (!table && key && known.has(key))) used.push(l.line);
       }
       i = close + 1;
       continue;
     }
     break;
   }
-  return { metadata, bodyStart: i, used, warnings };
+  return { metadata, bodyStart: i, used, tagLines, warnings };
 }

@@ -383,6 +383,29 @@ function fallbackTitle(sourceUrl: string | null | undefined, summary: string, wa
   return title;
 }
 
+/**
+ * A line of the front matter's `tags` is used only when a tag it names reached the draft (as a
+ * pattern); a key line without a value (`tags:` above a YAML list) when one of its items did.
+ * The rest stay unused, so a tag the draft has no place for is reported instead of vanishing.
+ */
+function markTagLinesUsed(tagLines: readonly SourceLine[], patterns: readonly string[], used: Set<number>) {
+  if (patterns.length === 0) return;
+  const named = (text: string) => {
+    const value = text.replace(/^\s*(?:-\s+)?(?:[\w-]+\s*[:=]\s*)?/, '');
+    return value.split(/[,\[\]"']+/).map((t) => slugify(t.trim())).some((t) => t !== '' && patterns.includes(t));
+  };
+  let keyLine: number | null = null;
+  for (const l of tagLines) {
+    if (/^\s*[\w-]+\s*[:=]\s*$/.test(l.text)) {
+      keyLine = l.line;
+      continue;
+    }
+    if (!named(l.text)) continue;
+    used.add(l.line);
+    if (keyLine !== null) used.add(keyLine);
+  }
+}
+
 /** Patterns the front matter names (and tags that are pattern keys), then suggestions from the wording. */
 function patternsOf(meta: DocumentMetadata, usedLines: readonly SourceLine[], known: readonly string[] | undefined, warnings: ImportWarning[]) {
   const stated = [
@@ -636,6 +659,7 @@ export function parsePostmortem(document: string | Buffer, options: ParsePostmor
   summary = shorten(summary || title, 2000);
   title = shorten(title, 200);
   const { patterns, suggested } = patternsOf(meta, all.filter((l) => used.has(l.line)), options.knownPatterns, warnings);
+  markTagLinesUsed(front.tagLines, patterns, used);
 
   const events = timeline.events;
   const structureFound = sections.some((s) => s.heading && s.kind !== 'other') || events.length > 0 || actions.actionables.length > 0;
