@@ -58,13 +58,13 @@ describe('npm run token: create, list and revoke API tokens', () => {
 
   it('lets the new token write, and lists it by prefix without revealing it', async () => {
     const item = await prisma.actionable.findFirstOrThrow({ where: { key: 'fix-mcrib-control-loop' } });
-    const res = await t.gql<{ transitionActionable: { actionable: { status: string; history: { actor: string }[] } } }>(
-      `mutation { transitionActionable(input: { id: "${gid('Actionable', item.id)}", to: IN_PROGRESS, expectedVersion: ${item.version} }) { actionable { status history { actor } } } }`,
+    const res = await t.gql<{ transitionActionable: { actionable: { status: string; history: { nodes: { actor: string }[] } } } }>(
+      `mutation { transitionActionable(input: { id: "${gid('Actionable', item.id)}", to: IN_PROGRESS, expectedVersion: ${item.version} }) { actionable { status history { nodes { actor } } } } }`,
       {},
       { Authorization: `Bearer ${token}` },
     );
     expect(res.errors).toBeUndefined();
-    expect(res.data.transitionActionable.actionable.history.map((h) => h.actor)).toEqual(['ci-bot']);
+    expect(res.data.transitionActionable.actionable.history.nodes.map((h) => h.actor)).toEqual(['ci-bot']);
     const list = await tokenCli(['list'], t.db.url);
     expect(list.code).toBe(0);
     const line = list.stdout.split('\n').find((l) => l.includes('ci-bot'))!;

@@ -91,8 +91,8 @@ describe('errors never leak internals', () => {
     expect(loadConfig({}).devErrors).toBe(false);
   });
 
-  it('maps errors of field resolvers like any other: history(last: 0) is BAD_USER_INPUT naming `last`', async () => {
-    const res = await t.gql('{ incidents(first: 1) { nodes { history(last: 0) { action } } } }');
+  it('maps errors of field resolvers like any other: history(last: 101) is BAD_USER_INPUT naming `last`', async () => {
+    const res = await t.gql('{ incidents(first: 1) { nodes { history(last: 101) { nodes { action } } } } }');
     expect(res.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'last' });
     expect(res.errors?.[0]?.extensions?.stacktrace).toBeUndefined();
   });
@@ -147,7 +147,7 @@ describe('errors never leak internals', () => {
   });
 
   it('refuses draftIncidents(first) beyond the page cap instead of quietly clamping it', async () => {
-    const res = await t.gql('{ draftIncidents(first: 1000000) { incident { slug } } }', {}, as('editor'));
+    const res = await t.gql('{ draftIncidents(first: 1000000) { nodes { incident { slug } } } }', {}, as('editor'));
     expect(res.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'first' });
   });
 
@@ -205,7 +205,7 @@ describe('database faults reach clients as documented codes', () => {
       // A writer holding the audit trail: the app's query waits on the lock until its statement timeout.
       await locker.query('BEGIN');
       await locker.query('LOCK TABLE "AuditEvent" IN ACCESS EXCLUSIVE MODE');
-      const res = await t.gql('{ incident(slug: "stackegg-haproxy-session-cap-2015") { slug history { action } } }');
+      const res = await t.gql('{ incident(slug: "stackegg-haproxy-session-cap-2015") { slug history { nodes { action } } } }');
       expect(res.errors?.[0]).toMatchObject({
         path: ['incident', 'history'],
         extensions: { code: 'SERVICE_UNAVAILABLE', reason: 'DATABASE_TIMEOUT', retryAfterSeconds: 1 },

@@ -12,7 +12,7 @@ const aliases = (count: number, selection: string) => `{ ${Array.from({ length: 
 
 /** The measured floods: each one froze the service or exhausted the pool before it was bounded. */
 const INTROSPECTION_FLOOD = aliases(4000, '__schema { types { fields { args { name } } } }');
-const HEAVY_INCIDENT = `incident(slug: "${STACKEGG}") { title timeline { key text asWritten } causalFactors { key text leadsTo { kind to { key text } } followsFrom { from { key } } } actionables { key title status references { ref url } history { field } } }`;
+const HEAVY_INCIDENT = `incident(slug: "${STACKEGG}") { title timeline { key text asWritten } causalFactors { key text leadsTo { kind to { key text } } followsFrom { from { key } } } actionables { key title status references { ref url } history { nodes { field } } } }`;
 const HEAVY_PAGE = 'incidents(first: 100) { totalCount nodes { slug title narrative timeline { key text } causalFactors { key text } actionables { key title status } } }';
 const FLOODS: [string, string][] = [
   ['4,000 aliases of __schema', INTROSPECTION_FLOOD],

@@ -123,8 +123,8 @@ A malformed message made every consumer crash and retry it forever.
     expect(anonymous.errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
     const viewer = await t.gql(IMPORT, { input: { document } }, as('viewer'));
     expect(viewer.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
-    const drafts = await t.gql<{ draftIncidents: unknown[] }>(`{ draftIncidents { incident { slug } } }`, {}, as('editor'));
-    expect(drafts.data.draftIncidents).toEqual([]);
+    const drafts = await t.gql<{ draftIncidents: { nodes: unknown[] } }>(`{ draftIncidents { nodes { incident { slug } } } }`, {}, as('editor'));
+    expect(drafts.data.draftIncidents.nodes).toEqual([]);
   });
 
   it('lets an editor import, review and publish a draft', async () => {
@@ -142,8 +142,8 @@ A malformed message made every consumer crash and retry it forever.
 
     const hidden = await t.gql(`query Q($slug: String!) { incident(slug: $slug) { slug } }`, { slug: incident.slug });
     expect(hidden.errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
-    const review = await t.gql<{ draftIncidents: { incident: { slug: string } }[] }>(`{ draftIncidents { incident { slug } report { contentHash } } }`, {}, as('editor'));
-    expect(review.data.draftIncidents.map((d) => d.incident.slug)).toEqual([incident.slug]);
+    const review = await t.gql<{ draftIncidents: { nodes: { incident: { slug: string } }[] } }>(`{ draftIncidents { nodes { incident { slug } report { contentHash } } } }`, {}, as('editor'));
+    expect(review.data.draftIncidents.nodes.map((d) => d.incident.slug)).toEqual([incident.slug]);
 
     const PUBLISH = `mutation P($slug: String!, $v: Int!) { publishIncident(input: { slug: $slug, expectedVersion: $v }) { incident { slug status version } } }`;
     const viewerPublish = await t.gql(PUBLISH, { slug: incident.slug, v: incident.version }, as('viewer'));
@@ -219,8 +219,8 @@ Clients retried every failed call at once, so each failure caused more load than
       },
     });
     expect([code, saved]).toEqual([0, ['updated']]);
-    const drafts = await t.gql<{ draftIncidents: { incident: Record<string, unknown> }[] }>(`{ draftIncidents { incident ${SHAPE} } }`, {}, as('editor'));
-    const fromCli = drafts.data.draftIncidents.find((d) => d.incident.slug === overGraphql.data.importPostmortem.incident.slug);
+    const drafts = await t.gql<{ draftIncidents: { nodes: { incident: Record<string, unknown> }[] } }>(`{ draftIncidents(first: 100) { nodes { incident ${SHAPE} } } }`, {}, as('editor'));
+    const fromCli = drafts.data.draftIncidents.nodes.find((d) => d.incident.slug === overGraphql.data.importPostmortem.incident.slug);
     expect(fromCli?.incident).toEqual(overGraphql.data.importPostmortem.incident);
     expect(overGraphql.data.importPostmortem.incident.patterns).not.toEqual([]);
   });

@@ -118,12 +118,12 @@ describe('the embedded PostgreSQL across processes', () => {
     const moved = ok(
       await postGraphql(
         app.base,
-        { query: `mutation($id: ID!, $v: Int!) { transitionActionable(input: { id: $id, expectedVersion: $v, to: IN_PROGRESS }) { actionable { status history { actor } } } }`, variables: { id: item.id, v: item.version } },
+        { query: `mutation($id: ID!, $v: Int!) { transitionActionable(input: { id: $id, expectedVersion: $v, to: IN_PROGRESS }) { actionable { status history { nodes { actor } } } } }`, variables: { id: item.id, v: item.version } },
         { headers: { authorization: `Bearer ${token}` } },
       ),
-    ) as { transitionActionable: { actionable: { status: string; history: { actor: string }[] } } };
+    ) as { transitionActionable: { actionable: { status: string; history: { nodes: { actor: string }[] } } } };
     expect(moved.transitionActionable.actionable.status).toBe('IN_PROGRESS');
-    expect(moved.transitionActionable.actionable.history.map((h) => h.actor)).toEqual(['lifecycle-editor']);
+    expect(moved.transitionActionable.actionable.history.nodes.map((h) => h.actor)).toEqual(['lifecycle-editor']);
     // The CLI left the app's server running.
     expect((await get(`${app.base}/health`)).status).toBe(200);
   });

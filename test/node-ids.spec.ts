@@ -18,8 +18,8 @@ describe('global ids and node(id:)', () => {
 
   it('refetches every kind of object of an incident by its id, with its type', async () => {
     const res = await t.gql<{
-      incident: { id: string; timeline: { id: string }[]; causalFactors: { id: string }[]; causalLinks: { id: string }[]; actionables: { id: string; key: string }[]; patterns: { id: string; key: string }[]; history: { id: string }[] };
-    }>(`{ incident(slug: "${STACKEGG}") { id timeline { id } causalFactors { id } causalLinks { id } actionables { id key } patterns { id key } history { id } } }`);
+      incident: { id: string; timeline: { id: string }[]; causalFactors: { id: string }[]; causalLinks: { id: string }[]; actionables: { id: string; key: string }[]; patterns: { id: string; key: string }[]; history: { nodes: { id: string }[] } };
+    }>(`{ incident(slug: "${STACKEGG}") { id timeline { id } causalFactors { id } causalLinks { id } actionables { id key } patterns { id key } history { nodes { id } } } }`);
     expect(res.errors).toBeUndefined();
     const i = res.data.incident;
     const wanted = [

@@ -24,18 +24,18 @@ const QUERIES: Record<string, { query: string; variables?: Record<string, unknow
   'incident list, filtered, ordered by title': {
     query: `{ incidents(first: 50, orderBy: TITLE_ASC, filter: { organization: "a", startedFrom: "2009-01-01T00:00:00Z" }) { totalCountEstimate nodes { slug patterns { key } } } }`,
   },
-  'incident list with history': { query: `{ incidents(first: 100) { nodes { slug history(last: 5) { action field } } } }` },
+  'incident list with history': { query: `{ incidents(first: 100) { nodes { slug history(last: 5) { nodes { action field } } } } }` },
   'actionables board with filters': {
     query: `{ actionables(first: 100, filter: { status: [OPEN, IN_PROGRESS], hasExternalRef: true }) {
       totalCount nodes { key title status owner dueDate overdue priority references { ref url } addresses { key role } incident { slug title } } } }`,
     statements: 3,
   },
   'actionables board by owner and due date': {
-    query: `query($owner: String) { actionables(first: 100, orderBy: DUE_DATE_ASC, filter: { owner: $owner, dueBefore: "2100-01-01T00:00:00Z" }) { nodes { key history(last: 3) { action } incident { slug timeline { key } } } } }`,
+    query: `query($owner: String) { actionables(first: 100, orderBy: DUE_DATE_ASC, filter: { owner: $owner, dueBefore: "2100-01-01T00:00:00Z" }) { nodes { key history(last: 3) { nodes { action } } incident { slug timeline { key } } } } }`,
   },
   'actionables board by priority': { query: `{ actionables(first: 100, orderBy: PRIORITY) { pageInfo { endCursor } nodes { key scenario { key } latestRun { status } } } }` },
   patterns: { query: `{ patterns(first: 100) { totalCount nodes { key name incidentCount } } }` },
-  'drafts with nested fields': { query: `{ draftIncidents(first: 100) { report { __typename } incident { slug timeline { key } actionables { key references { ref } } patterns { key } } } }`, editor: true },
+  'drafts with nested fields': { query: `{ draftIncidents(first: 100) { nodes { report { __typename } incident { slug timeline { key } actionables { key references { ref } } patterns { key } } } } }`, editor: true },
 };
 
 describe('statement counts of every list and nested read, at 10 and at 1,000 incidents', () => {

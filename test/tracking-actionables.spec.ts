@@ -34,7 +34,7 @@ type HistoryEvent = { actor: string; entity: string; entityKey: string; action: 
 const CREATE = `mutation C($input: CreateActionableInput!) { createActionable(input: $input) { actionable { ${FIELDS} } } }`;
 const UPDATE = `mutation U($id: ID!, $v: Int!, $patch: ActionablePatchInput!, $note: String) { updateActionable(input: { id: $id, expectedVersion: $v, patch: $patch, note: $note }) { actionable { ${FIELDS} } } }`;
 const TRANSITION = `mutation T($id: ID!, $to: ActionableStatus!, $v: Int!, $note: String) { transitionActionable(input: { id: $id, to: $to, expectedVersion: $v, note: $note }) { actionable { ${FIELDS} } } }`;
-const HISTORY = `query H($slug: String!) { incident(slug: $slug) { actionables { key history { actor entity entityKey action field from to note version } } } }`;
+const HISTORY = `query H($slug: String!) { incident(slug: $slug) { actionables { key history(last: 100) { nodes { actor entity entityKey action field from to note version } } } } }`;
 
 describe('actionable tracking: workflow, edits, references, audit trail, concurrency', () => {
   let t: TestApp;
@@ -63,9 +63,9 @@ describe('actionable tracking: workflow, edits, references, audit trail, concurr
   }
 
   async function history(key: string): Promise<HistoryEvent[]> {
-    const res = await t.gql<{ incident: { actionables: { key: string; history: HistoryEvent[] }[] } }>(HISTORY, { slug: SLACK });
+    const res = await t.gql<{ incident: { actionables: { key: string; history: { nodes: HistoryEvent[] } }[] } }>(HISTORY, { slug: SLACK });
     expect(res.errors).toBeUndefined();
-    return res.data.incident.actionables.find((a) => a.key === key)!.history;
+    return res.data.incident.actionables.find((a) => a.key === key)!.history.nodes;
   }
 
   /** Everything a failed write must leave as it was. */
@@ -266,8 +266,8 @@ describe('actionable tracking: workflow, edits, references, audit trail, concurr
     expect(res.errors).toBeUndefined();
     expect(res.data.deleteActionable.deletedActionableId).toBe(a.id);
     expect(await prisma.actionable.count({ where: { id: rid(a.id) } })).toBe(0);
-    const incident = await t.gql<{ incident: { history: HistoryEvent[] } }>(`{ incident(slug: "${SLACK}") { history(last: 500) { entityKey action from note actor } } }`);
-    const trail = incident.data.incident.history.filter((e) => e.entityKey === a.key);
+    const incident = await t.gql<{ incident: { history: { nodes: HistoryEvent[] } } }>(`{ incident(slug: "${SLACK}") { history(last: 100) { nodes { entityKey action from note actor } } } }`);
+    const trail = incident.data.incident.history.nodes.filter((e) => e.entityKey === a.key);
     expect(trail.map((e) => e.action)).toEqual(['CREATE', 'DELETE']);
     expect(trail[1]).toMatchObject({ note: 'duplicate', actor: 'admin-token' });
     expect(JSON.parse(trail[1]!.from!)).toMatchObject({ title: 'Short-lived item', status: 'open' });

@@ -59,9 +59,9 @@ describe('incident-level writes for editors', () => {
 
   const gql = <T>(query: string, variables: Record<string, unknown> = {}) => t.gql<T>(query, variables, editor);
   const history = async (slug: string): Promise<Event[]> => {
-    const res = await gql<{ incident: { history: Event[] } }>(`query H($s: String!) { incident(slug: $s) { history(last: 500) { actor entity entityKey action field from to note version } } }`, { s: slug });
+    const res = await gql<{ incident: { history: { nodes: Event[] } } }>(`query H($s: String!) { incident(slug: $s) { history(last: 100) { nodes { actor entity entityKey action field from to note version } } } }`, { s: slug });
     expect(res.errors).toBeUndefined();
-    return res.data.incident.history;
+    return res.data.incident.history.nodes;
   };
   const version = async (slug: string) => (await prisma.incident.findUniqueOrThrow({ where: { slug } })).version;
 

@@ -1,8 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { PrismaService } from '@hindsight/db';
+import { Prisma, PrismaService } from '@hindsight/db';
 import { AppError, type IncidentDocument } from '@hindsight/domain';
 import { parsePostmortem, type DocumentFormat, type ImportReport, type ImportResult, type ParsePostmortemOptions, type TrackerBases } from '@hindsight/importer';
-import { writeIncidentDocument, type IncidentRecord } from '@hindsight/incidents';
+import { encodeCursor, pageWindow, writeIncidentDocument, type CursorValue, type IncidentRecord, type Page, type PageWindow } from '@hindsight/incidents';
+
+/** The one ordering of the draft queue: most recently changed first. */
+const DRAFT_ORDER = 'UPDATED_AT_DESC';
 import { appendAuditEvents, type Actor } from '@hindsight/tracking';
 
 export const IMPORT_OPTIONS = Symbol('IMPORT_OPTIONS');
@@ -140,14 +143,38 @@ export class ImportsService {
   }
 
   /** Drafts with their import reports, newest first, for editors reviewing imports. */
-  async listDrafts(first: number): Promise<{ incident: IncidentRecord; report: ImportReport | null }[]> {
-    const drafts = await this.prisma.incident.findMany({
-      where: { status: 'draft' },
+  async listDrafts(args: PageWindow = {}): Promise<Page<{ incident: IncidentRecord; report: ImportReport | null }>> {
+    // Newest change first, id breaking ties; a backward page reads the order reversed from
+    // `before`, then turns its rows back. Cursors carry the update time and the id.
+    const { size, backward, after, before } = pageWindow(args, DRAFT_ORDER);
+    const past = (c: CursorValue, newer: boolean): Prisma.IncidentWhereInput => {
+      const at = new Date(c.value);
+      const cmp = newer ? 'gt' : 'lt';
+      return { OR: [{ updatedAt: { [cmp]: at } }, { updatedAt: at, id: { [cmp]: c.id } }] };
+    };
+    const bounds: Prisma.IncidentWhereInput[] = [];
+    if (after) bounds.push(past(after, false));
+    if (before) bounds.push(past(before, true));
+    const dir = backward ? 'asc' : 'desc';
+    const where: Prisma.IncidentWhereInput = { status: 'draft' };
+    const rows = await this.prisma.incident.findMany({
+      where: { ...where, AND: bounds },
       include: { importedFrom: true },
-      orderBy: { updatedAt: 'desc' },
-      take: first,
+      orderBy: [{ updatedAt: dir }, { id: dir }],
+      take: size + 1,
     });
-    return drafts.map(({ importedFrom, ...incident }) => ({ incident, report: (importedFrom?.report as ImportReport | undefined) ?? null }));
+    const more = rows.length > size;
+    const drafts = rows.slice(0, size);
+    if (backward) drafts.reverse();
+    let counted: Promise<number> | null = null;
+    return {
+      nodes: drafts.map(({ importedFrom, ...incident }) => ({ incident, report: (importedFrom?.report as ImportReport | undefined) ?? null })),
+      cursors: drafts.map((d) => encodeCursor({ order: DRAFT_ORDER, value: d.updatedAt.toISOString(), id: d.id })),
+      count: () => (counted ??= this.prisma.incident.count({ where })),
+      estimate: () => (counted ??= this.prisma.incident.count({ where })),
+      hasNextPage: (!backward && more) || before !== null,
+      hasPreviousPage: (backward && more) || after !== null,
+    };
   }
 
   /** Pattern keys of the taxonomy: suggestions outside it are dropped. */

@@ -3,7 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { Prisma, PrismaService } from '@hindsight/db';
 import { AppError, LIMITS, type ActionableStatus } from '@hindsight/domain';
 import { buildTextSearch, type TextSearch } from './search-query';
-import { checkPageSize, decodeCursor, encodeCursor } from './keyset';
+import { encodeCursor, pageWindow } from './keyset';
 import type { ActionableRecord, IncidentRecord, Page, PatternRecord } from './incident.types';
 import { IncidentLoaders } from './incident-loaders';
 import type { ActionableInclude, IncidentInclude } from './incident-tree-query';
@@ -49,6 +49,8 @@ export interface ActionableFilter {
 export interface PageArgs<O extends string> {
   first?: number | null;
   after?: string | null;
+  last?: number | null;
+  before?: string | null;
   orderBy?: O | null;
 }
 
@@ -238,7 +240,7 @@ export class IncidentsService {
   }
 
   /**
-   * One page query, by a named prepared statement; the count is a second statement run only
+   * One page query, forward (`first`/`after`) or backward (`last`/`before`), by a named prepared statement; the count is a second statement run only
    * when `count()` is called (GraphQL: when `totalCount` is selected), the estimate a plan
    * without execution (`estimate()`, for `totalCountEstimate`).
    */
@@ -250,26 +252,31 @@ export class IncidentsService {
     args: PageArgs<string>,
     countFrom: Prisma.Sql = from,
   ): Promise<Omit<Page<never>, 'nodes'> & { ids: string[] }> {
-    const size = checkPageSize(args.first);
-    const cursor = args.after ? decodeCursor(args.after, order) : null;
-    const comparator = sort.desc ? Prisma.sql`<` : Prisma.sql`>`;
-    const direction = sort.desc ? Prisma.sql`DESC` : Prisma.sql`ASC`;
-    const after = cursor
-      ? Prisma.sql`AND (${sort.expr}, ${id}) ${comparator} (CAST(${cursor.value} AS ${sort.cast}), CAST(${cursor.id} AS uuid))`
-      : Prisma.empty;
+    const { size, backward, after, before } = pageWindow(args, order);
+    // Backward pages read the ordering reversed from `before` (or from the end), then turn the
+    // rows back, so one LIMIT bounds either direction.
+    const later = sort.desc ? Prisma.sql`<` : Prisma.sql`>`;
+    const earlier = sort.desc ? Prisma.sql`>` : Prisma.sql`<`;
+    const bound = (c: { value: string; id: string } | null, op: Prisma.Sql) =>
+      c ? Prisma.sql`AND (${sort.expr}, ${id}) ${op} (CAST(${c.value} AS ${sort.cast}), CAST(${c.id} AS uuid))` : Prisma.empty;
+    const direction = sort.desc !== backward ? Prisma.sql`DESC` : Prisma.sql`ASC`;
     const rows = await this.named<{ id: string; sort: string }>(Prisma.sql`
-        SELECT ${id}::text AS id, ${sort.expr}::text AS sort ${from} ${after}
+        SELECT ${id}::text AS id, ${sort.expr}::text AS sort ${from} ${bound(after, later)} ${bound(before, earlier)}
         ORDER BY ${sort.expr} ${direction}, ${id} ${direction}
         LIMIT ${size + 1}`);
+    const more = rows.length > size;
     const pageRows = rows.slice(0, size);
+    if (backward) pageRows.reverse();
     let counted: Promise<number> | null = null;
     return {
       ids: pageRows.map((r) => r.id),
       cursors: pageRows.map((r) => encodeCursor({ order, value: r.sort, id: r.id })),
       count: () => (counted ??= this.named<{ n: string }>(Prisma.sql`SELECT count(*)::text AS n ${countFrom}`).then((r) => Number(r[0]?.n ?? 0))),
       estimate: () => this.estimate(countFrom),
-      hasNextPage: rows.length > size,
-      hasPreviousPage: cursor !== null,
+      // The direction read tells from its extra row; the other side has rows when a cursor
+      // bounds it (the cursor's own row at least, unless it was deleted since).
+      hasNextPage: backward ? before !== null : more || before !== null,
+      hasPreviousPage: backward ? more || after !== null : after !== null,
     };
   }
 

@@ -3,7 +3,7 @@ import { Inject, Injectable, Optional } from '@nestjs/common';
 import bcrypt from 'bcryptjs';
 import { PrismaService } from '@hindsight/db';
 import { AppError } from '@hindsight/domain';
-import { checkPageSize, decodeCursor, encodeCursor, type Page } from '@hindsight/incidents';
+import { encodeCursor, pageWindow, type Page, type PageWindow } from '@hindsight/incidents';
 import { ACCESS_OPTIONS, DEFAULT_ACCESS_OPTIONS, type AccessOptions } from './access-options';
 import { appendAuditEvents } from './audit-log';
 import { ROLES, type AccountRecord, type Actor, type Role } from './tracking.types';
@@ -68,12 +68,14 @@ export class AccountsService {
     return this.prisma.account.findMany({ select: PUBLIC_FIELDS, orderBy: [{ disabledAt: { sort: 'desc', nulls: 'first' } }, { name: 'asc' }] });
   }
 
-  /** Accounts by name, keyset-paginated (at most 100 a page). */
-  async page(first: number | null | undefined, after: string | null | undefined): Promise<Page<AccountRecord>> {
-    const size = checkPageSize(first);
-    const from = after ? decodeCursor(after, 'NAME') : null;
-    const rows = await this.prisma.account.findMany({ select: PUBLIC_FIELDS, where: from ? { name: { gt: from.value } } : {}, orderBy: { name: 'asc' }, take: size + 1 });
+  /** Accounts by name, keyset-paginated both ways (first/after or last/before, at most 100 a page). Names are unique. */
+  async page(args: PageWindow): Promise<Page<AccountRecord>> {
+    const { size, backward, after, before } = pageWindow(args, 'NAME');
+    const name = { ...(after ? { gt: after.value } : {}), ...(before ? { lt: before.value } : {}) };
+    const rows = await this.prisma.account.findMany({ select: PUBLIC_FIELDS, where: { name }, orderBy: { name: backward ? 'desc' : 'asc' }, take: size + 1 });
+    const more = rows.length > size;
     const nodes = rows.slice(0, size);
+    if (backward) nodes.reverse();
     let counted: Promise<number> | null = null;
     const count = () => (counted ??= this.prisma.account.count());
     return {
@@ -82,8 +84,8 @@ export class AccountsService {
       // Accounts are few: the estimate is the exact count.
       count,
       estimate: count,
-      hasNextPage: rows.length > size,
-      hasPreviousPage: from !== null,
+      hasNextPage: (!backward && more) || before !== null,
+      hasPreviousPage: (backward && more) || after !== null,
     };
   }
 

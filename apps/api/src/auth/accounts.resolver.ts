@@ -1,6 +1,6 @@
-import { Args, Int, Mutation, Query, Resolver } from '@nestjs/graphql';
+import { Args, Int, Mutation, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
 import { AccountsService, type Principal } from '@hindsight/tracking';
-import { toConnection } from '../common/page-info.type';
+import { toConnection, type ConnectionCounts } from '../common/page-info.type';
 import { CurrentPrincipal } from './current-principal.decorator';
 import { RequireRole } from './roles.decorator';
 import {
@@ -20,12 +20,14 @@ export class AccountsResolver {
   constructor(private readonly accounts: AccountsService) {}
 
   @RequireRole('admin')
-  @Query(() => AccountConnection, { description: 'Accounts by name. Admin only.' })
+  @Query(() => AccountConnection, { description: 'Accounts by name. Pages both ways: first/after or last/before (at most 100; 20 by default). Admin only.' })
   async accountList(
     @Args('first', { type: () => Int, nullable: true, description: 'At most 100; 20 by default.' }) first: number | null,
     @Args('after', { type: () => String, nullable: true }) after: string | null,
+    @Args('last', { type: () => Int, nullable: true, description: 'At most 100.' }) last: number | null,
+    @Args('before', { type: () => String, nullable: true }) before: string | null,
   ) {
-    return toConnection(await this.accounts.page(first, after));
+    return toConnection(await this.accounts.page({ first, after, last, before }));
   }
 
   @RequireRole('admin')
@@ -44,5 +46,14 @@ export class AccountsResolver {
   @Mutation(() => ResetAccountPasswordPayload, { description: 'Sets a new generated password, returned once, and ends the account\'s sessions. Admin only.' })
   resetAccountPassword(@Args('input') input: ResetAccountPasswordInput, @CurrentPrincipal() actor: Principal) {
     return this.accounts.resetPassword(input.name, actor);
+  }
+}
+
+// Counting is a statement of its own, run only when the query selects the field.
+@Resolver(() => AccountConnection)
+export class AccountConnectionCountsResolver {
+  @ResolveField(() => Int)
+  totalCount(@Parent() c: ConnectionCounts): Promise<number> {
+    return c.count();
   }
 }

@@ -4,8 +4,7 @@ import { CurrentPrincipal } from './current-principal.decorator';
 import { RequireRole } from './roles.decorator';
 import { isGlobalIdOf, localIdOf } from '../node/global-id';
 import { ApiTokenConnection, RevokeApiTokenInput, RevokeApiTokenPayload } from './types/api-token.types';
-import { pageOfList } from '../common/list-connection';
-import { toConnection } from '../common/page-info.type';
+import { listConnection } from '../common/list-connection';
 
 /** Token administration over the API. Creating tokens is CLI-only, so a token is never sent back over HTTP. */
 @Resolver()
@@ -20,7 +19,7 @@ export class ApiTokensResolver {
     @Args('last', { type: () => Int, nullable: true }) last: number | null,
     @Args('before', { type: () => String, nullable: true }) before: string | null,
   ) {
-    return toConnection(pageOfList(await this.tokens.list(), (t) => t.id, 'ACTIVE_FIRST', { first, after, last, before }));
+    return listConnection(await this.tokens.list(), (t) => t.id, 'ACTIVE_FIRST', { first, after, last, before });
   }
 
   @RequireRole('admin')

@@ -3,7 +3,7 @@ import { APP_GUARD } from '@nestjs/core';
 import { ACCESS_OPTIONS, AccountsService, ApiTokensService, SessionsService, type AccessOptions } from '@hindsight/tracking';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/app-config.token';
-import { AccountsResolver } from './accounts.resolver';
+import { AccountConnectionCountsResolver, AccountsResolver } from './accounts.resolver';
 import { ApiTokensResolver } from './api-tokens.resolver';
 import { AUTH_OPTIONS, AuthGuard, type AuthOptions } from './auth.guard';
 
@@ -27,6 +27,7 @@ export class AuthModule {
         SessionsService,
         ApiTokensResolver,
         AccountsResolver,
+        AccountConnectionCountsResolver,
         { provide: APP_GUARD, useClass: AuthGuard },
       ],
       exports: [ApiTokensService, AccountsService, SessionsService],

@@ -1,5 +1,6 @@
 import { AppError } from '@hindsight/domain';
 import type { Page } from '@hindsight/incidents';
+import { toConnection } from './page-info.type';
 
 export const MAX_PAGE = 100;
 
@@ -65,4 +66,12 @@ function positionOf(cursor: string, keys: string[], order: string, field: string
   const at = keys.indexOf(parsed[1]);
   if (at < 0) throw AppError.badField(field, 'the cursor names an item that is no longer in the list');
   return at;
+}
+
+/**
+ * The connection of a list held whole: its totalCount is the list's length, a plain value (the
+ * list is in memory, so counting costs nothing and needs no resolver of its own).
+ */
+export function listConnection<T>(items: readonly T[], keyOf: (item: T) => string, order: string, args: PageArgs) {
+  return { ...toConnection(pageOfList(items, keyOf, order, args)), totalCount: items.length };
 }

@@ -1,6 +1,7 @@
 import { Field, Float, InputType, Int, ObjectType, registerEnumType } from '@nestjs/graphql';
 import { DOCUMENT_FORMATS, type DocumentFormat } from '@hindsight/importer';
 import { Incident } from '../incidents/types/incident.types';
+import { PageInfo } from '../common/page-info.type';
 
 export const DocumentFormatEnum = Object.fromEntries(DOCUMENT_FORMATS.map((f) => [f.toUpperCase(), f])) as Record<string, DocumentFormat>;
 registerEnumType(DocumentFormatEnum, { name: 'DocumentFormat' });
@@ -74,6 +75,20 @@ export class ImportPostmortemPayload {
 export class DraftIncident {
   @Field(() => Incident) incident!: Incident;
   @Field(() => ImportReport, { nullable: true }) report!: ImportReport | null;
+}
+
+@ObjectType()
+export class DraftIncidentEdge {
+  @Field() cursor!: string;
+  @Field(() => DraftIncident) node!: DraftIncident;
+}
+
+@ObjectType({ description: 'A page of the drafts awaiting review, most recently changed first.' })
+export class DraftIncidentConnection {
+  @Field(() => [DraftIncidentEdge]) edges!: DraftIncidentEdge[];
+  @Field(() => [DraftIncident]) nodes!: DraftIncident[];
+  @Field(() => PageInfo) pageInfo!: PageInfo;
+  @Field(() => Int, { description: 'Drafts in the queue: one count statement, run only when selected.' }) totalCount!: number;
 }
 
 @InputType()

@@ -1,10 +1,10 @@
-import { Args, Int, Mutation, Query, Resolver } from '@nestjs/graphql';
+import { Args, Int, Mutation, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
 import { ImportsService } from '@hindsight/imports';
-import { checkPageSize } from '@hindsight/incidents';
+import { toConnection, type ConnectionCounts } from '../common/page-info.type';
 import type { Principal } from '@hindsight/tracking';
 import { CurrentPrincipal } from '../auth/current-principal.decorator';
 import { RequireRole } from '../auth/roles.decorator';
-import { DraftIncident, ImportPostmortemInput, ImportPostmortemPayload, PublishIncidentInput, PublishIncidentPayload } from './import.types';
+import { DraftIncidentConnection, ImportPostmortemInput, ImportPostmortemPayload, PublishIncidentInput, PublishIncidentPayload } from './import.types';
 
 @Resolver()
 export class ImportsResolver {
@@ -23,8 +23,22 @@ export class ImportsResolver {
   }
 
   @RequireRole('editor')
-  @Query(() => [DraftIncident], { description: 'Drafts awaiting review, newest first, with their import reports (editor).' })
-  draftIncidents(@Args('first', { type: () => Int, nullable: true, defaultValue: 20 }) first: number) {
-    return this.imports.listDrafts(checkPageSize(first));
+  @Query(() => DraftIncidentConnection, { description: 'Drafts awaiting review, most recently changed first, with their import reports (editor). Pages both ways: first/after or last/before (at most 100).' })
+  async draftIncidents(
+    @Args('first', { type: () => Int, nullable: true }) first: number | null,
+    @Args('after', { type: () => String, nullable: true }) after: string | null,
+    @Args('last', { type: () => Int, nullable: true }) last: number | null,
+    @Args('before', { type: () => String, nullable: true }) before: string | null,
+  ) {
+    return toConnection(await this.imports.listDrafts({ first, after, last, before }));
+  }
+}
+
+// Counting is a statement of its own, run only when the query selects the field.
+@Resolver(() => DraftIncidentConnection)
+export class DraftIncidentConnectionCountsResolver {
+  @ResolveField(() => Int)
+  totalCount(@Parent() c: ConnectionCounts): Promise<number> {
+    return c.count();
   }
 }

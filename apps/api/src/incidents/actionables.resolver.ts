@@ -17,16 +17,18 @@ import { Actionable, ActionableConnection, ActionableFilterInput, CausalFactor, 
 export class ActionablesResolver {
   constructor(private readonly service: IncidentsService) {}
 
-  @Query(() => ActionableConnection, { description: 'Follow-up work across all incidents, soonest due first by default.' })
+  @Query(() => ActionableConnection, { description: 'Follow-up work across all incidents, soonest due first by default. Pages both ways: first/after or last/before (at most 100); a cursor belongs to its orderBy.' })
   async actionables(
     @Args('filter', { type: () => ActionableFilterInput, nullable: true }) filter: ActionableFilterInput | null,
     @Args('orderBy', { type: () => ActionableOrderEnum, nullable: true }) orderBy: ActionableOrder | null,
     @Args('first', { type: () => Int, nullable: true }) first: number | null,
     @Args('after', { type: () => String, nullable: true }) after: string | null,
+    @Args('last', { type: () => Int, nullable: true }) last: number | null,
+    @Args('before', { type: () => String, nullable: true }) before: string | null,
     @Loaders() loaders: IncidentLoaders,
     @Info() info: GraphQLResolveInfo,
   ) {
-    const page = await this.service.listActionables(filter ?? {}, { orderBy, first, after }, { loaders, include: actionableInclude(nodesOf(selectionOf(info))) });
+    const page = await this.service.listActionables(filter ?? {}, { orderBy, first, after, last, before }, { loaders, include: actionableInclude(nodesOf(selectionOf(info))) });
     return toConnection(page);
   }
 

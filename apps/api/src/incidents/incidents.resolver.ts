@@ -43,17 +43,19 @@ export class IncidentsResolver {
     return this.service.findBySlug(slug, { loaders, include: incidentInclude(selectionOf(info)), includeDrafts: principal !== null && roleAllows(principal.role, 'editor') });
   }
 
-  @Query(() => IncidentConnection, { description: 'Incidents, newest first by default. `first` is capped at 100.' })
+  @Query(() => IncidentConnection, { description: 'Incidents, newest first by default. Pages both ways: first/after or last/before (at most 100); a cursor belongs to its orderBy (and, for RELEVANCE, its search).' })
   async incidents(
     @Args('filter', { type: () => IncidentFilterInput, nullable: true }) filter: IncidentFilterInput | null,
     @Args('orderBy', { type: () => IncidentOrderEnum, nullable: true }) orderBy: IncidentOrder | null,
     @Args('first', { type: () => Int, nullable: true }) first: number | null,
     @Args('after', { type: () => String, nullable: true }) after: string | null,
+    @Args('last', { type: () => Int, nullable: true }) last: number | null,
+    @Args('before', { type: () => String, nullable: true }) before: string | null,
     @Loaders() loaders: IncidentLoaders,
     @Info() info: GraphQLResolveInfo,
   ) {
     const include = incidentInclude(nodesOf(selectionOf(info)));
-    const page = await this.service.listIncidents(filter ?? {}, { orderBy, first, after }, { loaders, include });
+    const page = await this.service.listIncidents(filter ?? {}, { orderBy, first, after, last, before }, { loaders, include });
     const connection = toConnection(page);
     const searchContext = this.searchResults.context(filter ?? {}, page.search, page.count, page.nodes.map((n) => n.id));
     return { ...connection, edges: connection.edges.map((e) => ({ ...e, searchContext })), searchContext, searchWidened: page.search?.widened ?? [] };

@@ -3,8 +3,7 @@ import DataLoader from 'dataloader';
 import { IncidentsService, type PatternRecord, type PatternWithCount } from '@hindsight/incidents';
 import { AllLoaders } from '../common/gql-context';
 import type { RequestLoaders } from '../common/request-loaders';
-import { pageOfList } from '../common/list-connection';
-import { toConnection } from '../common/page-info.type';
+import { listConnection } from '../common/list-connection';
 import { Pattern, PatternConnection } from './types/incident.types';
 
 /** Incident counts of patterns reached through `Incident.patterns`: the taxonomy is small, so one read of it serves the request. */
@@ -28,7 +27,7 @@ export class PatternsResolver {
     @Args('last', { type: () => Int, nullable: true }) last: number | null,
     @Args('before', { type: () => String, nullable: true }) before: string | null,
   ) {
-    return toConnection(pageOfList(await this.service.listPatterns(), (p) => p.key, 'KEY_ASC', { first, after, last, before }));
+    return listConnection(await this.service.listPatterns(), (p) => p.key, 'KEY_ASC', { first, after, last, before });
   }
 
   @Query(() => Pattern, { description: 'One pattern by key; NOT_FOUND when there is none.' })

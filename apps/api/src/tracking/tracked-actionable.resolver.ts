@@ -1,17 +1,19 @@
 import { Args, Int, Parent, ResolveField, Resolver } from '@nestjs/graphql';
 import type { ActionableStatus } from '@hindsight/domain';
 import type { ActionableRecord, IncidentLoaders, IncidentRecord } from '@hindsight/incidents';
-import { allowedTransitions, type ActionablePriority, type TrackedActionableRecord } from '@hindsight/tracking';
+import { MAX_HISTORY, allowedTransitions, type ActionablePriority, type TrackedActionableRecord } from '@hindsight/tracking';
 import { ActionableStatusEnum } from '../common/graphql-enums';
 import { AllLoaders, Loaders } from '../common/gql-context';
 import type { RequestLoaders } from '../common/request-loaders';
+import { listConnection } from '../common/list-connection';
 import { Actionable, ExternalReference, Incident } from '../incidents/types/incident.types';
 import { TrackerLinks } from './tracker-links';
 import { ActionablePriorityEnum } from './tracking-enums';
 import { TrackingLoadersProvider } from './tracking-loaders.provider';
-import { AuditEvent, LinkedScenario, LinkedScenarioRun } from './types/tracking.types';
+import { AuditEventConnection, LinkedScenario, LinkedScenarioRun } from './types/tracking.types';
 
-const LAST = { type: () => Int, defaultValue: 100, description: 'How many of the most recent events (at most 500), oldest first.' };
+const HISTORY_ORDER = 'AT_ASC';
+const HISTORY_NOTE = `Oldest first; pages both ways over the most recent ${MAX_HISTORY} events: last/before from the newest, first/after from the oldest of those (at most 100 a page).`;
 
 /** The tracking side of an actionable: priority, who closed it, its audit trail, its model scenario. */
 @Resolver(() => Actionable)
@@ -63,9 +65,16 @@ export class TrackedActionableResolver {
     return allowedTransitions(a.status);
   }
 
-  @ResolveField(() => [AuditEvent], { description: 'Every change to this actionable: who, when, which field, from what to what, and why.' })
-  history(@Parent() a: TrackedActionableRecord, @Args('last', LAST) last: number, @AllLoaders() context: RequestLoaders) {
-    return this.loaders.actionableHistory(context, a.id, last);
+  @ResolveField(() => AuditEventConnection, { description: `Every change to this actionable: who, when, which field, from what to what, and why. ${HISTORY_NOTE}` })
+  async history(
+    @Parent() a: TrackedActionableRecord,
+    @AllLoaders() context: RequestLoaders,
+    @Args('first', { type: () => Int, nullable: true }) first: number | null,
+    @Args('after', { type: () => String, nullable: true }) after: string | null,
+    @Args('last', { type: () => Int, nullable: true }) last: number | null,
+    @Args('before', { type: () => String, nullable: true }) before: string | null,
+  ) {
+    return listConnection(await this.loaders.actionableHistory(context, a.id), (e) => e.id, HISTORY_ORDER, { first, after, last, before });
   }
 
   @ResolveField(() => LinkedScenario, { nullable: true, description: 'The model scenario reproducing the failure this work should prevent, when one is linked.' })
@@ -83,8 +92,15 @@ export class TrackedActionableResolver {
 export class IncidentHistoryResolver {
   constructor(private readonly loaders: TrackingLoadersProvider) {}
 
-  @ResolveField(() => [AuditEvent], { description: 'Every change to this incident and its actionables, including deleted ones.' })
-  history(@Parent() i: IncidentRecord, @Args('last', LAST) last: number, @AllLoaders() context: RequestLoaders) {
-    return this.loaders.incidentHistory(context, i.id, last);
+  @ResolveField(() => AuditEventConnection, { description: `Every change to this incident and its actionables, including deleted ones. ${HISTORY_NOTE}` })
+  async history(
+    @Parent() i: IncidentRecord,
+    @AllLoaders() context: RequestLoaders,
+    @Args('first', { type: () => Int, nullable: true }) first: number | null,
+    @Args('after', { type: () => String, nullable: true }) after: string | null,
+    @Args('last', { type: () => Int, nullable: true }) last: number | null,
+    @Args('before', { type: () => String, nullable: true }) before: string | null,
+  ) {
+    return listConnection(await this.loaders.incidentHistory(context, i.id), (e) => e.id, HISTORY_ORDER, { first, after, last, before });
   }
 }

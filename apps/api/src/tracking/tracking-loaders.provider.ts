@@ -1,7 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { PrismaService } from '@hindsight/db';
-import { AppError } from '@hindsight/domain';
-import { MAX_HISTORY, SCENARIO_LINK, TrackingLoaders, type AuditEventRecord, type ScenarioLink } from '@hindsight/tracking';
+import { SCENARIO_LINK, TrackingLoaders, type AuditEventRecord, type ScenarioLink } from '@hindsight/tracking';
 import type { RequestLoaders } from '../common/request-loaders';
 import type { AuditEvent } from './types/tracking.types';
 
@@ -17,19 +16,15 @@ export class TrackingLoadersProvider {
     return loaders.of(TrackingLoaders, () => new TrackingLoaders(this.prisma, this.scenarios));
   }
 
-  async actionableHistory(context: RequestLoaders, actionableId: string, last: number): Promise<AuditEvent[]> {
-    checkLast(last);
-    return (await this.for(context).actionableHistory.load(actionableId)).slice(-last).map(toAuditEvent);
+  /** The most recent MAX_HISTORY events of an actionable, oldest first (the window its history connection pages). */
+  async actionableHistory(context: RequestLoaders, actionableId: string): Promise<AuditEvent[]> {
+    return (await this.for(context).actionableHistory.load(actionableId)).map(toAuditEvent);
   }
 
-  async incidentHistory(context: RequestLoaders, incidentId: string, last: number): Promise<AuditEvent[]> {
-    checkLast(last);
-    return (await this.for(context).incidentHistory.load(incidentId)).slice(-last).map(toAuditEvent);
+  /** The most recent MAX_HISTORY events of an incident and its actionables, oldest first. */
+  async incidentHistory(context: RequestLoaders, incidentId: string): Promise<AuditEvent[]> {
+    return (await this.for(context).incidentHistory.load(incidentId)).map(toAuditEvent);
   }
-}
-
-function checkLast(last: number): void {
-  if (!Number.isInteger(last) || last < 1 || last > MAX_HISTORY) throw AppError.badField('last', `must be an integer from 1 to ${MAX_HISTORY}; got ${last}`);
 }
 
 /** Text stays text; lists and snapshots become JSON, so a client can show any value as a string. */

@@ -17,7 +17,7 @@ export class DraftReviewPageController {
   @Get()
   @RequireRole('editor')
   async list(@Res() res: Response): Promise<void> {
-    sendPage(res, 200, draftListView(await this.imports.listDrafts(100)));
+    sendPage(res, 200, draftListView((await this.imports.listDrafts({ first: 100 })).nodes));
   }
 
   @Get(':slug')

@@ -1,5 +1,6 @@
 import { Field, Float, ID, Int, ObjectType } from '@nestjs/graphql';
-import type { AuditAction, AuditEntity } from '@hindsight/tracking';
+import { MAX_HISTORY, type AuditAction, type AuditEntity } from '@hindsight/tracking';
+import { PageInfo } from '../../common/page-info.type';
 import { FixVerdict } from '../../models/model.types';
 import { AuditActionEnum, AuditEntityEnum } from '../tracking-enums';
 import { Node } from '../../node/node.interface';
@@ -67,4 +68,18 @@ export class LinkedScenarioRun {
   @Field(() => FixVerdict, { nullable: true, description: "The verdict on the fix: the failure criterion on this run against the as-happened run. Null until the run succeeded, or when the model states no failure criterion." })
   verdict!: FixVerdict | null;
   @Field(() => String, { nullable: true }) summary!: string | null;
+}
+
+@ObjectType()
+export class AuditEventEdge {
+  @Field() cursor!: string;
+  @Field(() => AuditEvent) node!: AuditEvent;
+}
+
+@ObjectType({ description: `A page of an audit trail. totalCount counts the events the trail can page (its most recent ${MAX_HISTORY}).` })
+export class AuditEventConnection {
+  @Field(() => [AuditEventEdge]) edges!: AuditEventEdge[];
+  @Field(() => [AuditEvent]) nodes!: AuditEvent[];
+  @Field(() => PageInfo) pageInfo!: PageInfo;
+  @Field(() => Int) totalCount!: number;
 }
