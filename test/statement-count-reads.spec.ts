@@ -94,6 +94,10 @@ describe('statement counts of every list and nested read, at 10 and at 1,000 inc
       WHERE "owner" IS NOT NULL AND "dueDate" IS NOT NULL GROUP BY "owner" ORDER BY count(*) DESC, "owner" LIMIT 1`;
     QUERIES['actionables board by owner and due date']!.variables = { owner };
     await drafts(3);
+    // A token's last use is recorded at most once a minute, by the request that uses it: one
+    // request first, so that write falls outside the measured queries in both rounds.
+    const touchToken = () => t.gql('{ patterns(first: 1) { nodes { key } } }', {}, editor);
+    await touchToken();
     const small: Record<string, { statements: number; rows: number }> = {};
     for (const name of Object.keys(QUERIES)) {
       small[name] = await statementsOf(name);
@@ -104,6 +108,7 @@ describe('statement counts of every list and nested read, at 10 and at 1,000 inc
 
     await loadSyntheticCorpus(prisma(), { incidents: 996, seed: 1, batchSize: 100 });
     await drafts(100);
+    await touchToken();
     for (const name of Object.keys(QUERIES)) {
       const big = await statementsOf(name);
       expect({ name, statements: big.statements }).toEqual({ name, statements: small[name]!.statements });
