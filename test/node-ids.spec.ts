@@ -53,6 +53,20 @@ describe('global ids and node(id:)', () => {
     expect(none.errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
   });
 
+  it('shows accounts to admins only', async () => {
+    const made = await t.gql<{ createAccount: { account: { id: string; name: string } } }>(
+      'mutation { createAccount(input: { name: "node-person", role: VIEWER }) { account { id name } } }',
+      {},
+      as('admin'),
+    );
+    expect(made.errors).toBeUndefined();
+    const { id } = made.data.createAccount.account;
+    const asAdmin = await t.gql<{ node: { __typename: string; name: string } | null }>(`query($id: ID!) { node(id: $id) { __typename ... on Account { name } } }`, { id }, as('admin'));
+    expect(asAdmin.data.node).toEqual({ __typename: 'Account', name: 'node-person' });
+    const asEditor = await t.gql<{ node: unknown }>(`query($id: ID!) { node(id: $id) { id } }`, { id }, as('editor'));
+    expect(asEditor.data.node).toBeNull();
+  });
+
   it('shows API tokens to admins only', async () => {
     const list = await t.gql<{ apiTokens: { nodes: { id: string }[] } }>(`{ apiTokens { nodes { id } } }`, {}, as('admin'));
     const id = list.data.apiTokens.nodes[0]!.id;

@@ -16,6 +16,7 @@ export const NODE_TYPES = [
   'Pattern',
   'AuditEvent',
   'ApiToken',
+  'Account',
   'ModelRun',
   'ModelSpecVersion',
 ] as const;

@@ -80,6 +80,11 @@ export class NodeResolver {
         if (principal?.role !== 'admin') return null;
         return this.prisma.apiToken.findUnique({ where: { id }, omit: { tokenHash: true } });
       }
+      case 'Account': {
+        const principal = await principalOf(req);
+        if (principal?.role !== 'admin') return null;
+        return this.prisma.account.findUnique({ where: { id }, select: { id: true, name: true, role: true, createdBy: true, createdAt: true, lastSignInAt: true, disabledAt: true } });
+      }
       case 'ModelRun':
         return this.models.findRun(id).catch((error: unknown) => {
           if (error instanceof AppError && error.code === 'NOT_FOUND') return null;

@@ -1,11 +1,11 @@
-import { Field, ID, InputType, Int, ObjectType } from '@nestjs/graphql';
+import { Field, InputType, Int, ObjectType } from '@nestjs/graphql';
 import type { Role } from '@hindsight/tracking';
 import { PageInfo } from '../../common/page-info.type';
+import { Node } from '../../node/node.interface';
 import { RoleEnum } from './api-token.types';
 
-@ObjectType({ description: 'A person who signs in on the pages, as admins see it. Passwords are never shown after they are set.' })
-export class Account {
-  @Field(() => ID) id!: string;
+@ObjectType({ description: 'A person who signs in on the pages, as admins see it. Passwords are never shown after they are set.', implements: () => [Node] })
+export class Account extends Node {
   @Field({ description: 'The sign-in name; the audit trail names their changes after it.' }) name!: string;
   @Field(() => RoleEnum) role!: Role;
   @Field() createdBy!: string;
