@@ -34,8 +34,9 @@ const ALLOWED: Record<string, (spec: string) => boolean> = {
   imports: (s) => ['@hindsight/domain', '@hindsight/db', '@hindsight/incidents', '@hindsight/importer', '@hindsight/tracking', '@nestjs/common'].includes(s),
   // The engine's number formatter, so the charts print figures exactly as the CLI and checks do.
   web: (s) => ['@hindsight/domain', '@hindsight/models', 'marked', 'sanitize-html'].includes(s),
-  notifications: (s) => ['@hindsight/db', '@hindsight/tracking', '@nestjs/common', 'pg-boss'].includes(s),
-  'tracker-sync': (s) => ['@hindsight/db', '@hindsight/domain', '@hindsight/tracking', '@nestjs/common', 'pg-boss', '@octokit/rest', 'jira.js'].includes(s),
+  jobs: (s) => ['pg-boss'].includes(s),
+  notifications: (s) => ['@hindsight/db', '@hindsight/jobs', '@hindsight/tracking', '@nestjs/common'].includes(s),
+  'tracker-sync': (s) => ['@hindsight/db', '@hindsight/domain', '@hindsight/jobs', '@hindsight/tracking', '@nestjs/common', '@octokit/rest', 'jira.js'].includes(s),
   // Templates generate engine specs from incident documents; libs/models never imports them.
   'model-templates': (s) => ['@hindsight/domain', '@hindsight/models'].includes(s),
   'model-runs': (s) => ['@hindsight/domain', '@hindsight/db', '@hindsight/models', '@nestjs/common', 'dataloader', 'pg-boss'].includes(s),

@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import PgBoss from 'pg-boss';
+import { PolledQueue } from '@hindsight/jobs';
 import { PrismaService } from '@hindsight/db';
 import { takeNotices } from './audit-feed';
 import type { Notice } from './notice';
@@ -24,9 +24,7 @@ interface DeliveryJob {
 @Injectable()
 export class NotificationsService implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('Notifications');
-  private boss: PgBoss | null = null;
-  private timer: NodeJS.Timeout | null = null;
-  private polling: Promise<unknown> | null = null;
+  private queue: PolledQueue<DeliveryJob> | null = null;
 
   constructor(
     private readonly prisma: PrismaService,
@@ -39,49 +37,36 @@ export class NotificationsService implements OnApplicationBootstrap, OnApplicati
 
   async onApplicationBootstrap(): Promise<void> {
     if (!this.enabled) return;
-    const boss = new PgBoss({ connectionString: this.prisma.connectionString, max: 2, application_name: 'hindsight-notifications', schedule: false });
-    boss.on('error', (error) => this.logger.warn(`queue: ${error.message}`));
-    await boss.start();
-    await boss.createQueue(NOTIFICATION_QUEUE, {
+    const queue = new PolledQueue<DeliveryJob>({
+      connectionString: this.prisma.connectionString,
       name: NOTIFICATION_QUEUE,
       retryLimit: this.options.retryLimit,
-      retryDelay: 1,
-      retryBackoff: true,
+      retryDelaySeconds: 1,
       expireInSeconds: Math.max(30, Math.ceil((this.options.timeoutMs * 2) / 1000)),
+      pollMs: this.options.pollMs,
+      stopTimeoutMs: this.options.timeoutMs + 1_000,
+      poll: (send) =>
+        takeNotices(this.prisma, this.options.publicUrl, async (notices) => {
+          for (const notice of notices) {
+            for (const subscriber of this.options.subscribers) await send({ subscriber, notice }, `${notice.id}:${subscriber}`);
+          }
+        }),
+      run: (job) => this.deliver(job),
+      warn: (message) => this.logger.warn(message),
     });
-    await boss.work<DeliveryJob>(NOTIFICATION_QUEUE, { batchSize: 1, pollingIntervalSeconds: 0.5 }, async ([job]) => {
-      if (job) await this.deliver(job.data);
-    });
-    this.boss = boss;
-    this.timer = setInterval(() => void this.poll(), this.options.pollMs);
-    this.timer.unref();
+    await queue.start();
+    this.queue = queue;
   }
 
   async onApplicationShutdown(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
-    await this.polling?.catch(() => undefined);
-    const boss = this.boss;
-    this.boss = null;
-    await boss?.stop({ graceful: true, timeout: this.options.timeoutMs + 1_000, wait: true });
+    const queue = this.queue;
+    this.queue = null;
+    await queue?.stop();
   }
 
-  /** One read of the trail; overlapping polls are skipped, not queued. */
+  /** One read of the trail now (the timer reads it too); overlapping reads are skipped. */
   poll(): Promise<unknown> {
-    if (this.polling || !this.boss) return this.polling ?? Promise.resolve(0);
-    const boss = this.boss;
-    this.polling = takeNotices(this.prisma, this.options.publicUrl, async (notices) => {
-      for (const notice of notices) {
-        for (const subscriber of this.options.subscribers) {
-          await boss.send(NOTIFICATION_QUEUE, { subscriber, notice } satisfies DeliveryJob, { singletonKey: `${notice.id}:${subscriber}` });
-        }
-      }
-    })
-      .catch((error: unknown) => this.logger.warn(`reading notices failed: ${error instanceof Error ? error.message : String(error)}`))
-      .finally(() => {
-        this.polling = null;
-      });
-    return this.polling;
+    return this.queue?.poll() ?? Promise.resolve(0);
   }
 
   private async deliver({ subscriber, notice }: DeliveryJob): Promise<void> {

@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import PgBoss from 'pg-boss';
+import { PolledQueue } from '@hindsight/jobs';
 import { PrismaService } from '@hindsight/db';
 import { AppError, type ActionableStatus } from '@hindsight/domain';
 import { ActionableWritesService, readAuditFeed, tryReaderLock, type Actor } from '@hindsight/tracking';
@@ -34,9 +34,7 @@ export function movesFor(status: ActionableStatus, remote: RemoteState): Actiona
 export class TrackerSyncService implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('TrackerSync');
   private readonly remote: RemoteIssues;
-  private boss: PgBoss | null = null;
-  private timer: NodeJS.Timeout | null = null;
-  private polling: Promise<unknown> | null = null;
+  private queue: PolledQueue<SyncJob> | null = null;
 
   constructor(
     private readonly prisma: PrismaService,
@@ -52,55 +50,53 @@ export class TrackerSyncService implements OnApplicationBootstrap, OnApplication
 
   async onApplicationBootstrap(): Promise<void> {
     if (!this.enabled) return;
-    const boss = new PgBoss({ connectionString: this.prisma.connectionString, max: 2, application_name: 'hindsight-tracker-sync', schedule: false });
-    boss.on('error', (error) => this.logger.warn(`queue: ${error.message}`));
-    await boss.start();
-    await boss.createQueue(TRACKER_SYNC_QUEUE, { name: TRACKER_SYNC_QUEUE, retryLimit: 3, retryDelay: 2, retryBackoff: true, expireInSeconds: 120 });
-    await boss.work<SyncJob>(TRACKER_SYNC_QUEUE, { batchSize: 1, pollingIntervalSeconds: 0.5 }, async ([job]) => {
-      if (job) await this.run(job.data);
+    const queue = new PolledQueue<SyncJob>({
+      connectionString: this.prisma.connectionString,
+      name: TRACKER_SYNC_QUEUE,
+      retryLimit: 3,
+      retryDelaySeconds: 2,
+      expireInSeconds: 120,
+      pollMs: this.options.pollMs,
+      stopTimeoutMs: this.options.timeoutMs * 3 + 1_000,
+      poll: (send) => this.queueWork(send),
+      run: (job) => this.run(job),
+      warn: (message) => this.logger.warn(message),
     });
-    this.boss = boss;
-    this.timer = setInterval(() => void this.poll(), this.options.pollMs);
-    this.timer.unref();
+    await queue.start();
+    this.queue = queue;
   }
 
   async onApplicationShutdown(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
-    await this.polling?.catch(() => undefined);
-    const boss = this.boss;
-    this.boss = null;
-    await boss?.stop({ graceful: true, timeout: this.options.timeoutMs * 3 + 1_000, wait: true });
+    const queue = this.queue;
+    this.queue = null;
+    await queue?.stop();
   }
 
-  /** Reads new links and status changes from the audit trail and queues the tracker calls they need. */
+  /** Reads new links and status changes from the audit trail now (the timer reads it too). */
   poll(): Promise<unknown> {
-    if (this.polling || !this.boss) return this.polling ?? Promise.resolve(0);
-    const boss = this.boss;
-    this.polling = this.prisma
-      .$transaction(async (tx) => {
-        if (!(await tryReaderLock(tx, 'hindsight:tracker-sync'))) return 0;
-        const { events } = await readAuditFeed(tx, 'tracker-sync', 500);
-        let queued = 0;
-        for (const e of events) {
-          if (!e.actionableId || e.actor in TRACKER_NAMES) continue;
-          let job: SyncJob | null = null;
-          if (e.action === 'create' || (e.action === 'update' && e.field === 'references')) job = { kind: 'pull', actionableId: e.actionableId };
-          else if (e.action === 'update' && e.field === 'status' && this.options.writeBack) {
-            job = { kind: 'write-back', actionableId: e.actionableId, to: String(e.to), actor: e.actor, note: e.note };
-          }
-          if (job) {
-            await boss.send(TRACKER_SYNC_QUEUE, job, { singletonKey: `audit-${e.id}` });
-            queued += 1;
-          }
+    return this.queue?.poll() ?? Promise.resolve(0);
+  }
+
+  /** Queues the tracker calls that the audit trail's new links and status changes need. */
+  private queueWork(send: (job: SyncJob, singletonKey: string) => Promise<void>): Promise<number> {
+    return this.prisma.$transaction(async (tx) => {
+      if (!(await tryReaderLock(tx, 'hindsight:tracker-sync'))) return 0;
+      const { events } = await readAuditFeed(tx, 'tracker-sync', 500);
+      let queued = 0;
+      for (const e of events) {
+        if (!e.actionableId || e.actor in TRACKER_NAMES) continue;
+        let job: SyncJob | null = null;
+        if (e.action === 'create' || (e.action === 'update' && e.field === 'references')) job = { kind: 'pull', actionableId: e.actionableId };
+        else if (e.action === 'update' && e.field === 'status' && this.options.writeBack) {
+          job = { kind: 'write-back', actionableId: e.actionableId, to: String(e.to), actor: e.actor, note: e.note };
         }
-        return queued;
-      })
-      .catch((error: unknown) => this.logger.warn(`reading the audit trail failed: ${error instanceof Error ? error.message : String(error)}`))
-      .finally(() => {
-        this.polling = null;
-      });
-    return this.polling;
+        if (job) {
+          await send(job, `audit-${e.id}`);
+          queued += 1;
+        }
+      }
+      return queued;
+    });
   }
 
   /** The synced issues a follow-up references now. */
