@@ -1,7 +1,7 @@
-import os from 'node:os';
 import { parseArgs } from 'node:util';
-import { AccountsService, ROLES, type AccountRecord, type Actor, type Role } from '@hindsight/tracking';
+import { AccountsService, ROLES, type AccountRecord, type Role } from '@hindsight/tracking';
 import { loadConfig } from '../config/app-config';
+import { cliActor } from './cli-actor';
 import { withDatabase } from './cli-database';
 
 const USAGE = `usage:
@@ -11,16 +11,6 @@ const USAGE = `usage:
   npm run account -- disable <name>
   npm run account -- enable <name>
   npm run account -- reset <name>`;
-
-function cliActor(): Actor {
-  let user = 'unknown';
-  try {
-    user = os.userInfo().username;
-  } catch {
-    // No passwd entry (some containers): the events still say they came from the CLI.
-  }
-  return { name: `cli:${user}`, tokenId: null };
-}
 
 function row(a: AccountRecord): string {
   const when = (d: Date | null) => (d ? d.toISOString().replace(/\.\d+Z$/, 'Z') : '-');

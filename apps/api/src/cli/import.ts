@@ -1,8 +1,8 @@
 import fs from 'node:fs/promises';
-import os from 'node:os';
 import { importCli } from '@hindsight/importer';
 import { ImportsService } from '@hindsight/imports';
 import { loadConfig } from '../config/app-config';
+import { cliActor } from './cli-actor';
 import { withDatabase } from './cli-database';
 
 /**
@@ -27,7 +27,7 @@ export async function main(argv: string[]): Promise<number> {
       ...io,
       baseOptions: await imports.parseOptions(),
       async saveDraft(result, file) {
-        const outcome = await imports.saveDraft(result, { sourceUrl: result.draft.source.url, document: await fs.readFile(file, 'utf8'), actor: { name: `cli:${os.userInfo().username}`, tokenId: null } });
+        const outcome = await imports.saveDraft(result, { sourceUrl: result.draft.source.url, document: await fs.readFile(file, 'utf8'), actor: cliActor() });
         return outcome.created ? 'created draft' : 'updated draft';
       },
     });

@@ -1,23 +1,12 @@
-import os from 'node:os';
 import { parseArgs } from 'node:util';
-import { ROLES, ApiTokensService, type Actor, type ApiTokenRecord, type Role } from '@hindsight/tracking';
+import { ROLES, ApiTokensService, type ApiTokenRecord, type Role } from '@hindsight/tracking';
+import { cliActor } from './cli-actor';
 import { withDatabase } from './cli-database';
 
 const USAGE = `usage:
   npm run token -- create --name <name> --role <${ROLES.join('|')}>
   npm run token -- list
   npm run token -- revoke <name or id> [--note <why>]`;
-
-/** Whoever runs the CLI has database access, i.e. is an admin; the audit trail names their OS user. */
-function cliActor(): Actor {
-  let user = 'unknown';
-  try {
-    user = os.userInfo().username;
-  } catch {
-    // No passwd entry (some containers): the events still say they came from the CLI.
-  }
-  return { name: `cli:${user}`, tokenId: null };
-}
 
 function row(t: ApiTokenRecord): string {
   const when = (d: Date | null) => (d ? d.toISOString().replace(/\.\d+Z$/, 'Z') : '-');
