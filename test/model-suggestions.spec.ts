@@ -1,5 +1,6 @@
 import { issueTokens } from './support/api-tokens';
 import { startTestApp, type TestApp } from './support/test-app';
+import { testPrisma } from './support/test-db';
 
 const STACKEGG = 'stackegg-haproxy-session-cap-2015';
 const SUGGEST = `query S($input: SuggestModelsInput!) {
@@ -96,5 +97,24 @@ describe('suggested models over GraphQL', () => {
     expect(second.data.attachSuggestedModel.specVersion.version).toBe('2');
     const again = await t.gql<{ runModel: { run: { specVersion: string } } }>(`mutation { runModel(input: { incident: "${STACKEGG}", scenario: "as-happened" }) { run { specVersion } } }`);
     expect(again.data.runModel.run.specVersion).toBe('2');
+  });
+  it('stores the spec and attaches it in one transaction: a failed binding leaves no new version behind', async () => {
+    const prisma = testPrisma(t.db.url);
+    try {
+      const before = await prisma.modelSpec.count({ where: { key: `${STACKEGG}-capacity-loss` } });
+      // A real failure inside the write: the binding row is refused by the database itself.
+      await prisma.$executeRawUnsafe(`CREATE FUNCTION refuse_binding() RETURNS trigger AS $$ BEGIN RAISE EXCEPTION 'binding refused for the test'; END $$ LANGUAGE plpgsql`);
+      await prisma.$executeRawUnsafe(`CREATE TRIGGER refuse_binding BEFORE INSERT OR UPDATE ON "IncidentModel" FOR EACH ROW EXECUTE FUNCTION refuse_binding()`);
+      const failed = await t.gql(ATTACH, { input: { incident: STACKEGG, template: 'capacity-loss' } }, as('editor'));
+      expect(failed.errors?.length).toBeGreaterThan(0);
+      expect(await prisma.modelSpec.count({ where: { key: `${STACKEGG}-capacity-loss` } })).toBe(before);
+      await prisma.$executeRawUnsafe('DROP TRIGGER refuse_binding ON "IncidentModel"');
+      await prisma.$executeRawUnsafe('DROP FUNCTION refuse_binding()');
+      const ok = await t.gql<{ attachSuggestedModel: { specVersion: { key: string; version: string } } }>(ATTACH, { input: { incident: STACKEGG, template: 'capacity-loss' } }, as('editor'));
+      expect(ok.errors).toBeUndefined();
+      expect(ok.data.attachSuggestedModel.specVersion).toEqual({ key: `${STACKEGG}-capacity-loss`, version: '1' });
+    } finally {
+      await prisma.$disconnect();
+    }
   });
 });

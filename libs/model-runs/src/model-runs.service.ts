@@ -137,24 +137,25 @@ export class ModelRunsService {
   // ---- specs and bindings ------------------------------------------------------------------
 
   /** Validates and stores a spec version; the same content again returns the stored version. */
-  async createSpec(input: unknown): Promise<ModelSpecRecord> {
+  /** `db`: a transaction to write in (so a caller can store and attach as one write); the client otherwise. */
+  async createSpec(input: unknown, db: Prisma.TransactionClient = this.prisma): Promise<ModelSpecRecord> {
     const spec = validateSpec(input);
     const checksum = specChecksum(spec);
-    const existing = await this.prisma.modelSpec.findUnique({ where: { key_version: { key: spec.slug, version: spec.version } } });
+    const existing = await db.modelSpec.findUnique({ where: { key_version: { key: spec.slug, version: spec.version } } });
     if (existing) {
       if (existing.checksum === checksum) return existing;
       throw new AppError('CONFLICT', `Model "${spec.slug}" version ${spec.version} already exists with other content; give the changed spec a new version.`, {
         field: 'spec.version',
       });
     }
-    return this.prisma.modelSpec.create({
+    return db.modelSpec.create({
       data: { key: spec.slug, version: spec.version, title: spec.title, spec: spec as unknown as Prisma.InputJsonValue, checksum },
     });
   }
 
   /** An incident by its slug or a slug it had before a rename (as the incident pages and queries resolve it). */
-  private async incidentBySlug(slug: string, { publishedOnly }: { publishedOnly: boolean }): Promise<{ id: string }> {
-    const incident = await this.prisma.incident.findFirst({
+  private async incidentBySlug(slug: string, { publishedOnly }: { publishedOnly: boolean }, db: Prisma.TransactionClient = this.prisma): Promise<{ id: string }> {
+    const incident = await db.incident.findFirst({
       where: { ...(publishedOnly ? { status: 'published' as const } : {}), OR: [{ slug }, { slugAliases: { some: { slug } } }] },
       select: { id: true },
     });
@@ -162,35 +163,44 @@ export class ModelRunsService {
     return incident;
   }
 
-  /** Binds an incident to a spec version (the latest when none is named) and records its scenarios. */
-  async attach(incidentSlug: string, specKey: string, version?: string | null, defaultParameters: Record<string, number> = {}): Promise<IncidentModelView> {
-    const incident = await this.incidentBySlug(incidentSlug, { publishedOnly: false });
+  /**
+   * Binds an incident to a spec version (the latest when none is named) and records its scenarios.
+   * `tx`: a transaction the caller already holds (the binding then commits or rolls back with it).
+   */
+  async attach(incidentSlug: string, specKey: string, version?: string | null, defaultParameters: Record<string, number> = {}, tx?: Prisma.TransactionClient): Promise<IncidentModelView> {
+    const db = tx ?? this.prisma;
+    const incident = await this.incidentBySlug(incidentSlug, { publishedOnly: false }, db);
     const specRow = version
-      ? await this.prisma.modelSpec.findUnique({ where: { key_version: { key: specKey, version } } })
-      : await this.prisma.modelSpec.findFirst({ where: { key: specKey }, orderBy: { createdAt: 'desc' } });
+      ? await db.modelSpec.findUnique({ where: { key_version: { key: specKey, version } } })
+      : await db.modelSpec.findFirst({ where: { key: specKey }, orderBy: { createdAt: 'desc' } });
     if (!specRow) {
-      const known = version ? (await this.prisma.modelSpec.count({ where: { key: specKey } })) > 0 : false;
+      const known = version ? (await db.modelSpec.count({ where: { key: specKey } })) > 0 : false;
       throw AppError.notFound('Model spec', version ? `${specKey}@${version}` : specKey, known ? 'version' : 'model');
     }
     const spec = specRow.spec as unknown as ModelSpec;
     resolveParameters(spec, defaultParameters);
     const defaults = defaultParameters;
-    await this.prisma.$transaction(async (tx) => {
-      await tx.incidentModel.upsert({
+    const bind = async (w: Prisma.TransactionClient) => {
+      await w.incidentModel.upsert({
         where: { incidentId: incident.id },
         create: { incidentId: incident.id, specId: specRow.id, defaultParameters: defaults },
         update: { specId: specRow.id, defaultParameters: defaults },
       });
-      await tx.scenario.deleteMany({ where: { incidentId: incident.id, key: { notIn: spec.scenarios.map((s) => s.key) } } });
+      await w.scenario.deleteMany({ where: { incidentId: incident.id, key: { notIn: spec.scenarios.map((s) => s.key) } } });
       for (const [position, s] of spec.scenarios.entries()) {
         const data = { position, title: s.title, description: s.description, actionableKey: s.actionableKey };
-        await tx.scenario.upsert({
+        await w.scenario.upsert({
           where: { incidentId_key: { incidentId: incident.id, key: s.key } },
           create: { incidentId: incident.id, key: s.key, ...data },
           update: data,
         });
       }
-    });
+    };
+    if (tx) {
+      await bind(tx);
+      return (await this.modelsOf([incident.id], tx))[0]!;
+    }
+    await this.prisma.$transaction(bind);
     return (await this.modelOf(incident.id))!;
   }
 
@@ -200,8 +210,8 @@ export class ModelRunsService {
   }
 
   /** Same order as `incidentIds`; one query whatever their number. */
-  async modelsOf(incidentIds: readonly string[]): Promise<(IncidentModelView | null)[]> {
-    const bindings = await this.prisma.incidentModel.findMany({
+  async modelsOf(incidentIds: readonly string[], db: Prisma.TransactionClient = this.prisma): Promise<(IncidentModelView | null)[]> {
+    const bindings = await db.incidentModel.findMany({
       where: { incidentId: { in: [...incidentIds] } },
       include: { spec: true, scenarios: { orderBy: { position: 'asc' } } },
     });

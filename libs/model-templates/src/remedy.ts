@@ -16,6 +16,12 @@ export const REMEDY_KINDS = [
   'warm-cache',
   'stagger-rollout',
   'break-loop',
+  'reclaim',
+  'detect-earlier',
+  'rollback',
+  'pre-deploy-validation',
+  'harden-access',
+  'revoke-access',
 ] as const;
 export type RemedyKind = (typeof REMEDY_KINDS)[number];
 
@@ -32,6 +38,12 @@ export const REMEDY_LABELS: Record<RemedyKind, string> = {
   'warm-cache': 'warm the cache',
   'stagger-rollout': 'stagger the rollout',
   'break-loop': 'break the loop',
+  reclaim: 'reclaim / clean up',
+  'detect-earlier': 'detect earlier (alerts, monitoring)',
+  rollback: 'faster rollback',
+  'pre-deploy-validation': 'validate before deploying (tests, checks)',
+  'harden-access': 'stronger authentication / narrower access',
+  'revoke-access': 'revoke access / credentials',
 };
 
 /**

@@ -3,7 +3,7 @@
  * their provenance, the failure criterion, as-happened, one scenario per matched actionable (the
  * fix of its remedy kind switched on) and the unmatched fixes as what-ifs, and the checks.
  */
-import { validateSpec, type CheckSpec, type ModelSpec, type ScenarioSpec, type SourceQuote } from '@hindsight/models';
+import { DEFAULT_POINTS, validateSpec, type CheckSpec, type ModelSpec, type ScenarioSpec, type SourceQuote } from '@hindsight/models';
 import type { FixTemplate, ModelTemplate, ParameterFill, Values } from './template.types';
 
 export interface ScenarioBinding {
@@ -72,7 +72,8 @@ export function instantiate(template: ModelTemplate, fills: readonly ParameterFi
       description: 'The failure criterion is first met after the trigger, not before it: the model is healthy until the change the incident reports.',
       scenarios: ['as-happened'],
       measure: { metric: template.failure.metric, stat: template.failure.op === 'below' ? 'firstTimeBelow' : 'firstTimeAbove', threshold },
-      expect: { op: '>=', value: { param: 'triggerAt' } },
+      // The series are averages over output points: the point holding the trigger may show it.
+      expect: { op: '>=', value: `triggerAt - ${Number((body.horizon / (body.points ?? DEFAULT_POINTS)).toPrecision(6))}` },
       unit: 's',
       ifFails: 'The model fails before its trigger: its steady load is already too much for it, so the values assumed for the load are too high.',
       kind: 'construction',

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { PrismaService } from '@hindsight/db';
+import { Prisma, PrismaService } from '@hindsight/db';
 import { AppError } from '@hindsight/domain';
 import { IncidentLoaders, IncidentsService, type IncidentRecord } from '@hindsight/incidents';
 import { MODEL_EXECUTOR, ModelRunsService, specChecksum, type IncidentModelView, type ModelExecutor, type ModelSpecRecord } from '@hindsight/model-runs';
@@ -99,27 +99,34 @@ export class ModelSuggestionsService {
    * `expectedModel` is what the person saw attached (undefined: not checked).
    */
   async confirm(incident: IncidentRecord, spec: unknown, expectedModel: string | null | undefined, field: string): Promise<{ specVersion: ModelSpecRecord; view: IncidentModelView }> {
-    const current = await this.attachedRef(incident);
-    if (expectedModel !== undefined && (expectedModel ?? null) !== current) {
-      throw new AppError('CONFLICT', `The incident's model changed since the draft was made: it is ${current ?? 'none'}, not ${expectedModel ?? 'none'}.`, {
-        field,
-        current: { model: current, expected: expectedModel ?? null },
-      });
-    }
     const valid = validateSpec(spec);
-    const versioned = await this.nextVersion(valid);
-    const specVersion = await this.models.createSpec(versioned);
-    const view = await this.models.attach(incident.slug, specVersion.key, specVersion.version, {});
-    return { specVersion, view };
+    // Storing the version and attaching it are one write: a failure in either leaves neither.
+    // The advisory lock serialises confirmations for one incident, so the version check, the
+    // next version number and the binding all see the same state.
+    return this.prisma.$transaction(async (tx) => {
+      await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`model-confirm:${incident.id}`}))`;
+      const bound = await this.models.modelsOf([incident.id], tx);
+      const current = bound[0] ? `${bound[0].spec.key}@${bound[0].spec.version}` : null;
+      if (expectedModel !== undefined && (expectedModel ?? null) !== current) {
+        throw new AppError('CONFLICT', `The incident's model changed since the draft was made: it is ${current ?? 'none'}, not ${expectedModel ?? 'none'}.`, {
+          field,
+          current: { model: current, expected: expectedModel ?? null },
+        });
+      }
+      const versioned = await this.nextVersion(valid, tx);
+      const specVersion = await this.models.createSpec(versioned, tx);
+      const view = await this.models.attach(incident.slug, specVersion.key, specVersion.version, {}, tx);
+      return { specVersion, view };
+    });
   }
 
   /** Versions of one key count up; a draft identical to the newest stored version is that version. */
-  private async nextVersion(spec: ModelSpec): Promise<ModelSpec> {
-    const latest = await this.prisma.modelSpec.findFirst({ where: { key: spec.slug }, orderBy: { createdAt: 'desc' } });
+  private async nextVersion(spec: ModelSpec, db: Prisma.TransactionClient): Promise<ModelSpec> {
+    const latest = await db.modelSpec.findFirst({ where: { key: spec.slug }, orderBy: { createdAt: 'desc' } });
     if (!latest) return { ...spec, version: '1' };
     const same = { ...spec, version: latest.version };
     if (specChecksum(same) === latest.checksum) return same;
-    const n = await this.prisma.modelSpec.count({ where: { key: spec.slug } });
+    const n = await db.modelSpec.count({ where: { key: spec.slug } });
     return { ...spec, version: String(n + 1) };
   }
 }
