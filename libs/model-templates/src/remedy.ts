@@ -65,9 +65,16 @@ const RULES: Record<RemedyKind, RegExp[]> = {
     /\b(?:auto-?scal|scale (?:up|out)|horizontal(?:ly)? scal|overprovision|headroom|redundan(?:cy|t)|failover|standby|spare|second (?:server|node|provider|region)|multi-?(?:region|az|zone))/,
     /\b(?:limits?|caps?|quotas?|capacity|memory|resources?)\b[^.]{0,20}\b(?:raised|increased|bumped|doubled)\b/,
     /\b(?:resource (?:limits|requests)|requests and limits)\b/,
+    /\b(?:fund(?:s|ed|ing)?|pay(?:s|ing)? for|purchas\w*|buy(?:ing)?|upgrad\w* (?:the |our |to a )?(?:paid |higher |larger )?(?:plan|tier|subscription))\b/,
   ],
   'warm-cache': [/\bwarm(?:ing|ed)?\b[^.]{0,20}\b(?:cache|up)\b/, /\b(?:pre-?fill|pre-?load|pre-?populate|prime|pre-?warm)\b/, /\bcache\b[^.]{0,40}\b(?:missing|only the|fill|refill|ttl|persist|keep)\b/, /\b(?:fetch|query|read)\b[^.]{0,20}\bonly\b[^.]{0,30}\bmissing\b/, /\bcach(?:e|ing)\b[^.]{0,20}\b(?:the )?(?:result|response|answer)s?\b/, /\b(?:add|use|introduce|enable)\b[^.]{0,20}\bcach(?:e|ing)\b/],
   'stagger-rollout': [/\bstagger/, /\bsmaller,? (?:and )?(?:more[- ]frequent )?(?:changes|deploys|deployments|releases|batches|steps|updates|pull requests)\b/, /\bsmaller\b[^.]{0,20}\bmore[- ]frequent\b/, /\bcanar(?:y|ies)\b/, /\bgradual(?:ly)?\b/, /\bsmall(?:er)? (?:steps|batches|increments)\b/, /\b(?:phased|incremental|progressive|rolling)\b[^.]{0,20}\b(?:rollout|roll-out|deploy|upgrade|restart|release)/, /\b(?:rollout|roll-out|roll out|upgrade|deploy(?:ment)?|release)s?\b[^.]{0,30}\b(?:procedure|process|plan|one at a time|in steps|off-?peak|slowly|staged|staging)\b/, /\bone (?:node|host|server|machine) at a time\b/, /\btest(?:ing)? (?:the )?(?:upgrades?|changes?|deploy(?:ment)?s?|releases?|migrations?) (?:in|on) (?:staging|a test)/, /\bstaging (?:environment|cluster)\b/, /\breopen\b[^.]{0,30}\bsteps\b/],
+  reclaim: [/\b(?:clean(?:s|ed|ing)? ?up|cleanup|garbage[- ]collect\w*|prun(?:e|ed|ing)|cull(?:s|ed|ing)?|purg(?:e|ed|ing)|expir(?:e|es|ed|y)|retention|rotat(?:e|ed|ing) (?:the )?logs?|log rotation|(?:delete|remove|free)[sd]? (?:\w+ ){0,3}?(?:old|stale|unused|orphan\w*|leftover|temporary)|reclaim\w*|fix\w* (?:\w+ ){0,2}?(?:memory |resource )?leaks?)\b/],
+  'detect-earlier': [/\b(?:alert(?:s|ed|ing)?|alarms?|pag(?:e|es|ed|ing) (?:the )?(?:on-?call|someone|us)|paging|on-?call|monitor(?:s|ed|ing)?|health ?checks?|detect(?:s|ed|ion|ing)?|notif(?:y|ied|ication)s? (?:when|if|on|about)|be notified|watchdog|uptime check|synthetic (?:check|probe)s?|consistency check|checks? (?:that|whether|for) (?:the )?\w+ (?:is|are) (?:up|consistent|healthy))\b/],
+  rollback: [/\b(?:roll(?:s|ed|ing)?[- ]?back|revert(?:s|ed|ing)?|downgrad\w*|undo|previous (?:version|release)|last (?:known )?good)\b/],
+  'pre-deploy-validation': [/\b(?:tests?|testing|tested|e2e|end-to-end|integration tests?|unit tests?|test coverage|valid(?:ate|ated|ation|ating)|lint\w*|dry[- ]?run|simulat\w*|pre-?(?:deploy|merge|flight|upgrade) checks?|ci checks?|check (?:for|the) (?:available|free)|fail otherwise|schema check|review (?:before|of (?:the )?(?:change|config))|versioned (?:api|config)|ban\w* (?:potentially )?incompatible|staging|testnet)\b/],
+  'harden-access': [/\b(?:2fa|mfa|two[- ]factor|multi[- ]?factor|second factor|webauthn|security keys?|hardware keys?|passkeys?|least privilege|(?:fewer|narrower|reduced?|remov\w*|restrict\w*|limit\w*) (?:\w+ ){0,3}?(?:permissions?|privileges?|access|scopes?|ability)|manual (?:review|approval)|requir\w* (?:a )?(?:manual )?(?:review|approval)|disabl\w* (?:\w+ ){0,4}?(?:actions?|workflows?|integrations?|bots?|accounts?)|patch(?:ed|ing)? (?:the )?vulnerab\w*|upgrad\w* (?:\w+ ){0,3}?(?:to fix|patched|vulnerab\w*)|signing|signed (?:commits|releases|packages)|password (?:policy|requirements|checks?))\b/],
+  'revoke-access': [/\b(?:revok\w*|rotat(?:e|ed|ing) (?:the )?(?:\w+ )?(?:credentials?|keys?|tokens?|secrets?|passwords?)|(?:remov\w*|delet\w*|invalidat\w*|disabl\w*) (?:the |all )?(?:\w+ )?(?:tokens?|sessions?|credentials?|keys?|accounts?)|reset (?:the )?passwords?|take ?down|taken down)\b/],
   'break-loop': [/\b(?:event |feedback |infinite |retry )?loops?\b[^.]{0,30}\b(?:guard|prevent|detect|break|stop|avoid)\b/, /\b(?:guard|prevent|detect|break|stop|avoid)\b[^.]{0,30}\bloops?\b/, /\b(?:self-?redirect|recursion|recursive|re-?emit|cycle detection|dedup(?:licat)?)/, /\b(?:repeated(?:ly)?|same)\b[^.]{0,30}\b(?:redirects?|re-?renders?|re-?parses?|events?)\b/],
 };
 
@@ -85,11 +92,22 @@ export interface RemedyMatch {
  * Actionables that look into something rather than change it (measure, monitor, investigate,
  * document, discuss) model no fix, whatever remedy words they carry.
  */
-const INVESTIGATIVE = /^\s*(?:measure|monitor|watch|keep watching|investigate|look into|understand|alert|(?:add|setup|set up|create|improve|enable) (?:\S+ ){0,3}?(?:alerts?|alarms?|alerting|metrics?|logs?|logging|monitoring|dashboards?|tests?|documentation)\b|log|document|write|discuss|hold|review|audit|consider|evaluate|analy[sz]e|communicate|notify|post|publish|update (?:the )?(?:docs|documentation|status))\b/;
+const INVESTIGATIVE = /^\s*(?:measure|watch|keep watching|investigate|look into|understand|figure out|think about|(?:add|setup|set up|create|improve|enable) (?:\S+ ){0,3}?(?:metrics?|logs?|logging|dashboards?|documentation)\b|log|document|write|discuss|hold|review|audit|consider|evaluate|analy[sz]e|communicate|post|publish|update (?:the )?(?:docs|documentation|status)|teach|train|describe|articulate|entertain)\b/;
+
+/**
+ * Actionables about noticing sooner (alerts, monitoring, paging, detection) model only that:
+ * the time to detect. Their other words ("alarms for memory") do not make them another remedy.
+ */
+const DETECTION_FIRST = /^\s*(?:(?:we )?(?:should |need to |will |must )?(?:have |add(?:ed|ing)? |set ?up |create |improve |enable |implement |better |automat\w* )?(?:\w+ ){0,3}?)?(?:alert(?:s|ing)?|alarms?|monitor(?:ing|s)?|paging|detection)\b/;
 
 /** The remedy kinds an actionable describes, the earliest named first. */
 export function classifyRemedies(text: string): RemedyMatch[] {
-  const t = fold(text);
+  // Leading reference numbers and list labels ("#2227:", "(Process)") are not words of the remedy.
+  const t = fold(text).replace(/^\s*(?:#?\d+[:.)]\s*|\([^)]{0,40}\)\s*)+/, '');
+  if (DETECTION_FIRST.test(t)) {
+    const m = RULES['detect-earlier'][0]!.exec(t);
+    return m ? [{ kind: 'detect-earlier', evidence: m[0].trim() }] : [];
+  }
   if (INVESTIGATIVE.test(t)) return [];
   const found: (RemedyMatch & { at: number })[] = [];
   for (const kind of REMEDY_KINDS) {

@@ -73,7 +73,7 @@ export function instantiate(template: ModelTemplate, fills: readonly ParameterFi
       scenarios: ['as-happened'],
       measure: { metric: template.failure.metric, stat: template.failure.op === 'below' ? 'firstTimeBelow' : 'firstTimeAbove', threshold },
       // The series are averages over output points: the point holding the trigger may show it.
-      expect: { op: '>=', value: `triggerAt - ${Number((body.horizon / (body.points ?? DEFAULT_POINTS)).toPrecision(6))}` },
+      expect: { op: '>=', value: `triggerAt - ${Number((Number(body.horizon) / (body.points ?? DEFAULT_POINTS)).toPrecision(6))}` },
       unit: 's',
       ifFails: 'The model fails before its trigger: its steady load is already too much for it, so the values assumed for the load are too high.',
       kind: 'construction',

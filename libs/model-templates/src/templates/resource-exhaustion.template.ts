@@ -41,7 +41,7 @@ the trigger. Leaves out: what the resource is, partial degradation before it is 
 slow allocation), several consumers.`,
   patterns: { 'resource-exhaustion': 3, 'capacity-planning': 1.5, 'connection-cap': 0.5, 'monitoring-gap': 1 },
   keywords: [
-    { re: /\b(?:out of memory|oom(?:[- ]?kill\w*)?|no space left|disk (?:was |is |got |became )?full|(?:disk|storage|memory|space|quota|budget|minutes|credits?|balance|addresses|ips?) (?:ran|run|running) out|ran out of|run(?:ning)? out of|exhaust\w*|starv\w*|used up)\b/, weight: 3, reason: 'describes a resource running out' },
+    { re: /\b(?:out of memory|oom(?:[- ]?kill\w*)?|no space left|disk (?:was |is |got |became )?full|(?:disk|storage|memory|space|quota|budget|minutes|credits?|balance|addresses|ips?) (?:ran|run|running) out|ran out of|run(?:ning)? out of|exhaust\w*|starv\w*|used up|using (?:up )?(?:all )?(?:the |their |our |its )?available|(?:budget|quota|limit|credits?|minutes|allowance) (?:was |were |had been )?(?:exceeded|reached|hit|spent|used up)|over (?:the |its |our |their )?(?:quota|budget|limit)|billing (?:issues?|problems?|limits?))\b/, weight: 3, reason: 'describes a resource running out' },
     { re: /\b(?:memory|disk|storage|inodes?|space|quota|budget|billing|spending limit|ip address\w*|subnets?|address pool|locks|file descriptors|credits?)\b/, weight: 1, reason: 'names a finite resource' },
     { re: /\b(?:leak\w*|grew|growing|growth|fill(?:ed|ing)? up|accumulat\w*|snapshots?|logs? (?:grew|filled))\b/, weight: 1, reason: 'describes something growing until it fills a resource' },
     { re: /\b(?:alert(?:ed|ing)?|alarm|threshold|monitor\w*|noticed)\b/, weight: 0.5, reason: 'mentions an alert or how the problem was noticed' },
