@@ -2,7 +2,7 @@ import { runModel } from '@hindsight/models';
 import { fillParameters } from './parameter.filler';
 import { instantiate } from './template.builder';
 import { TEMPLATES, findTemplate } from './templates';
-import { REMEDY_KINDS } from './remedy';
+import { REMEDY_KINDS, classifyRemedies } from './remedy';
 
 function draft(key: string, overrides: Record<string, number> = {}) {
   const t = findTemplate(key)!;
@@ -76,4 +76,77 @@ describe('closed forms', () => {
     expect(total / 200).toBeGreaterThan(1.7);
     expect(total / 200).toBeLessThan(2.3);
   });
+
+  it('resource exhaustion: the failure starts ((1 + spare) − 0.9 × baseShare) × capacity / growthRate after the trigger; more room delays it', () => {
+    const { spec } = draft('resource-exhaustion', { capacity: 2000, baseShare: 0.5, exhaustSeconds: 1000, recoverSeconds: 3000, triggerAt: 100 });
+    const r = runModel({ spec, scenarioKey: 'as-happened', budget });
+    const growth = r.parameters.growthRate!;
+    expect(growth).toBeCloseTo((0.5 * 2000) / 1000, 6);
+    const onset = r.checks.find((c) => c.name === 'time-to-exhaustion')!;
+    expect(onset.pass).toBe(true);
+    // The consumer's growth is 50 steps and the series are averages over output points: up to one
+    // step (40 s here) and one point early.
+    expect(onset.observed).toBeGreaterThan(100 + ((1 - 0.45) * 2000) / growth * 0.92);
+    expect(onset.observed).toBeLessThan(100 + ((1 - 0.45) * 2000) / growth * 1.05);
+    expect(runModel({ spec, scenarioKey: 'more-room', checks: false, budget }).verdict?.outcome).toBe('DELAYED');
+  });
+
+  it('resource exhaustion: an alert prevents the failure only when the response comes before the resource runs out', () => {
+    // Alert at 80 %: (0.8 − 0.5) × 2000 / 1 = 600 s after the trigger; out of room at 1,000 s.
+    const quick = draft('resource-exhaustion', { capacity: 2000, baseShare: 0.5, exhaustSeconds: 1000, recoverSeconds: 3000, triggerAt: 100, respondSeconds: 200 }).spec;
+    expect(runModel({ spec: quick, scenarioKey: 'alert-earlier', checks: false, budget }).verdict?.outcome).toBe('PREVENTED');
+    const slow = draft('resource-exhaustion', { capacity: 2000, baseShare: 0.5, exhaustSeconds: 1000, recoverSeconds: 3000, triggerAt: 100, respondSeconds: 900 }).spec;
+    expect(runModel({ spec: slow, scenarioKey: 'alert-earlier', checks: false, budget }).verdict?.outcome).toBe('REDUCED');
+  });
+
+  it('bad change: failed requests = rate × error share × rollout share × time to recover; rollback and detection reduce, they do not prevent', () => {
+    const { spec } = draft('bad-change', { requestRate: 20, errorShare: 0.8, rolloutShare: 0.5, recoverSeconds: 2000 });
+    const r = runModel({ spec, scenarioKey: 'as-happened', budget });
+    const check = r.checks.find((c) => c.name === 'blast-radius-times-time')!;
+    expect(check.pass).toBe(true);
+    expect(check.observed).toBeGreaterThan(20 * 0.8 * 0.5 * 2000 * 0.95);
+    expect(check.observed).toBeLessThan(20 * 0.8 * 0.5 * 2000 * 1.05);
+    expect(runModel({ spec, scenarioKey: 'fast-rollback', checks: false, budget }).verdict?.outcome).toBe('REDUCED');
+    expect(runModel({ spec, scenarioKey: 'alert-on-errors', checks: false, budget }).verdict?.outcome).toBe('REDUCED');
+    // A canary of 5 % stays above 90 % success; noticed after 1,000 s, before the hour's bake: never goes further.
+    expect(runModel({ spec, scenarioKey: 'staged-rollout', checks: false, budget }).verdict?.outcome).toBe('PREVENTED');
+    // Noticed only after the bake time: the staged rollout delays the failure by the bake time.
+    const late = draft('bad-change', { recoverSeconds: 20_000, bakeSeconds: 1800 }).spec;
+    expect(runModel({ spec: late, scenarioKey: 'staged-rollout', checks: false, budget }).verdict?.outcome).toBe('DELAYED');
+  });
+
+  it('exposure window: harm = attempt rate × success share × window; detection and revocation shorten it (reduced), not prevent it', () => {
+    const { spec } = draft('exposure-window', { attemptRate: 0.1, successShare: 0.6, windowSeconds: 7200 });
+    const r = runModel({ spec, scenarioKey: 'as-happened', budget });
+    const check = r.checks.find((c) => c.name === 'harm-over-window')!;
+    expect(check.pass).toBe(true);
+    expect(check.observed).toBeGreaterThan(0.1 * 0.6 * 7200 * 0.95);
+    expect(check.observed).toBeLessThan(0.1 * 0.6 * 7200 * 1.05);
+    for (const key of ['detect-earlier', 'revoke-quickly', 'harden-access', 'rate-limit']) {
+      expect([key, runModel({ spec, scenarioKey: key, checks: false, budget }).verdict?.outcome]).toEqual([key, 'REDUCED']);
+    }
+  });
 });
+
+describe('remedy kinds of actionables', () => {
+  it.each([
+    ['Add an alert when the volume is 80% full', 'detect-earlier'],
+    ['Add alarms for sustained high memory usage', 'detect-earlier'],
+    ['#12: Page the on-call person when the queue and the database disagree', 'detect-earlier'],
+    ['Delete traces older than a day with a nightly cleanup job', 'reclaim'],
+    ['Give each tenant a quota on the shared volume', 'concurrency-limit'],
+    ['Require two-factor authentication for every maintainer', 'harden-access'],
+    ['Revoke the leaked tokens and rotate the deploy keys', 'revoke-access'],
+    ['Add end-to-end tests for the upgrade path', 'pre-deploy-validation'],
+    ['Make it possible to roll back a release in one step', 'rollback'],
+    ['Fund the CI plan so the minutes do not run out', 'raise-cap'],
+  ])('"%s" is %s', (text, kind) => {
+    expect(classifyRemedies(text)[0]?.kind).toBe(kind);
+  });
+
+  it('looking into something is no remedy', () => {
+    expect(classifyRemedies('Investigate why the disk filled up')).toEqual([]);
+    expect(classifyRemedies('Document how to reset the state')).toEqual([]);
+  });
+});
+

@@ -1,3 +1,5 @@
+import { principalOf } from '../auth/request-principal';
+import { roleAllows } from '@hindsight/tracking';
 import { Body, Controller, Get, Inject, Logger, Param, Post, Query, Req, Res, UseFilters, UseGuards } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import type { IncidentRecord } from '@hindsight/incidents';
@@ -54,12 +56,17 @@ export class IncidentPageController {
       return;
     }
     const client = `address:${req.ip ?? req.socket.remoteAddress ?? 'unknown'}`;
-    const [details, { modelPanel, verdicts }, related] = await Promise.all([
+    const [details, { modelPanel, verdicts }, related, principal] = await Promise.all([
       this.data.incidentDetails(found.incident),
       this.renderModelPanel(found.incident, form, client),
       this.data.related(found.incident),
+      principalOf(req),
     ]);
-    sendPage(res, 200, incidentView({ incident: found.incident, ...details, modelPanel, verdicts, related, origin: requestOrigin(req), today: todayUtc() }));
+    // Editors get a way from the page to the model builder, below the model (or its empty state).
+    const panel = principal && roleAllows(principal.role, 'editor')
+      ? html`${modelPanel}<p class="model-builder-link"><a href="/incidents/${encodeURIComponent(found.incident.slug)}/model-builder">Open the model builder</a> to suggest, adjust and attach a model.</p>`
+      : modelPanel;
+    sendPage(res, 200, incidentView({ incident: found.incident, ...details, modelPanel: panel, verdicts, related, origin: requestOrigin(req), today: todayUtc() }));
   }
 
   /** A failing model must not take the postmortem down with it: on-call needs the page regardless. */

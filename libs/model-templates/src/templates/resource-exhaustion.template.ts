@@ -19,9 +19,10 @@ budget) is shared. Ordinary use holds a share \`baseShare\` of it: each ordinary
 unit for \`useSeconds\` and gives it back. At \`triggerAt\` a consumer (a leak, a new workload, a
 growing data set, a job that keeps what it allocates) starts taking \`growthRate\` units per
 second and keeps each for \`keepSeconds\`. Once nothing is left, ordinary requests are refused at
-once (there is no waiting for a unit), so they fail until somebody makes room. As it happened that
-is \`outageSeconds\` after the resource ran out (from the timeline when it tells the time from the
-first sign to the recovery): the capacity is then raised above what the consumer still needs.
+once (there is no waiting for a unit), so they fail until somebody makes room. As it happened the
+recovery comes \`recoverSeconds\` after the trigger (the timeline's trigger to recovery), of which
+\`exhaustSeconds\` went to filling up (half, unless the text says) and the rest is the outage; the
+response raises the capacity above what the consumer still needs.
 The failure: fewer than 90 % of ordinary requests succeed for at least a minute.
 
 Fixes, each switched on in its own scenario:
@@ -61,9 +62,15 @@ slow allocation), several consumers.`,
     },
     { name: 'useSeconds', unit: 's', min: 0.01, max: 3600, default: 10, defaultWhy: 'Ordinary use gives a unit back after ten seconds; only the share held matters.', description: 'How long an ordinary request holds its unit.' },
     {
-      name: 'exhaustSeconds', unit: 's', min: 60, max: 30 * 86400, default: 1800,
-      defaultWhy: 'Half an hour from the trigger to the resource running out, when the text gives no rate of growth.',
-      description: 'Time from the trigger until the resource runs out, as it happened (sets the consumer\'s rate).',
+      name: 'recoverSeconds', unit: 's', min: 120, max: 60 * 86400, default: 5400, timeline: 'failure-duration',
+      defaultWhy: 'An hour and a half from the trigger to the recovery, when the timeline gives no length.',
+      description: 'Time from the trigger (the consumer starting) to the recovery, as it happened (the timeline\'s trigger to recovery).',
+    },
+    {
+      name: 'exhaustSeconds', unit: 's', min: 60, max: 60 * 86400, default: 1800,
+      defaultWhy: 'Half an hour from the trigger to the resource running out.',
+      description: 'Time from the trigger until the resource runs out, as it happened (sets the consumer\'s rate); the rest of the time to recover is the outage.',
+      assume: (v) => ({ value: v.recoverSeconds! / 2, why: 'Taken as half the time from the trigger to the recovery: the text does not say when the resource ran out, so the time is split evenly between filling up and the outage.' }),
     },
     {
       name: 'growthRate', unit: 'units/s', min: 1e-9, max: 1e9, default: 0.2,
@@ -73,11 +80,6 @@ slow allocation), several consumers.`,
       assume: (v) => ({ value: ((1 - v.baseShare!) * v.capacity!) / v.exhaustSeconds!, why: 'Taken as (1 − baseShare) × capacity / exhaustSeconds: the rate that uses up what was free in the time to run out.' }),
     },
     { name: 'keepSeconds', unit: 's', min: 60, max: 1e9, default: 1e8, defaultWhy: 'The consumer keeps what it takes (a leak, data that is not cleaned up): far longer than the run.', description: 'How long the consumer keeps each unit it takes.' },
-    {
-      name: 'outageSeconds', unit: 's', min: 30, max: 30 * 86400, default: 3600, timeline: 'failure-duration',
-      defaultWhy: 'An hour from running out to the fix, when the timeline gives no length of the failure.',
-      description: 'Time from the resource running out to the response that makes room, as it happened (the timeline\'s length of the failure).',
-    },
     {
       name: 'alertShare', unit: 'ratio', min: 0.05, max: 0.99, default: 0.8,
       defaultWhy: '80 % full is a common alert threshold.',
@@ -95,7 +97,7 @@ slow allocation), several consumers.`,
     { name: 'alertOn', unit: 'on/off', min: 0, max: 1, integer: true, default: 0, defaultWhy: 'No earlier alert as it happened: the failure is noticed after the resource runs out.', description: 'Whether the earlier alert is in place.' },
     {
       name: 'triggerAt', unit: 's', min: 0, max: 86400, default: 60, defaultWhy: 'A minute of ordinary use before the trigger shows the model is healthy without it.', description: 'When the consumer starts, seconds into the run.',
-      assume: (v) => ({ value: Math.max(60, 0.05 * (v.exhaustSeconds! + v.outageSeconds!)), why: 'A twentieth of the time to run out and back (at least a minute) before the consumer starts, so the healthy stretch spans several output points.' }),
+      assume: (v) => ({ value: Math.max(60, 0.05 * v.recoverSeconds!), why: 'A twentieth of the time to run out and back (at least a minute) before the consumer starts, so the healthy stretch spans several output points.' }),
     },
   ],
   fixes: [
@@ -108,16 +110,16 @@ slow allocation), several consumers.`,
   failureKind: 'construction',
   build: (v) => {
     const exhaustAt = v.triggerAt! + v.exhaustSeconds!;
+    const outage = Math.max(60, v.recoverSeconds! - v.exhaustSeconds!);
     // Long enough that twice the room shows as a delay rather than running past the end.
-    const horizon = Math.max(exhaustAt + v.outageSeconds! + Math.max(300, 0.2 * (v.exhaustSeconds! + v.outageSeconds!)), v.triggerAt! + 4.5 * v.exhaustSeconds!);
-    // As it happened, the response comes outageSeconds after the resource ran out; with the alert,
-    // respondSeconds after the alert fired (whichever is first).
-    // As it happened, people made room outageSeconds after it ran out (they responded to the
+    const horizon = Math.max(exhaustAt + outage + Math.max(300, 0.2 * (v.exhaustSeconds! + outage)), v.triggerAt! + 4.5 * v.exhaustSeconds!);
+    // As it happened, people made room recoverSeconds − exhaustSeconds after it ran out (they responded to the
     // outage, so with more room they respond later too); with the alert, respondSeconds after
     // the alert fired, if that is sooner.
     const outOfRoom = 'triggerAt + (1 + spareShare - baseShare) * capacity / growthRate';
     const alertAt = 'triggerAt + max(0, alertShare * (1 + spareShare) - baseShare) * capacity / growthRate';
-    const responseAt = `if(alertOn, min(${outOfRoom} + outageSeconds, ${alertAt} + respondSeconds), ${outOfRoom} + outageSeconds)`;
+    const outageExpr = 'max(60, recoverSeconds - exhaustSeconds)';
+    const responseAt = `if(alertOn, min(${outOfRoom} + ${outageExpr}, ${alertAt} + respondSeconds), ${outOfRoom} + ${outageExpr})`;
     // The consumer's holding grows at growthRate until it is reclaimed (Little's law: at most
     // growthRate × reclaimSeconds), reaches its limit, or takes everything: L seconds of growth.
     const grows = 'min(reclaimSeconds, consumerLimitShare * capacity * (1 + spareShare) / growthRate)';
