@@ -6,3 +6,4 @@ export * from './template.builder';
 export * from './parameter.filler';
 export { TEMPLATES, findTemplate } from './templates';
 export * from './suggest';
+export * from './document.checks';

@@ -4,7 +4,8 @@
  * match actionables to fix scenarios by remedy kind, and build the draft spec. Nothing here is
  * stored: a person reviews the draft and attaches it.
  */
-import type { ModelSpec } from '@hindsight/models';
+import { validateSpec, type ModelSpec } from '@hindsight/models';
+import { documentChecks } from './document.checks';
 import type { IncidentText } from './incident-text';
 import { fillParameters, type FillOptions } from './parameter.filler';
 import { classifyRemedies, type RemedyKind } from './remedy';
@@ -128,7 +129,7 @@ export function draftModel(template: ModelTemplate, incident: IncidentText, opti
   const trigger = incident.timeline.find((e) => e.kind === 'trigger' && e.at);
   const triggerAt = parameters.find((p) => p.name === 'triggerAt')?.value ?? 0;
   const timeOrigin = trigger?.at ? new Date(Date.parse(trigger.at) - triggerAt * 1000).toISOString() : undefined;
-  const spec = instantiate(template, parameters, {
+  const built = instantiate(template, parameters, {
     slug,
     version: options.version ?? '1',
     title: `${incident.title.slice(0, 120)}: ${template.title.toLowerCase()}`,
@@ -137,6 +138,10 @@ export function draftModel(template: ModelTemplate, incident: IncidentText, opti
     ...(timeOrigin ? { timeOrigin } : {}),
     bindings,
   });
+  // Checks against what the document reports of its own course (labelled reproduces or fitted).
+  const unit = built.probes.find((p) => p.metric === template.failure.metric)?.unit ?? 'value';
+  const fromDocument = documentChecks(template, incident, parameters, Number(built.horizon), built.points, unit);
+  const spec = fromDocument.length > 0 ? validateSpec({ ...built, checks: [...(built.checks ?? []), ...fromDocument] }) : built;
   return { template, parameters, matches, unmatched, spec };
 }
 
