@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import path from 'node:path';
 import type { Server } from 'node:http';
 import { chromium, type Browser } from 'playwright-core';
 import { issueTokens } from './support/api-tokens';
@@ -82,4 +83,50 @@ describeInBrowser('the model builder in headless Chromium', () => {
     expect(await page.locator('input[name="expectedModel"]').first().inputValue()).toBe(attached);
     await context.close();
   });
+
+  it('imports a postmortem, publishes it, and takes it from the builder to a model beside the narrative with a verdict on each matched actionable', async () => {
+    const context = await browser.newContext({ javaScriptEnabled: false, extraHTTPHeaders: { Authorization: `Bearer ${editor}` } });
+    const document = fs.readFileSync(path.join(__dirname, 'fixtures', 'disk-full-postmortem.md'), 'utf8');
+    const imported = await context.request.post(`${origin}/graphql`, {
+      data: { query: 'mutation I($input: ImportPostmortemInput!) { importPostmortem(input: $input) { incident { slug } } }', variables: { input: { document } } },
+    });
+    const body = (await imported.json()) as { data: { importPostmortem: { incident: { slug: string } } }; errors?: unknown[] };
+    expect(body.errors).toBeUndefined();
+    const slug = body.data.importPostmortem.incident.slug;
+
+    // Publish from the draft review page; it lands on the incident page, with no model yet.
+    const page = await context.newPage();
+    await page.goto(`${origin}/drafts/${slug}`);
+    await page.click('.publish-form button[type="submit"]');
+    expect(page.url()).toBe(`${origin}/incidents/${slug}`);
+    expect(await page.locator('#model').textContent()).toContain('No model is attached');
+
+    // The page links editors to the builder.
+    await page.click('.model-builder-link a');
+    expect(page.url()).toBe(`${origin}/incidents/${slug}/model-builder`);
+    expect(await page.locator('input[type="radio"][name="template"][value="resource-exhaustion"]').isChecked()).toBe(true);
+    expect(await page.locator('tr[data-param="recoverSeconds"]').textContent()).toContain('timeline');
+    expect(await page.locator('#p-recoverSeconds').inputValue()).toBe('10200');
+
+    // With the template's 15 minutes from alert to response, the alert comes in time; with 50 it does not.
+    await page.click('button[name="run"]');
+    const alert = page.locator('tr[data-scenario^="alert-earlier--"] .outcome');
+    expect(await alert.first().textContent()).toBe('PREVENTED');
+    await page.fill('#p-respondSeconds', '3000');
+    await page.click('button[name="run"]');
+    expect(page.url()).toContain('p.respondSeconds=3000');
+    expect(await alert.first().textContent()).toBe('REDUCED');
+    expect(await page.locator('tr[data-param="respondSeconds"]').textContent()).toContain('set by you');
+
+    await page.click('text=Attach this model');
+    expect(page.url()).toBe(`${origin}/incidents/${slug}#model`);
+    expect(await page.locator('#narrative').count()).toBe(1);
+    expect(await page.locator('#model [data-verdict]').count()).toBeGreaterThanOrEqual(3);
+    // Each actionable the draft matched carries the model's verdict beside it.
+    const actionables = page.locator('#actionables li:has(.actionable-verdict)');
+    expect(await actionables.count()).toBe(3);
+    expect(await page.locator('#actionables [data-verdict="REDUCED"]').count()).toBeGreaterThanOrEqual(1);
+    await context.close();
+  });
 });
+
