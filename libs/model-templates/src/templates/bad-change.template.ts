@@ -34,9 +34,12 @@ recoverSeconds. Leaves out: partial rollouts that are not a share of traffic, ch
 be rolled back (data migrations), retries of failed requests.`,
   patterns: { 'bad-deploy': 3, 'config-change': 3, 'bad-config': 3, 'deploy': 2, 'upgrade': 2, 'change-management': 2, 'untested-change': 2 },
   keywords: [
-    { re: /\b(?:deploy(?:ed|ing|ment|s)?|roll(?:ed)? ?out|rollout|releas(?:e|ed|ing)|upgrad(?:e|ed|ing)|migrat(?:e|ed|ion)|updat(?:e|ed|ing)|patch(?:ed)?|push(?:ed)?)\b/, weight: 1.5, reason: 'describes a change being rolled out' },
+    { re: /\b(?:deploy(?:ed|ing|ment|s)?|roll(?:ed)? ?out|rollout|releas(?:e|ed|ing)|upgrad(?:e|ed|ing)|migrat(?:e|ed|ion)|updat(?:e|ed|ing) (?:the |our |its |a )?(?:config\w*|version|release|image|dependenc\w*|packages?|kernel|firmware|cluster|deployment|schema|binary|software)|patch(?:ed)? (?:the |our )?(?:servers?|nodes?|fleet|cluster|service)|push(?:ed)? (?:out|to (?:production|prod|all|every))|config(?:uration)? (?:change|push|update))\b/, weight: 1.5, reason: 'describes a change being rolled out' },
     { re: /\b(?:bug|regression|misconfigur\w*|config(?:uration)? (?:change|error|mistake|update)|typo|wrong (?:value|setting|version)|incompatib\w*|breaking change|human error)\b/, weight: 1.5, reason: 'describes a defect the change brought' },
     { re: /\b(?:roll(?:ed)? ?back|revert(?:ed|ing)?|downgrad\w*)\b/, weight: 2, reason: 'describes undoing a change' },
+    // The same in the other languages the importer reads (Chinese, Japanese, German, French, Spanish).
+    { re: /升级|更新|部署|发布|上线|回滚|アップグレード|アップデート|デプロイ|リリース|ロールバック|\b(?:aktualisierung|bereitstellung|mise à jour|déploiement|actualización|despliegue)/, weight: 1.5, reason: 'describes a change being rolled out (in another language)' },
+    { re: /失误|错误配置|配置错误|误操作|バグ|不具合|設定ミス|誤設定|\b(?:fehlkonfiguration|konfigurationsfehler|erreur de configuration|error de configuración)/, weight: 1.5, reason: 'describes a defect the change brought (in another language)' },
     { re: /\b(?:crash ?loop\w*|failed to start|would not start|halt(?:ed)?|stopped responding)\b/, weight: 1, reason: 'describes a service broken after a change' },
   ],
   parameters: [

@@ -34,8 +34,10 @@ Leaves out: what the harm is worth, an attacker who adapts, damage done after th
   keywords: [
     { re: /\b(?:phish\w*|account takeover|taken over|compromis\w*|attack(?:er|ers|s|ed)?|malicious|impersonat\w*|squat\w*|stolen|leak(?:ed)? (?:token|credential|key|password)s?|credential stuffing|intrud\w*|intrusion|exploit\w*|vulnerab\w*|cve-\d+|backdoor|unauthori[sz]ed|security (?:incident|researcher|issue))\b/, weight: 3, reason: 'describes a compromise or an attack' },
     { re: /\b(?:password|credentials?|api tokens?|tokens?|2fa|mfa|two[- ]factor|permissions?|privileges?|access keys?|secrets?)\b/, weight: 1, reason: 'names credentials or access' },
-    { re: /\b(?:silent(?:ly)?|unnoticed|without (?:anyone )?noticing|went undetected|nobody (?:was )?notified|no (?:one|body) noticed|inconsisten\w*|mismatch\w*|corrupt\w*)\b/, weight: 2, reason: 'describes a failure that went unnoticed' },
+    { re: /\b(?:silent(?:ly)?|unnoticed|without (?:anyone )?noticing|went undetected|nobody (?:was )?notified|no (?:one|body) noticed|inconsisten\w*|mismatch\w*|corrupt\w*|(?:report\w*|return\w*) (?:a )?success\w* (?:status |response |code )?(?:even though|although|though|while|but|when)|without (?:an? )?(?:error|alert|warning)|(?:was|were|went) not (?:noticed|detected)|no alert (?:fired|was sent))\b/, weight: 2, reason: 'describes a failure that went unnoticed' },
     { re: /\b(?:spam|abus\w*|bots?|scrap\w*|dos|ddos|denial of service)\b/, weight: 1, reason: 'describes abusive traffic' },
+    // The same in the other languages the importer reads (Japanese, Chinese, German, French, Spanish).
+    { re: /侵入|侵害|不正アクセス|攻撃|改ざん|入侵|攻击|篡改|泄露|漏洞|脆弱性|\b(?:angriff\w*|kompromittiert\w*|sicherheitslücke\w*|einbruch|attaque\w*|compromis(?:e|ion)|piratage|intrusi[oó]n|ataque\w*|comprometid\w*)/, weight: 3, reason: 'describes a compromise or an attack (in another language)' },
   ],
   parameters: [
     { name: 'attemptRate', unit: 'attempts/s', min: 1e-6, max: 1_000_000, default: 0.05, defaultWhy: 'One harmful attempt every 20 s: a scripted attacker; the harm scales with it, the verdicts do not.', description: 'Harmful attempts per second during the window.', figure: { kind: 'rate', cues: /\b(?:uploads?|requests?|attempts?|logins?|packages?|crates?|releases?|messages|emails?|calls|writes|publish\w*|per)\b/ } },

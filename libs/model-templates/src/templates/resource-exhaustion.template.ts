@@ -44,6 +44,7 @@ slow allocation), several consumers.`,
   keywords: [
     { re: /\b(?:out of memory|oom(?:[- ]?kill\w*)?|no space left|disk (?:was |is |got |became )?full|(?:disk|storage|memory|space|quota|budget|minutes|credits?|balance|addresses|ips?) (?:ran|run|running) out|ran out of|run(?:ning)? out of|exhaust\w*|starv\w*|used up|using (?:up )?(?:all )?(?:the |their |our |its )?available|(?:budget|quota|limit|credits?|minutes|allowance) (?:was |were |had been )?(?:exceeded|reached|hit|spent|used up)|over (?:the |its |our |their )?(?:quota|budget|limit)|billing (?:issues?|problems?|limits?))\b/, weight: 3, reason: 'describes a resource running out' },
     { re: /\b(?:memory|disk|storage|inodes?|space|quota|budget|billing|spending limit|ip address\w*|subnets?|address pool|locks|file descriptors|credits?)\b/, weight: 1, reason: 'names a finite resource' },
+    { re: /容量不足|空き容量|メモリ不足|ディスクフル|使い果た|枯渇|用完|耗尽|空间不足|磁盘已满|内存不足|余额|\b(?:speicher (?:voll|erschöpft)|kein speicherplatz|plus d'espace|mémoire insuffisante|sin espacio|memoria insuficiente)/, weight: 3, reason: 'describes a resource running out (in another language)' },
     { re: /\b(?:leak\w*|grew|growing|growth|fill(?:ed|ing)? up|accumulat\w*|snapshots?|logs? (?:grew|filled))\b/, weight: 1, reason: 'describes something growing until it fills a resource' },
     { re: /\b(?:alert(?:ed|ing)?|alarm|threshold|monitor\w*|noticed)\b/, weight: 0.5, reason: 'mentions an alert or how the problem was noticed' },
   ],
