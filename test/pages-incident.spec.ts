@@ -8,6 +8,7 @@ import { AppModule } from '../apps/api/src/app.module';
 import { loadConfig } from '../apps/api/src/config/app-config';
 import { INCIDENT_MODEL_PANEL, type IncidentModelPanel, type ModelPanelRequest } from '../apps/api/src/pages/incident-model-panel.token';
 import { elements, sectionById, textOf } from './support/html-inspect';
+import { issueTokens } from './support/api-tokens';
 import { startTestApp, type TestApp } from './support/test-app';
 import { createTestDatabase, testPrisma, type TestDatabase } from './support/test-db';
 
@@ -167,6 +168,18 @@ describe('incident pages', () => {
     expect(textOf(aside)).toBe('Model No model is attached to this incident yet.');
     // The aside follows the narrative inside the two-column body.
     expect(html.indexOf('id="narrative"')).toBeLessThan(html.indexOf('id="model"'));
+  });
+
+  it('links editors, and only editors, from the model aside to the model builder', async () => {
+    const { tokens } = await issueTokens(t);
+    const linkOf = async (token: string | null) => {
+      const req = get(`/incidents/${CHANGEPROP}`);
+      const html = (await (token ? req.set('Authorization', `Bearer ${token}`) : req)).text;
+      return elements(sectionById(html, 'model')).filter((e) => e.tag === 'a' && e.attrs.href?.endsWith('/model-builder')).map((e) => e.attrs.href);
+    };
+    expect(await linkOf(tokens.editor)).toEqual([`/incidents/${CHANGEPROP}/model-builder`]);
+    expect(await linkOf(tokens.viewer)).toEqual([]);
+    expect(await linkOf(null)).toEqual([]);
   });
 
   it('sends security headers and no inline script, style or event handler', async () => {

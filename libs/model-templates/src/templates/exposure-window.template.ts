@@ -46,7 +46,7 @@ Leaves out: what the harm is worth, an attacker who adapts, damage done after th
       name: 'windowSeconds', unit: 's', min: 60, max: 365 * 86400, default: 86400, timeline: 'failure-duration',
       defaultWhy: 'A day from the first harm to the response, when the timeline gives no length.',
       description: 'Time from the first harmful event to the response as it happened (detection plus response).',
-      figure: { kind: 'duration', cues: /\b(?:window|undetected|unnoticed|went on|lasted|for|until|exposed|active|access)\b/ },
+      figure: { kind: 'duration', cues: /\b(?:window|undetected|unnoticed|went on|lasted|until|exposed|active|access)\b/ },
     },
     { name: 'detectShare', unit: 'ratio', min: 0.05, max: 0.99, default: 0.75, defaultWhy: 'Three quarters of the window spent before anyone noticed: in most compromises detection takes longer than the response.', description: 'Share of the window before the harm was noticed.' },
     { name: 'alertSeconds', unit: 's', min: 10, max: 30 * 86400, default: 900, defaultWhy: 'Fifteen minutes from the first harmful event to an alert.', description: 'Time to notice with detection in place (detect-earlier fix).' },
