@@ -95,6 +95,9 @@ export function figuresIn(passage: Passage): Figure[] {
     const f = timeFactor(unit);
     if (f !== null) push(m, { kind: 'duration', value: scale(m[1]!, undefined) * f, unit: 's', noun: '' });
   }
+  // "half an hour", "an hour": the article is the number. ("A day" is left out: "once a day" is a rate.)
+  const articleDur = /\b(half an|an) (hour)\b/g;
+  while ((m = articleDur.exec(lower))) push(m, { kind: 'duration', value: (m[1] === 'half an' ? 0.5 : 1) * 3600, unit: 's', noun: '' });
   const wordDur = /\b(one|two|three|four|five|six|seven|eight|nine|ten|twelve|fifteen|twenty|thirty|fifty)[- ](seconds?|minutes?|hours?|days?)\b/g;
   while ((m = wordDur.exec(lower))) push(m, { kind: 'duration', value: WORDNUM[m[1]!]! * timeFactor(m[2]!)!, unit: 's', noun: '' });
 

@@ -12,8 +12,8 @@ export type IncidentText = Pick<IncidentDocument, 'slug' | 'title' | 'summary' |
 
 /** Where a sentence stands in the incident: enough to name it in words and to link to it. */
 export interface TextPlace {
-  section: 'summary' | 'impact' | 'narrative' | 'timeline' | 'factor' | 'title';
-  /** The timeline event's or factor's key; the narrative's paragraph number (1-based) otherwise. */
+  section: 'summary' | 'impact' | 'narrative' | 'timeline' | 'factor' | 'title' | 'actionable';
+  /** The timeline event's, factor's or actionable's key; the narrative's paragraph number (1-based) otherwise. */
   key: string | null;
   /** The place in words, as a parameter's provenance states it. */
   label: string;
@@ -65,5 +65,18 @@ export function passagesOf(incident: IncidentText): Passage[] {
     .split(/\n\s*\n/)
     .filter((p) => p.trim() && !/^\s*#/.test(p))
     .forEach((p, i) => add(p, { section: 'narrative', key: String(i + 1), label: `narrative, paragraph ${i + 1}`, anchor: 'narrative' }));
+  return out;
+}
+
+/**
+ * The sentences of the incident's actionables. They describe fixes, not what happened, so only
+ * parameters that set a fix (`FigureRule.fromActionables`) read figures from them.
+ */
+export function actionablePassages(incident: IncidentText): Passage[] {
+  const out: Passage[] = [];
+  for (const a of incident.actionables) {
+    const text = a.description && a.description.trim() !== a.title.trim() ? `${a.title}. ${a.description}` : a.title;
+    for (const s of sentences(text)) out.push({ text: s, place: { section: 'actionable', key: a.key, label: `actionable ${a.key}`, anchor: `actionable-${a.key}` } });
+  }
   return out;
 }

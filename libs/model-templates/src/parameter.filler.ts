@@ -3,8 +3,8 @@
  * words beside the figure), from the timeline (how long the failure lasted), or as assumptions
  * with the template's default or a value worked out from the others, each with why.
  */
-import { figuresOf, type Figure } from './figures';
-import type { IncidentText } from './incident-text';
+import { figuresIn, figuresOf, type Figure } from './figures';
+import { actionablePassages, type IncidentText } from './incident-text';
 import type { ModelTemplate, ParameterFill, TemplateParameter, Values } from './template.types';
 
 /** How far (characters) a cue word may stand from the figure it qualifies. */
@@ -40,6 +40,7 @@ export function failureDuration(incident: IncidentText): TimelineDuration | null
 function cueDistance(p: TemplateParameter, f: Figure): number | null {
   const rule = p.figure!;
   if (rule.kind !== f.kind) return null;
+  if (f.passage.place.section === 'actionable' ? !rule.fromActionables : rule.fromActionables === 'only') return null;
   if (rule.nouns && !rule.nouns.test(f.noun)) return null;
   const text = f.passage.text.toLowerCase();
   let best: number | null = null;
@@ -68,7 +69,7 @@ export interface FillOptions {
 }
 
 export function fillParameters(template: ModelTemplate, incident: IncidentText | null, options: FillOptions = {}): ParameterFill[] {
-  const figures = incident ? figuresOf(incident) : [];
+  const figures = incident ? [...figuresOf(incident), ...actionablePassages(incident).flatMap(figuresIn)] : [];
   const used = new Set<Figure>();
   const duration = incident ? failureDuration(incident) : null;
   // Figures go to parameters closest cue first, so a figure is not taken by an earlier

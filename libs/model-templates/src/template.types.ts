@@ -13,6 +13,14 @@ export interface FigureRule {
   nouns?: RegExp;
   /** Canonical figure value → this parameter's unit (e.g. a ratio kept as a ratio, 1 − ratio for a hit rate). */
   convert?: (value: number, sentence: string) => number;
+  /**
+   * The parameter sets a fix (an alert threshold, a bake time, a retention): it may also be read
+   * from the actionables, whose figures say how the fix is meant ("alert at 75 %"). Other
+   * parameters never read actionables, which describe what is to change, not what happened.
+   * `only`: read from the actionables alone, for values whose figures elsewhere in the text would
+   * describe what happened instead (a detection time, a retention as it was).
+   */
+  fromActionables?: boolean | 'only';
 }
 
 /** Parameters read from the timeline rather than from a figure. */

@@ -81,7 +81,8 @@ describe('closed forms', () => {
     const { spec } = draft('resource-exhaustion', { capacity: 2000, baseShare: 0.5, exhaustSeconds: 1000, recoverSeconds: 3000, triggerAt: 100 });
     const r = runModel({ spec, scenarioKey: 'as-happened', budget });
     const growth = r.parameters.growthRate!;
-    expect(growth).toBeCloseTo((0.5 * 2000) / 1000, 6);
+    // Assumed so that requests start failing exhaustSeconds after the trigger.
+    expect(growth).toBeCloseTo(((1 - 0.9 * 0.5) * 2000) / 1000, 6);
     const onset = r.checks.find((c) => c.name === 'time-to-exhaustion')!;
     expect(onset.pass).toBe(true);
     // The consumer's growth is 50 steps and the series are averages over output points: up to one
@@ -92,7 +93,8 @@ describe('closed forms', () => {
   });
 
   it('resource exhaustion: an alert prevents the failure only when the response comes before the resource runs out', () => {
-    // Alert at 80 %: (0.8 − 0.5) × 2000 / 1 = 600 s after the trigger; out of room at 1,000 s.
+    // Growth (1 − 0.45) × 2000 / 1000 = 1.1 units/s. Alert at 80 %: (0.8 − 0.5) × 2000 / 1.1 ≈ 545 s
+    // after the trigger; requests fail from 1,000 s.
     const quick = draft('resource-exhaustion', { capacity: 2000, baseShare: 0.5, exhaustSeconds: 1000, recoverSeconds: 3000, triggerAt: 100, respondSeconds: 200 }).spec;
     expect(runModel({ spec: quick, scenarioKey: 'alert-earlier', checks: false, budget }).verdict?.outcome).toBe('PREVENTED');
     const slow = draft('resource-exhaustion', { capacity: 2000, baseShare: 0.5, exhaustSeconds: 1000, recoverSeconds: 3000, triggerAt: 100, respondSeconds: 900 }).spec;

@@ -1,4 +1,5 @@
 import type { ModelTemplate } from '../template.types';
+import { DEFAULT_POINTS } from '@hindsight/models';
 import { fluidStep } from './common';
 
 /** Steps of the consumer's growth (each a setSlots event); the onset is exact to 1 / steps of it. */
@@ -30,8 +31,9 @@ Fixes, each switched on in its own scenario:
   prevented only when the run ends first);
 - a limit per consumer (\`concurrency-limit\`): the consumer may hold at most \`consumerLimitShare\`
   of the capacity, so ordinary use keeps the rest;
-- reclaiming (\`reclaim\`): what the consumer takes is cleaned up after \`reclaimSeconds\` instead of
-  being kept, so by Little's law it holds growthRate × reclaimSeconds units at most;
+- reclaiming (\`reclaim\`): what the consumer takes is cleaned up after \`reclaimAfterSeconds\`
+  (the actionable's retention when it states one, else a tenth of the time to run out) instead of
+  being kept, so by Little's law it holds growthRate × reclaimAfterSeconds units at most;
 - an earlier alert (\`detect-earlier\`): an alert when \`alertShare\` of the capacity is in use, and
   the same response \`respondSeconds\` after it. The alert fires at
   triggerAt + (alertShare − baseShare) × capacity / growthRate; whether the response comes before
@@ -61,7 +63,6 @@ slow allocation), several consumers.`,
       description: 'Share of the capacity ordinary use holds before the trigger.',
       figure: { kind: 'percent', cues: /\b(?:usage|used|in use|utili[sz]\w*|occupied|consum\w*|baseline|normally)\b/ },
     },
-    { name: 'useSeconds', unit: 's', min: 0.01, max: 3600, default: 10, defaultWhy: 'Ordinary use gives a unit back after ten seconds; only the share held matters.', description: 'How long an ordinary request holds its unit.' },
     {
       name: 'recoverSeconds', unit: 's', min: 120, max: 60 * 86400, default: 5400, timeline: 'failure-duration',
       defaultWhy: 'An hour and a half from the trigger to the recovery, when the timeline gives no length.',
@@ -70,27 +71,38 @@ slow allocation), several consumers.`,
     {
       name: 'exhaustSeconds', unit: 's', min: 60, max: 60 * 86400, default: 1800,
       defaultWhy: 'Half an hour from the trigger to the resource running out.',
-      description: 'Time from the trigger until the resource runs out, as it happened (sets the consumer\'s rate); the rest of the time to recover is the outage.',
+      description: 'Time from the trigger until requests start failing because the resource ran out, as it happened (sets the consumer\'s rate); the rest of the time to recover is the outage.',
       assume: (v) => ({ value: v.recoverSeconds! / 2, why: 'Taken as half the time from the trigger to the recovery: the text does not say when the resource ran out, so the time is split evenly between filling up and the outage.' }),
+    },
+    {
+      name: 'useSeconds', unit: 's', min: 0.01, max: 3600, default: 10, defaultWhy: 'Ordinary use gives a unit back after ten seconds; only the share held matters.', description: 'How long an ordinary request holds its unit.',
+      assume: (v) => ({ value: Math.min(3600, Math.max(10, v.recoverSeconds! / 200)), why: 'Only the share held matters; taken as a two-hundredth of the time to recover (at least ten seconds) so that the fluid steps of a long run stay short beside it.' }),
     },
     {
       name: 'growthRate', unit: 'units/s', min: 1e-9, max: 1e9, default: 0.2,
       defaultWhy: 'Worked out from the time to run out.',
       description: 'Units per second the consumer takes from the trigger on.',
       figure: { kind: 'rate', cues: /\b(?:grow\w*|grew|growth|leak\w*|consum\w*|allocat\w*|creat\w*|writ\w*|fill\w*|per)\b/ },
-      assume: (v) => ({ value: ((1 - v.baseShare!) * v.capacity!) / v.exhaustSeconds!, why: 'Taken as (1 − baseShare) × capacity / exhaustSeconds: the rate that uses up what was free in the time to run out.' }),
+      assume: (v) => ({ value: ((1 - 0.9 * v.baseShare!) * v.capacity!) / v.exhaustSeconds!, why: 'Taken as (1 − 0.9 × baseShare) × capacity / exhaustSeconds: the rate at which ordinary requests start failing (fewer than 90 % served) exhaustSeconds after the trigger.' }),
     },
     { name: 'keepSeconds', unit: 's', min: 60, max: 1e9, default: 1e8, defaultWhy: 'The consumer keeps what it takes (a leak, data that is not cleaned up): far longer than the run.', description: 'How long the consumer keeps each unit it takes.' },
     {
       name: 'alertShare', unit: 'ratio', min: 0.05, max: 0.99, default: 0.8,
       defaultWhy: '80 % full is a common alert threshold.',
       description: 'Share of the capacity in use at which the earlier alert fires (the detect-earlier fix).',
-      figure: { kind: 'percent', cues: /\b(?:alert\w*|alarm\w*|threshold|warn\w*|notif\w*|page[sd]?)\b/ },
+      figure: { kind: 'percent', cues: /\b(?:alert\w*|alarm\w*|threshold|warn\w*|notif\w*|page[sd]?)\b/, fromActionables: true },
     },
     {
       name: 'respondSeconds', unit: 's', min: 0, max: 7 * 86400, default: 900,
       defaultWhy: 'Fifteen minutes from an alert to somebody making room.',
       description: 'Time from the alert to the response (the detect-earlier fix).',
+    },
+    {
+      name: 'reclaimAfterSeconds', unit: 's', min: 1, max: 1e9, default: 180,
+      defaultWhy: 'Worked out from the time to run out.',
+      description: 'With the reclaim fix: what the consumer takes is cleaned up after this long.',
+      figure: { kind: 'duration', cues: /\b(?:expir\w*|older than|after|retention|retain\w*|keep\w*|clean\w*|delet\w*|cull\w*|prun\w*|purg\w*|ttl)\b/, fromActionables: 'only' },
+      assume: (v) => ({ value: Math.max(1, v.exhaustSeconds! / 10), why: 'Taken as a tenth of the time it took to run out, when the actionable gives no retention.' }),
     },
     { name: 'consumerLimitShare', unit: 'ratio', min: 0.01, max: 1, default: 1, defaultWhy: 'No limit per consumer as it happened: it may take everything.', description: 'Largest share of the capacity the consumer may hold.' },
     { name: 'reclaimSeconds', unit: 's', min: 1, max: 1e9, default: 1e9, defaultWhy: 'Nothing is reclaimed as it happened.', description: 'What the consumer takes is cleaned up after this long.' },
@@ -104,7 +116,7 @@ slow allocation), several consumers.`,
   fixes: [
     { key: 'more-room', remedy: 'raise-cap', title: 'Twice the room', description: 'The capacity doubled from the start (more memory, disk, addresses or budget).', parameters: () => ({ spareShare: 1 }) },
     { key: 'limit-per-consumer', remedy: 'concurrency-limit', title: 'A limit per consumer', description: 'The consumer may hold at most a quarter of the capacity; the rest stays for ordinary use.', parameters: () => ({ consumerLimitShare: 0.25 }) },
-    { key: 'reclaim', remedy: 'reclaim', title: 'Clean up what is no longer used', description: 'What the consumer takes is reclaimed (cleaned up, culled, expired) after a tenth of the time it took to run out.', parameters: (v) => ({ reclaimSeconds: Math.max(1, v.exhaustSeconds! / 10) }) },
+    { key: 'reclaim', remedy: 'reclaim', title: 'Clean up what is no longer used', description: 'What the consumer takes is reclaimed (cleaned up, culled, expired) after reclaimAfterSeconds.', parameters: (v) => ({ reclaimSeconds: v.reclaimAfterSeconds! }) },
     { key: 'alert-earlier', remedy: 'detect-earlier', title: 'Alert before it runs out', description: 'An alert at the alert threshold, and the response that makes room a set time after it.', parameters: () => ({ alertOn: 1 }) },
   ],
   failure: { description: 'fewer than 90 % of ordinary requests succeed for at least a minute', metric: 'ordinary.successRatio', op: 'below', threshold: 0.9, sustain: 60 },
@@ -126,6 +138,9 @@ slow allocation), several consumers.`,
     const grows = 'min(reclaimSeconds, consumerLimitShare * capacity * (1 + spareShare) / growthRate)';
     const full = 'ceil(capacity * (1 + spareShare))';
     const steps = Array.from({ length: CONSUMPTION_STEPS }, (_, i) => i + 1);
+    const delay = ((1 + v.spareShare! - 0.9 * v.baseShare!) * v.capacity!) / v.growthRate!;
+    const growthSeconds = Math.min(v.reclaimSeconds!, (v.consumerLimitShare! * v.capacity! * (1 + v.spareShare!)) / v.growthRate!);
+    const tolerance = 0.05 * delay + growthSeconds / CONSUMPTION_STEPS + (2 * horizon) / DEFAULT_POINTS;
     return {
       engine: { mode: 'fluid', fluidStep: fluidStep(horizon, Math.min(v.useSeconds!, 60)) },
       horizon,
@@ -158,7 +173,8 @@ slow allocation), several consumers.`,
           description: 'Fewer than 90 % of ordinary requests are served once the units left are below 90 % of what ordinary use holds: ((1 + spareShare) − 0.9 × baseShare) × capacity / growthRate after the trigger.',
           scenarios: ['as-happened'],
           measure: { metric: 'ordinary.successRatio', stat: 'firstTimeBelow', threshold: 0.9 },
-          expect: { op: 'approx', value: 'triggerAt + (1 + spareShare - 0.9 * baseShare) * capacity / growthRate', tolerance: 0.05 },
+          // Within 5 % of the delay, plus one step of the consumer's growth and two output points.
+          expect: { op: 'approx', value: 'triggerAt + (1 + spareShare - 0.9 * baseShare) * capacity / growthRate', tolerance: Number(tolerance.toPrecision(4)), absolute: true },
           unit: 's',
           kind: 'construction',
         },
