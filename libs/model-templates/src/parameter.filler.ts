@@ -12,13 +12,28 @@ const CUE_REACH = 70;
 
 interface TimelineDuration {
   seconds: number;
+  /** Read from dates known only to the day. */
+  toTheDay?: boolean;
   from: { quote: string; place: string; anchor: string };
   to: { quote: string; place: string; anchor: string };
 }
 
-/** From the first trigger (or first timed event) to the first recovery or mitigation after it. */
+/** A day's uncertainty is at most a third of a span this long, so dates known to the day may give it. */
+export const DAY_PRECISION_MIN_SECONDS = 3 * 86400;
+
+/**
+ * From the first trigger (or first timed event) to the first recovery or mitigation after it.
+ * Events known to the minute are used; when they give no span, events known only to the day
+ * give one if it is at least three days long (`toTheDay` then says so).
+ */
 export function failureDuration(incident: IncidentText): TimelineDuration | null {
-  const timed = incident.timeline.filter((e) => e.at && e.precision !== 'none' && e.precision !== 'day');
+  const precise = spanOf(incident.timeline.filter((e) => e.at && e.precision !== 'none' && e.precision !== 'day'));
+  if (precise) return precise;
+  const days = spanOf(incident.timeline.filter((e) => e.at && e.precision !== 'none'));
+  return days && days.seconds >= DAY_PRECISION_MIN_SECONDS ? { ...days, toTheDay: true } : null;
+}
+
+function spanOf(timed: IncidentText['timeline']): TimelineDuration | null {
   if (timed.length < 2) return null;
   const start = timed.find((e) => e.kind === 'trigger') ?? timed[0]!;
   const t0 = Date.parse(start.at!);
@@ -131,7 +146,7 @@ export function fillParameters(template: ModelTemplate, incident: IncidentText |
           figure: { raw: `${fmt(seconds)} s`, quote: duration.to.quote, place: duration.to.place, anchor: duration.to.anchor },
           provenance: {
             kind: 'derived',
-            formula: `time of the recovery event − time of the trigger event = ${fmt(seconds)} s`,
+            formula: `time of the recovery event − time of the trigger event = ${fmt(seconds)} s${duration.toTheDay ? ' (dates known to the day: within a day either way)' : ''}`,
             from: [
               { quote: duration.from.quote, place: duration.from.place },
               { quote: duration.to.quote, place: duration.to.place },

@@ -78,6 +78,30 @@ const RULES: Record<RemedyKind, RegExp[]> = {
   'break-loop': [/\b(?:event |feedback |infinite |retry )?loops?\b[^.]{0,30}\b(?:guard|prevent|detect|break|stop|avoid)\b/, /\b(?:guard|prevent|detect|break|stop|avoid)\b[^.]{0,30}\bloops?\b/, /\b(?:self-?redirect|recursion|recursive|re-?emit|cycle detection|dedup(?:licat)?)/, /\b(?:repeated(?:ly)?|same)\b[^.]{0,30}\b(?:redirects?|re-?renders?|re-?parses?|events?)\b/],
 };
 
+/**
+ * The same kinds in Chinese and Japanese, the other scripts the importer reads (no word
+ * boundaries there): one rule per kind, tried after the English ones.
+ */
+const CJK_PRESCRIPTIVE = /应该|应当|需要|必须|建议|要(?:求|在|先|对|用|把|有)|增加|添加|建立|设置|引入|采用|改为|改成|加上|すべき|する必要|必要がある|導入|追加|設定する|徹底|実施する|義務|必須|しなければ|するように/;
+
+const CJK_RULES: Partial<Record<RemedyKind, RegExp>> = {
+  'add-timeout': /(?:设置|增加|添加|加上)超时|タイムアウトを(?:設定|追加)/,
+  'backoff-jitter': /退避|指数回退|随机延迟|バックオフ|ジッター/,
+  'retry-budget': /(?:限制|减少)重试|リトライ(?:を|の)?(?:制限|削減)/,
+  'concurrency-limit': /并发(?:限制|数)|限制(?:内存|资源|并发)|同時実行数|(?:メモリ|リソース)(?:の)?(?:上限|制限)/,
+  'circuit-breaker': /熔断|断路器|サーキットブレーカー/,
+  'load-shedding': /限流|削峰|流量控制|レート制限|流量制御|負荷制限/,
+  'raise-cap': /扩容|增加(?:容量|内存|磁盘|节点|服务器|配额|余额)|充值|増設|容量(?:を)?(?:増|拡)/,
+  'warm-cache': /预热|ウォームアップ|事前(?:に)?(?:キャッシュ|読み込)/,
+  'stagger-rollout': /灰度|分批|逐步|金丝雀|段階的|カナリア|少しずつ/,
+  reclaim: /清理|删除(?:旧|过期|无用)|回收|过期|クリーンアップ|(?:古い|不要な).{0,10}削除|期限切れ/,
+  'detect-earlier': /监控|告警|报警|预警|監視|アラート|検知/,
+  rollback: /回滚|回退|ロールバック|切り戻し|差し戻し/,
+  'pre-deploy-validation': /测试|验证|校验|检查配置|テスト|検証|事前(?:に)?確認/,
+  'harden-access': /双因素|两步验证|多因素|二要素|二段階認証|多要素|最小权限|最小権限/,
+  'revoke-access': /吊销|撤销|作废|更换(?:密钥|密码|令牌)|失効|無効化|(?:鍵|パスワード|トークン)(?:を)?(?:変更|再発行)/,
+};
+
 function fold(s: string): string {
   return s.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
 }
@@ -118,6 +142,14 @@ export function classifyRemedies(text: string): RemedyMatch[] {
         break;
       }
     }
+  }
+  // Chinese and Japanese items are often lessons told as a story; only one that asks for
+  // something (should, must, add, introduce, …) names a remedy.
+  const asks = CJK_PRESCRIPTIVE.test(t);
+  for (const kind of asks ? REMEDY_KINDS : []) {
+    const rule = CJK_RULES[kind];
+    const m = rule && !found.some((f) => f.kind === kind) ? rule.exec(t) : null;
+    if (m) found.push({ kind, evidence: m[0], at: m.index });
   }
   const out: RemedyMatch[] = found.sort((a, b) => a.at - b.at).map(({ kind, evidence }) => ({ kind, evidence }));
   // "Lower a timeout" also says "timeout"; keep the more specific kind only.

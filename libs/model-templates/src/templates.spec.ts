@@ -142,8 +142,16 @@ describe('remedy kinds of actionables', () => {
     ['Add end-to-end tests for the upgrade path', 'pre-deploy-validation'],
     ['Make it possible to roll back a release in one step', 'rollback'],
     ['Fund the CI plan so the minutes do not run out', 'raise-cap'],
+    ['配置变更应该先灰度发布到一台服务器', 'stagger-rollout'],
+    ['需要在磁盘使用率超过八成时发送告警', 'detect-earlier'],
+    ['管理者アカウントに二要素認証を必須にする', 'harden-access'],
   ])('"%s" is %s', (text, kind) => {
     expect(classifyRemedies(text)[0]?.kind).toBe(kind);
+  });
+
+  it('a lesson told as a story names no remedy, in any language', () => {
+    // "The monitoring script kept reconnecting and sending alert messages" tells what happened.
+    expect(classifyRemedies('监控脚本不断尝试重连，发送报警短信')).toEqual([]);
   });
 
   it('looking into something is no remedy', () => {
