@@ -8,8 +8,9 @@ const CONSUMPTION_STEPS = 50;
 /**
  * A finite resource (memory, disk, an address pool, a quota or a budget) consumed faster than it
  * is given back until none is left. Closed form: with ordinary use holding a share `baseShare` of
- * the capacity and a consumer taking `growthRate` more units per second that it keeps, the
- * resource runs out (1 − baseShare) × capacity / growthRate seconds after the consumer starts.
+ * the capacity and a consumer taking `growthRate` more units per second that it keeps, fewer than
+ * 90 % of ordinary requests are served from ((1 + spareShare) − 0.9 × baseShare) × capacity /
+ * growthRate seconds after the consumer starts.
  */
 export const resourceExhaustionTemplate: ModelTemplate = {
   key: 'resource-exhaustion',
@@ -19,11 +20,12 @@ export const resourceExhaustionTemplate: ModelTemplate = {
 budget) is shared. Ordinary use holds a share \`baseShare\` of it: each ordinary request takes a
 unit for \`useSeconds\` and gives it back. At \`triggerAt\` a consumer (a leak, a new workload, a
 growing data set, a job that keeps what it allocates) starts taking \`growthRate\` units per
-second and keeps each for \`keepSeconds\`. Once nothing is left, ordinary requests are refused at
+second and keeps them. Once nothing is left, ordinary requests are refused at
 once (there is no waiting for a unit), so they fail until somebody makes room. As it happened the
 recovery comes \`recoverSeconds\` after the trigger (the timeline's trigger to recovery), of which
-\`exhaustSeconds\` went to filling up (half, unless the text says) and the rest is the outage; the
-response raises the capacity above what the consumer still needs.
+\`exhaustSeconds\` passed before requests started failing (assumed to be half) and the rest is the
+outage; \`growthRate\` follows from it. The response raises the capacity above what the consumer
+still needs.
 The failure: fewer than 90 % of ordinary requests succeed for at least a minute.
 
 Fixes, each switched on in its own scenario:
@@ -36,11 +38,11 @@ Fixes, each switched on in its own scenario:
   being kept, so by Little's law it holds growthRate × reclaimAfterSeconds units at most;
 - an earlier alert (\`detect-earlier\`): an alert when \`alertShare\` of the capacity is in use, and
   the same response \`respondSeconds\` after it. The alert fires at
-  triggerAt + (alertShare − baseShare) × capacity / growthRate; whether the response comes before
-  the resource runs out decides between prevented and reduced.
+  triggerAt + (alertShare × (1 + spareShare) − baseShare) × capacity / growthRate; whether the
+  response comes before the resource runs out decides between prevented and reduced.
 
-Checked against the closed form: the failure starts (1 − baseShare) × capacity / growthRate after
-the trigger. Leaves out: what the resource is, partial degradation before it is full (swapping,
+Checked against the closed form: fewer than 90 % of ordinary requests are served from
+((1 + spareShare) − 0.9 × baseShare) × capacity / growthRate after the trigger. Leaves out: what the resource is, partial degradation before it is full (swapping,
 slow allocation), several consumers.`,
   patterns: { 'resource-exhaustion': 3, 'capacity-planning': 1.5, 'connection-cap': 0.5, 'monitoring-gap': 1 },
   keywords: [
@@ -85,7 +87,6 @@ slow allocation), several consumers.`,
       figure: { kind: 'rate', cues: /\b(?:grow\w*|grew|growth|leak\w*|consum\w*|allocat\w*|creat\w*|writ\w*|fill\w*|per)\b/ },
       assume: (v) => ({ value: ((1 - 0.9 * v.baseShare!) * v.capacity!) / v.exhaustSeconds!, why: 'Taken as (1 − 0.9 × baseShare) × capacity / exhaustSeconds: the rate at which ordinary requests start failing (fewer than 90 % served) exhaustSeconds after the trigger.' }),
     },
-    { name: 'keepSeconds', unit: 's', min: 60, max: 1e9, default: 1e8, defaultWhy: 'The consumer keeps what it takes (a leak, data that is not cleaned up): far longer than the run.', description: 'How long the consumer keeps each unit it takes.' },
     {
       name: 'alertShare', unit: 'ratio', min: 0.05, max: 0.99, default: 0.8,
       defaultWhy: '80 % full is a common alert threshold.',
@@ -164,8 +165,8 @@ slow allocation), several consumers.`,
         { key: 'ordinary-success', metric: 'ordinary.successRatio', label: 'Ordinary requests that succeed', unit: 'ratio' },
       ],
       figures: [
-        { name: 'time-to-exhaustion', label: 'Time from the trigger to running out: (1 − baseShare) × capacity / growthRate', unit: 's', value: '(1 - baseShare) * capacity / growthRate' },
-        { name: 'alert-lead', label: 'Time from the alert to running out: (1 − alertShare) × capacity / growthRate', unit: 's', value: '(1 - alertShare) * capacity / growthRate' },
+        { name: 'time-to-exhaustion', label: 'Time from the trigger to running out: (1 + spareShare − baseShare) × capacity / growthRate', unit: 's', value: '(1 + spareShare - baseShare) * capacity / growthRate' },
+        { name: 'alert-lead', label: 'Time from the alert to running out: (1 − alertShare) × (1 + spareShare) × capacity / growthRate', unit: 's', value: '(1 - alertShare) * (1 + spareShare) * capacity / growthRate' },
       ],
       checks: [
         {
