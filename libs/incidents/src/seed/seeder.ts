@@ -1,5 +1,5 @@
 import type { PrismaService } from '@hindsight/db';
-import { writeIncidentDocument } from '../incident-writer';
+import { writeIncidentDocument } from '../incident-repository';
 import type { SeedSet } from './seed-files';
 
 export interface SeedReport {
