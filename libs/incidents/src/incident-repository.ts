@@ -67,15 +67,18 @@ export async function writeIncidents(tx: Tx, changes: IncidentChange[]): Promise
     const rows = created.map((w) => ({ id: w.id, ...incidentColumns(w.after), searchText: searchTextOf(w.after.doc) }));
     await tx.$executeRaw`INSERT INTO "Incident" ("id", "slug", "status", "title", "organization", "components", "summary", "narrative", "impact",
         "sourceTitle", "sourceUrl", "sourceLanguage", "sourceOriginalText", "startedAt", "startedPrecision", "detectedAt", "detectedPrecision",
-        "mitigatedAt", "mitigatedPrecision", "resolvedAt", "resolvedPrecision", "searchText")
+        "mitigatedAt", "mitigatedPrecision", "resolvedAt", "resolvedPrecision", "severity", "nearMiss", "tags",
+        "customerImpactMinutes", "customerImpactPrecision", "searchText")
       SELECT r."id", r."slug", r."status"::"IncidentStatus", r."title", r."organization", r."components", r."summary", r."narrative", r."impact",
         r."sourceTitle", r."sourceUrl", r."sourceLanguage", r."sourceOriginalText", r."startedAt", r."startedPrecision"::"TimePrecision",
         r."detectedAt", r."detectedPrecision"::"TimePrecision", r."mitigatedAt", r."mitigatedPrecision"::"TimePrecision",
-        r."resolvedAt", r."resolvedPrecision"::"TimePrecision", r."searchText"
+        r."resolvedAt", r."resolvedPrecision"::"TimePrecision", r."severity", r."nearMiss", r."tags",
+        r."customerImpactMinutes", r."customerImpactPrecision"::"TimePrecision", r."searchText"
       FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS r("id" uuid, "slug" text, "status" text, "title" text, "organization" text,
         "components" text[], "summary" text, "narrative" text, "impact" text, "sourceTitle" text, "sourceUrl" text, "sourceLanguage" text,
         "sourceOriginalText" text, "startedAt" timestamptz, "startedPrecision" text, "detectedAt" timestamptz, "detectedPrecision" text,
-        "mitigatedAt" timestamptz, "mitigatedPrecision" text, "resolvedAt" timestamptz, "resolvedPrecision" text, "searchText" text)`;
+        "mitigatedAt" timestamptz, "mitigatedPrecision" text, "resolvedAt" timestamptz, "resolvedPrecision" text, "severity" text,
+        "nearMiss" boolean, "tags" text[], "customerImpactMinutes" int, "customerImpactPrecision" text, "searchText" text)`;
   }
 
   for (const w of work) {

@@ -5,6 +5,8 @@ import {
   validateIncidentDocument,
   type CausalFactorDocument,
   type CausalLinkDocument,
+  type CustomerImpactDocument,
+  checkSeverity,
   type FieldProblem,
   type ActionableStatus,
   type IncidentDocument,
@@ -75,6 +77,10 @@ export interface NewIncident {
   causalFactors?: CausalFactorDocument[] | null;
   causalLinks?: CausalLinkDocument[] | null;
   actionables?: NewActionable[] | null;
+  severity?: string | null;
+  nearMiss?: boolean | null;
+  tags?: string[] | null;
+  customerImpact?: CustomerImpactDocument | null;
 }
 
 export function timelineEventDocument(e: TimelineEventInput): TimelineEventDocument {
@@ -97,6 +103,12 @@ export interface IncidentPatch {
   patterns?: string[];
   source?: Partial<IncidentDocument['source']>;
   keyTimes?: Partial<IncidentDocument['keyTimes']>;
+  /** Null clears it (the source states none). */
+  severity?: string | null;
+  nearMiss?: boolean;
+  tags?: string[];
+  /** Null clears it. */
+  customerImpact?: CustomerImpactDocument | null;
 }
 
 type Edit = (current: EditableIncident) => EditableIncident;
@@ -139,6 +151,7 @@ export class IncidentWritesService {
   async create(input: NewIncident, status: IncidentStatusValue, actor: Actor, note?: string | null): Promise<IncidentRecord> {
     const noteText = checkNote(note);
     const doc = this.newDocument(input);
+    checkSeverity(doc.severity, this.options.severityLevels, 'input.severity');
     return inWriteTransaction(this.prisma, async (tx) => {
       await this.checkSlugFree(tx, doc.slug, null, 'input.slug');
       await this.checkPatterns(tx, doc.patterns, 'input.patterns');
@@ -210,6 +223,10 @@ export class IncidentWritesService {
         causalFactors: input.causalFactors ?? [],
         causalLinks: input.causalLinks ?? [],
         actionables,
+        severity: input.severity ?? null,
+        nearMiss: input.nearMiss ?? false,
+        tags: input.tags ?? [],
+        customerImpact: input.customerImpact ?? null,
       },
       'input',
     );
@@ -241,6 +258,10 @@ export class IncidentWritesService {
       set('impact', (v) => (d.impact = v));
       set('patterns', (v) => (d.patterns = v));
       set('source', (v) => (d.source = { ...d.source, ...stripUndefined(v) }));
+      if (patch.severity !== undefined) d.severity = patch.severity;
+      if (patch.customerImpact !== undefined) d.customerImpact = patch.customerImpact;
+      set('nearMiss', (v) => (d.nearMiss = v));
+      set('tags', (v) => (d.tags = v));
       set('keyTimes', (v) => {
         for (const name of ['started', 'detected', 'mitigated', 'resolved'] as const) {
           const t = v[name];
@@ -343,6 +364,8 @@ export class IncidentWritesService {
       const id = before.row.id;
       if (diff.scalars.some((s) => s.field === 'slug')) await this.checkSlugFree(tx, after.doc.slug, id, path('slug'));
       if (diff.patterns) await this.checkPatterns(tx, after.doc.patterns, path('patterns'));
+      // Only a new level is checked: a level the scale no longer lists stays until someone changes it.
+      if (diff.scalars.some((s) => s.field === 'severity')) checkSeverity(after.doc.severity, this.options.severityLevels, path('severity'));
       if (before.row.version !== expectedVersion) throw AppError.staleVersion('Incident', slug, expectedVersion, before.row.version, incidentValues(before));
       if (isEmptyDiff(diff)) return before.row;
       if (diff.factors.deleted.length > 0) await this.lockUnaddressedFactors(tx, before, diff.factors.deleted.map((f) => f.key));
