@@ -2,6 +2,9 @@ import request from 'supertest';
 import type { PrismaService } from '@hindsight/db';
 import { AppError } from '@hindsight/domain';
 import { AccountsService } from '@hindsight/tracking';
+import { readSeedFiles, seedDatabase } from '@hindsight/incidents';
+import { projectRoot } from '@hindsight/db';
+import path from 'node:path';
 import { loadConfig } from '../apps/api/src/config/app-config';
 import { issueTokens } from './support/api-tokens';
 import { tableHashes } from './support/table-hash';
@@ -239,6 +242,17 @@ describe('incident metadata: severity on a configured scale, near miss, tags, cu
     expect(stale.status).toBe(409);
     expect(stale.text).toContain('Someone changed this incident');
     expect(await tableHashes(t.db.url)).toEqual(before);
+  });
+
+  it('refuses seed files rated on another scale before writing anything', async () => {
+    const seeds = readSeedFiles(path.join(projectRoot(), 'seeds'));
+    const renamed = { ...seeds.incidents[0]!, slug: 'rated-elsewhere', severity: 'SEV1' };
+    const before = await tableHashes(t.db.url);
+    const error = await seedDatabase(prisma, { ...seeds, incidents: [renamed] }, { severityLevels: ['P1', 'P2', 'P3'] }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'BAD_USER_INPUT', details: { field: 'incidents/rated-elsewhere.json.severity' } });
+    expect(await tableHashes(t.db.url)).toEqual(before);
+    // On the default scale the same file is fine.
+    expect((await seedDatabase(prisma, { ...seeds, incidents: [renamed] })).incidents).toEqual([{ slug: 'rated-elsewhere', created: true, changed: true }]);
   });
 
   it('refuses a bad scale at start with the variable and the reason', () => {
