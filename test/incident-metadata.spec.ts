@@ -185,6 +185,19 @@ describe('incident metadata: severity on a configured scale, near miss, tags, cu
     expect(facet('TAG')).toEqual(expect.arrayContaining([{ value: 'haproxy', count: 1 }, { value: 'canary', count: 1 }]));
   });
 
+  it('filters the list page by severity and tag, with their facets on a search', async () => {
+    const listed = (html: string) => [...html.matchAll(/<li class="incident-item">\s*<h2><a href="\/incidents\/([^"]+)"/g)].map((m) => m[1]);
+    const bySeverity = await request(t.app.getHttpServer()).get('/incidents?severity=P3');
+    expect(bySeverity.status).toBe(200);
+    expect(listed(bySeverity.text)).toEqual(['near-miss-config-push']);
+    expect(bySeverity.text).toContain('<option value="P3" selected>P3</option>');
+    expect(listed((await request(t.app.getHttpServer()).get('/incidents?tag=HAProxy')).text)).toEqual([STACKEGG]);
+    const search = await request(t.app.getHttpServer()).get('/incidents?q=canary');
+    expect(search.text).toContain('<h2>Severity</h2>');
+    expect(search.text).toContain('href="/incidents?q=canary&amp;severity=P3"');
+    expect(search.text).toContain('href="/incidents?q=canary&amp;tag=canary"');
+  });
+
   it('exports the metadata as JSON and Markdown, and shows it on the incident page', async () => {
     const json = await request(t.app.getHttpServer()).get(`/incidents/${STACKEGG}.json`);
     expect(json.body).toMatchObject({
