@@ -113,6 +113,10 @@ describe('incident metadata: severity on a configured scale, near miss, tags, cu
       ['customerImpact', null, { minutes: 95, precision: 'approximate' }],
     ]);
 
+    // Tags are searchable at once: the search document is written in the same transaction.
+    const found = await gql<{ incidents: { nodes: { slug: string }[] } }>(`{ incidents(filter: { text: "stampede" }) { nodes { slug } } }`);
+    expect(found.data.incidents.nodes.map((n) => n.slug)).toEqual([SLACK]);
+
     // A writer holding the old version gets CONFLICT and changes nothing.
     const before = await tableHashes(t.db.url);
     const stale = await update(SLACK, version, { severity: 'P3' });
