@@ -172,6 +172,10 @@ const ROWS: Record<string, Row> = {
       ],
       causalLinks: [{ from: 'load', to: 'cap', kind: 'CAUSES' }],
       actionables: [{ key: 'raise-cap', title: 'Raise the cap.' }],
+      severity: 'SEV2',
+      nearMiss: false,
+      tags: ['haproxy'],
+      customerImpact: { minutes: 6, precision: 'MINUTE' },
       note: 'why',
       status: 'DRAFT',
     }),
@@ -194,6 +198,15 @@ const ROWS: Record<string, Row> = {
       causalLinks: [{ at: [0, 'kind'], kind: 'enum' }],
       actionables: [{ at: [0, 'title'], kind: 'text' }],
       patterns: [{ at: [0], kind: 'list' }],
+      // A level of the configured scale, so anything else is refused like an unknown name.
+      severity: [{ kind: 'name' }],
+      nearMiss: [{ kind: 'enum' }],
+      // Tags are normalised free labels: markup and SQL become harmless words.
+      tags: [{ at: [0], kind: 'text' }],
+      customerImpact: [
+        { at: ['minutes'], kind: 'int' },
+        { at: ['precision'], kind: 'enum' },
+      ],
       note: [{ kind: 'text' }],
       status: [{ kind: 'enum' }],
     },
@@ -385,7 +398,18 @@ const ROWS: Record<string, Row> = {
   },
   updateIncident: {
     role: 'editor',
-    base: () => ({ slug: SLUG, expectedVersion: f.version + STALE, patch: { title: 'Renamed', summary: 'Shorter.', keyTimes: { started: { at: '2015-03-31T10:23:14Z', precision: 'SECOND' } } }, note: 'why' }),
+    base: () => ({
+      slug: SLUG,
+      expectedVersion: f.version + STALE,
+      patch: {
+        title: 'Renamed',
+        summary: 'Shorter.',
+        keyTimes: { started: { at: '2015-03-31T10:23:14Z', precision: 'SECOND' } },
+        tags: ['haproxy'],
+        customerImpact: { minutes: 6, precision: 'MINUTE' },
+      },
+      note: 'why',
+    }),
     baseOutcome: CONFLICT,
     args: {
       slug: [{ kind: 'name', expect: notFound('slug') }],
@@ -400,6 +424,11 @@ const ROWS: Record<string, Row> = {
         { at: ['source', 'url'], kind: 'url' },
         { at: ['keyTimes', 'started', 'at'], kind: 'date' },
         { at: ['patterns', 0], kind: 'list' },
+        { at: ['severity'], kind: 'name' },
+        { at: ['nearMiss'], kind: 'enum' },
+        { at: ['tags', 0], kind: 'text' },
+        { at: ['customerImpact', 'minutes'], kind: 'int' },
+        { at: ['customerImpact', 'precision'], kind: 'enum' },
       ],
       note: [{ kind: 'text' }],
     },

@@ -111,7 +111,7 @@ describe('search across languages, highlights, facets, corrections and related i
     expect(res.errors).toBeUndefined();
     const { totalCount, facets } = res.data.incidents;
     const facet = (kind: string) => facets.find((f) => f.kind === kind)!;
-    expect(facets.map((f) => f.kind)).toEqual(['PATTERN', 'ORGANIZATION', 'COMPONENT', 'YEAR', 'ACTIONABLE_STATUS']);
+    expect(facets.map((f) => f.kind)).toEqual(['PATTERN', 'ORGANIZATION', 'COMPONENT', 'YEAR', 'ACTIONABLE_STATUS', 'SEVERITY', 'NEAR_MISS', 'TAG']);
     // Each incident has one organization and one year: those facets add up to the total, across pages.
     expect(facet('ORGANIZATION').values.reduce((n, v) => n + v.count, 0)).toBe(totalCount);
     expect(facet('YEAR').values.reduce((n, v) => n + v.count, 0)).toBe(totalCount);

@@ -10,6 +10,7 @@ import { readSeedFiles, seedDatabase } from '@hindsight/incidents';
 import { ModelRunsService, runDefaultScenarios, seedModels } from '@hindsight/model-runs';
 import { AppModule } from './app.module';
 import type { AppConfig, LogLevelName } from './config/app-config';
+import { APP_CONFIG } from './config/app-config.token';
 import { createPinoLogger, PinoNestLogger } from './logging/app-logger';
 import { requestLogger } from './logging/request-logger';
 import { httpMetrics } from './metrics/http-metrics.middleware';
@@ -70,7 +71,7 @@ export async function seedIfEmpty(app: INestApplication, log: (line: string) => 
   const prisma = app.get(PrismaService);
   const seedsDir = path.join(projectRoot(), 'seeds');
   if ((await prisma.incident.count()) === 0) {
-    const report = await seedDatabase(prisma, readSeedFiles(seedsDir));
+    const report = await seedDatabase(prisma, readSeedFiles(seedsDir), { severityLevels: app.get<AppConfig>(APP_CONFIG).severityLevels });
     log(`seeded ${report.incidents.length} incidents and ${report.patterns} patterns`);
   }
   const models = await seedModels(prisma, app.get(ModelRunsService), seedsDir);

@@ -119,4 +119,13 @@ export class AppError<C extends ErrorCode = ErrorCode> extends Error {
   static badField(field: string, reason: string): AppError<'BAD_USER_INPUT'> {
     return AppError.badInput([{ field, reason }]);
   }
+
+  /** A write that named a version someone else has since replaced: nothing of it was written. */
+  static staleVersion(what: string, id: string, expected: number, currentVersion: number, current: Record<string, unknown>): AppError<'CONFLICT'> {
+    return new AppError(
+      'CONFLICT',
+      `${what} "${id}" is at version ${currentVersion}, not ${expected}: someone changed it since you read it. Nothing was written; review the current values and retry.`,
+      { expectedVersion: expected, currentVersion, current },
+    );
+  }
 }

@@ -109,6 +109,26 @@ export interface IncidentDocument {
   causalFactors: CausalFactorDocument[];
   causalLinks: CausalLinkDocument[];
   actionables: ActionableDocument[];
+  /**
+   * A level of the installation's severity scale (`INCIDENT_SEVERITY_LEVELS`, most severe
+   * first); null or absent when the source states none.
+   */
+  severity?: string | null;
+  /** True when the failure was caught before it affected anyone; absent means false. */
+  nearMiss?: boolean;
+  /** Free labels, normalised by `normalizeTags` (lower case, words joined by dashes, distinct, sorted). */
+  tags?: string[];
+  /**
+   * How long customers were affected, as the source states it (6 minutes to the minute, "about
+   * an hour" approximate); null or absent when it does not say.
+   */
+  customerImpact?: CustomerImpactDocument | null;
+}
+
+export interface CustomerImpactDocument {
+  minutes: number;
+  /** How precisely the source states it; never `none`. */
+  precision: TimePrecision;
 }
 
 export interface PatternDocument {

@@ -3,3 +3,4 @@ export * from './app-error';
 export * from './text-fold';
 export * from './validate-incident-document';
 export * from './iso-instant';
+export * from './incident-metadata';

@@ -9,6 +9,7 @@ import {
   TIMELINE_EVENT_KINDS,
   type IncidentDocument,
 } from './incident-document';
+import { MAX_IMPACT_MINUTES, TAG_LIMITS, normalizeTag, normalizeTags } from './incident-metadata';
 
 export const LIMITS = {
   slug: 120,
@@ -173,6 +174,29 @@ export function validateIncidentDocument(value: Json, where = ''): IncidentDocum
     });
   });
 
+  // Metadata: optional, so documents written before it existed stay valid.
+  if (doc.severity !== undefined) str(doc.severity, 'severity', 30, { nullable: true });
+  if (doc.nearMiss !== undefined && typeof doc.nearMiss !== 'boolean') fail('nearMiss', `expected true or false; got ${echo(doc.nearMiss)}`);
+  let tags: string[] | undefined;
+  if (doc.tags !== undefined) {
+    const raw = list(doc.tags, 'tags');
+    raw.forEach((t, i) => {
+      if (typeof t !== 'string') fail(`tags[${i}]`, 'expected a string');
+      else if (normalizeTag(t) === '') fail(`tags[${i}]`, 'needs a letter or digit');
+      else if (normalizeTag(t).length > TAG_LIMITS.length) fail(`tags[${i}]`, `is longer than ${TAG_LIMITS.length} characters`);
+    });
+    tags = normalizeTags(raw.filter((t): t is string => typeof t === 'string'));
+    if (tags.length > TAG_LIMITS.tags) fail('tags', `at most ${TAG_LIMITS.tags} distinct tags; got ${tags.length}`);
+  }
+  if (doc.customerImpact !== undefined && doc.customerImpact !== null) {
+    const impact = obj(doc.customerImpact, 'customerImpact');
+    const minutes = impact.minutes;
+    if (typeof minutes !== 'number' || !Number.isInteger(minutes) || minutes < 0 || minutes > MAX_IMPACT_MINUTES) {
+      fail('customerImpact.minutes', `expected whole minutes from 0 to ${MAX_IMPACT_MINUTES}; got ${echo(minutes)}`);
+    }
+    oneOf(impact.precision, 'customerImpact.precision', TIME_PRECISIONS.filter((p) => p !== 'none'));
+  }
+
   if (problems.length > 0) throw AppError.badInput(problems);
-  return value as IncidentDocument;
+  return (tags === undefined ? value : { ...(value as object), tags }) as IncidentDocument;
 }

@@ -33,6 +33,26 @@ function between(from: Date | null, fromPrecision: TimePrecision, to: Date | nul
   return { minutes: Math.round(((to.getTime() - from.getTime()) / 60_000) * 10) / 10, precision, approximate: !['second', 'minute'].includes(precision) };
 }
 
+export interface CustomerImpact extends IncidentDuration {
+  /** False: as the record states it. True: worked out from the start and mitigation times. */
+  derived: boolean;
+}
+
+/**
+ * How long customers were affected: as stated when the record says, otherwise from the start to
+ * mitigation when both are known (as precise as the coarser of them); null when neither.
+ */
+export function customerImpactOf(
+  i: Pick<IncidentRecord, 'customerImpactMinutes' | 'customerImpactPrecision' | `${'started' | 'mitigated'}${'At' | 'Precision'}`>,
+): CustomerImpact | null {
+  if (i.customerImpactMinutes !== null && i.customerImpactPrecision !== 'none') {
+    const precision = i.customerImpactPrecision;
+    return { minutes: i.customerImpactMinutes, precision, approximate: !['second', 'minute'].includes(precision), derived: false };
+  }
+  const span = between(i.startedAt, i.startedPrecision, i.mitigatedAt, i.mitigatedPrecision);
+  return span && span.minutes >= 0 ? { ...span, derived: true } : null;
+}
+
 const hours = (minutes: number) => `${(minutes / 60).toFixed(1)} h`;
 
 /**

@@ -28,7 +28,8 @@ export interface ActionableInclude {
 export const INCIDENT_COLUMNS = `i."id", i."slug", i."status"::text AS "status", i."title", i."organization", i."components", i."summary", i."impact",
   i."sourceTitle", i."sourceUrl", i."sourceLanguage", i."sourceOriginalText", i."startedAt", i."startedPrecision"::text AS "startedPrecision",
   i."detectedAt", i."detectedPrecision"::text AS "detectedPrecision", i."mitigatedAt", i."mitigatedPrecision"::text AS "mitigatedPrecision",
-  i."resolvedAt", i."resolvedPrecision"::text AS "resolvedPrecision", i."version", i."createdAt", i."updatedAt"`;
+  i."resolvedAt", i."resolvedPrecision"::text AS "resolvedPrecision", i."severity", i."nearMiss", i."tags", i."customerImpactMinutes",
+  i."customerImpactPrecision"::text AS "customerImpactPrecision", i."version", i."createdAt", i."updatedAt"`;
 
 const ACTIONABLE_JSON = (alias: string) =>
   `json_build_object('id', ${alias}."id", 'incidentId', ${alias}."incidentId", 'key', ${alias}."key", 'position', ${alias}."position",

@@ -33,6 +33,13 @@ export interface IncidentRecord {
   mitigatedPrecision: TimePrecision;
   resolvedAt: Date | null;
   resolvedPrecision: TimePrecision;
+  /** A level of the configured severity scale; null when the source states none. */
+  severity: string | null;
+  nearMiss: boolean;
+  tags: string[];
+  /** Customer-impact duration as stated; `none` precision when not stated (see `customerImpact`). */
+  customerImpactMinutes: number | null;
+  customerImpactPrecision: TimePrecision;
   version: number;
   createdAt: Date;
   updatedAt: Date;

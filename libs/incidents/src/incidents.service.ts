@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { Prisma, PrismaService } from '@hindsight/db';
-import { AppError, LIMITS, type ActionableStatus } from '@hindsight/domain';
+import { AppError, LIMITS, normalizeTags, type ActionableStatus } from '@hindsight/domain';
 import { buildTextSearch, type TextSearch } from './search-query';
 import { encodeCursor, pageWindow } from './keyset';
 import type { ActionableRecord, IncidentRecord, Page, PatternRecord } from './incident.types';
@@ -34,6 +34,11 @@ export interface IncidentFilter {
   text?: string | null;
   startedFrom?: Date | null;
   startedBefore?: Date | null;
+  /** Incidents at any of these severity levels. */
+  severity?: string[] | null;
+  nearMiss?: boolean | null;
+  /** Incidents carrying every one of these tags (normalised like stored tags). */
+  tags?: string[] | null;
 }
 
 export interface ActionableFilter {
@@ -198,7 +203,15 @@ export class IncidentsService {
 
   private incidentWhere(filter: IncidentFilter): Prisma.Sql {
     const patterns = Object.fromEntries((filter.patterns ?? []).map((p, i) => [`patterns[${i}]`, p]));
-    checkFilterTexts('filter', { text: filter.text, organization: filter.organization, component: filter.component, ...patterns });
+    const listed = (name: string, values: string[] | null | undefined) => Object.fromEntries((values ?? []).map((v, i) => [`${name}[${i}]`, v]));
+    checkFilterTexts('filter', {
+      text: filter.text,
+      organization: filter.organization,
+      component: filter.component,
+      ...patterns,
+      ...listed('severity', filter.severity),
+      ...listed('tags', filter.tags),
+    });
     const parts: Prisma.Sql[] = [Prisma.sql`i."status" = 'published'`];
     if (filter.patterns && filter.patterns.length > 0) {
       parts.push(Prisma.sql`EXISTS (SELECT 1 FROM "IncidentPattern" ip JOIN "Pattern" p ON p."id" = ip."patternId"
@@ -210,6 +223,10 @@ export class IncidentsService {
     }
     if (filter.startedFrom) parts.push(Prisma.sql`i."startedAt" >= ${filter.startedFrom}`);
     if (filter.startedBefore) parts.push(Prisma.sql`i."startedAt" < ${filter.startedBefore}`);
+    if (filter.severity && filter.severity.length > 0) parts.push(Prisma.sql`i."severity" = ANY(${[...filter.severity]}::text[])`);
+    if (filter.nearMiss != null) parts.push(Prisma.sql`i."nearMiss" = ${filter.nearMiss}`);
+    const tags = normalizeTags(filter.tags ?? []);
+    if (tags.length > 0) parts.push(Prisma.sql`i."tags" @> ${tags}::text[]`);
     return Prisma.join(parts, ' AND ');
   }
 

@@ -4,7 +4,7 @@ import { cjkBigrams, stemmingConfigFor } from './search-language';
 
 type Tx = Prisma.TransactionClient;
 
-/** Searchable text by weight: A title, B summary/impact/organization/components/patterns, C factors/actionables/timeline, D the rest. */
+/** Searchable text by weight: A title, B summary/impact/organization/components/patterns/tags, C factors/actionables/timeline, D the rest. */
 export interface SearchSections {
   A: string;
   B: string;
@@ -37,6 +37,7 @@ export function searchSectionsOf(doc: IncidentDocument, patternNames: string[]):
       ...doc.components,
       ...patternNames,
       ...doc.patterns.map((p) => p.replace(/-/g, ' ')),
+      ...(doc.tags ?? []).map((t) => `${t} ${t.replace(/-/g, ' ')}`),
       // The source's own words (a Vietnamese or Japanese summary) rank with the English summary.
       doc.source.originalText ?? '',
     ]),

@@ -34,7 +34,7 @@ export interface SearchHighlight {
   fragments: HighlightFragment[];
 }
 
-export const FACET_KINDS = ['PATTERN', 'ORGANIZATION', 'COMPONENT', 'YEAR', 'ACTIONABLE_STATUS'] as const;
+export const FACET_KINDS = ['PATTERN', 'ORGANIZATION', 'COMPONENT', 'YEAR', 'ACTIONABLE_STATUS', 'SEVERITY', 'NEAR_MISS', 'TAG'] as const;
 export type FacetKind = (typeof FACET_KINDS)[number];
 
 export interface FacetValue {
@@ -180,13 +180,16 @@ export class SearchResultsService {
     if (!Number.isInteger(first) || first < 1 || first > MAX_FACET_VALUES) throw AppError.badField('first', `expected 1 to ${MAX_FACET_VALUES}`);
     const from = this.incidents.resultSetSql(filter, search);
     const rows = await this.prisma.$queryRaw<{ kind: FacetKind; value: string; label: string; n: number }[]>`
-      WITH rs AS MATERIALIZED (SELECT i."id", i."organization", i."components", i."startedAt" ${from})
+      WITH rs AS MATERIALIZED (SELECT i."id", i."organization", i."components", i."startedAt", i."severity", i."nearMiss", i."tags" ${from})
       SELECT 'PATTERN' AS kind, p."key" AS value, p."name" AS label, count(*)::int AS n
         FROM rs JOIN "IncidentPattern" ip ON ip."incidentId" = rs."id" JOIN "Pattern" p ON p."id" = ip."patternId" GROUP BY p."key", p."name"
       UNION ALL SELECT 'ORGANIZATION', rs."organization", rs."organization", count(*)::int FROM rs GROUP BY rs."organization"
       UNION ALL SELECT 'COMPONENT', c, c, count(DISTINCT rs."id")::int FROM rs, unnest(rs."components") AS c GROUP BY c
       UNION ALL SELECT 'YEAR', y, y, count(*)::int FROM rs, LATERAL (SELECT COALESCE(extract(year FROM rs."startedAt" AT TIME ZONE 'UTC')::int::text, 'unknown') AS y) AS t GROUP BY y
-      UNION ALL SELECT 'ACTIONABLE_STATUS', a."status"::text, a."status"::text, count(*)::int FROM rs JOIN "Actionable" a ON a."incidentId" = rs."id" GROUP BY a."status"`;
+      UNION ALL SELECT 'ACTIONABLE_STATUS', a."status"::text, a."status"::text, count(*)::int FROM rs JOIN "Actionable" a ON a."incidentId" = rs."id" GROUP BY a."status"
+      UNION ALL SELECT 'SEVERITY', COALESCE(rs."severity", 'none'), COALESCE(rs."severity", 'not stated'), count(*)::int FROM rs GROUP BY rs."severity"
+      UNION ALL SELECT 'NEAR_MISS', rs."nearMiss"::text, CASE WHEN rs."nearMiss" THEN 'near miss' ELSE 'incident' END, count(*)::int FROM rs GROUP BY rs."nearMiss"
+      UNION ALL SELECT 'TAG', t, t, count(DISTINCT rs."id")::int FROM rs, unnest(rs."tags") AS t GROUP BY t`;
     return FACET_KINDS.map((kind) => {
       const values = rows
         .filter((r) => r.kind === kind)

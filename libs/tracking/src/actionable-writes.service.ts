@@ -3,10 +3,11 @@ import { Prisma, PrismaService } from '@hindsight/db';
 import { AppError, type ActionableStatus, type ExternalReferenceDocument } from '@hindsight/domain';
 import { checkActionablePatch, formatCalendarDate, KEY, keyFromTitle, MAX_KEY_LENGTH, type CheckedActionablePatch } from './actionable-input.validator';
 import { CLOSED_STATUSES, checkTransition } from './actionable-workflow';
-import { appendAuditEvents, auditValue, sameValue, type AuditDraft } from './audit-log';
+import { diffValue, sameValue } from '@hindsight/incidents';
+import { appendAuditEvents, type AuditDraft } from './audit-log';
 import { TRACKING_OPTIONS, trackersFor, type TrackerBases, type TrackingOptions } from './tracking-options';
 import type { ActionablePatch, Actor, AuditValue, CreateActionableInput, TrackedActionableRecord } from './tracking.types';
-import { checkExpectedVersion, checkId, checkNote, conflict, inWriteTransaction } from './write-transaction';
+import { checkExpectedVersion, checkId, checkNote, inWriteTransaction } from './write-transaction';
 
 type Tx = Prisma.TransactionClient;
 
@@ -32,7 +33,7 @@ export function actionableSnapshot(a: LoadedActionable): { [key: string]: AuditV
     priority: a.priority,
     addresses: addressKeys(a),
     references: a.references.map((r) => r.ref),
-    closedAt: auditValue(a.closedAt),
+    closedAt: diffValue(a.closedAt),
     closedBy: a.closedBy,
     wontDoReason: a.wontDoReason,
     version: a.version,
@@ -266,7 +267,7 @@ export class ActionableWritesService {
   }
 
   private conflictFor(current: LoadedActionable, expectedVersion: number): AppError {
-    return conflict('Actionable', current.id, expectedVersion, current.version, {
+    return AppError.staleVersion('Actionable', current.id, expectedVersion, current.version, {
       id: current.id,
       ...actionableSnapshot(current),
       updatedAt: current.updatedAt.toISOString(),
@@ -279,8 +280,8 @@ export class ActionableWritesService {
       entityKey: current.key,
       action,
       field,
-      from: auditValue(from),
-      to: auditValue(to),
+      from: diffValue(from),
+      to: diffValue(to),
       incidentId: current.incidentId,
       actionableId: current.id,
       version: current.version + 1,

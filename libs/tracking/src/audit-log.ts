@@ -45,19 +45,3 @@ export async function appendAuditEvents(tx: Tx, actor: Actor, at: Date, note: st
     })),
   });
 }
-
-/** Dates as ISO text, everything else as JSON already is. */
-export function auditValue(value: unknown): AuditValue {
-  if (value === undefined || value === null) return null;
-  if (value instanceof Date) return value.toISOString();
-  if (Array.isArray(value)) return value.map(auditValue);
-  if (typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, auditValue(v)]));
-  }
-  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return value;
-  return String(value);
-}
-
-export function sameValue(a: unknown, b: unknown): boolean {
-  return JSON.stringify(auditValue(a)) === JSON.stringify(auditValue(b));
-}

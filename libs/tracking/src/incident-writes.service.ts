@@ -5,6 +5,8 @@ import {
   validateIncidentDocument,
   type CausalFactorDocument,
   type CausalLinkDocument,
+  type CustomerImpactDocument,
+  checkSeverity,
   type FieldProblem,
   type ActionableStatus,
   type IncidentDocument,
@@ -12,23 +14,28 @@ import {
   type TimelineEventDocument,
   type TimelineEventKind,
 } from '@hindsight/domain';
-import { searchTextOf, writeIncidentDocument, writeSearchDocument, type IncidentRecord } from '@hindsight/incidents';
-import { parseCalendarDate } from './actionable-input.validator';
-import { parseExternalReference } from './external-reference.parser';
-import { appendAuditEvents, auditValue, type AuditDraft } from './audit-log';
-import { diffIncident, isEmptyDiff, type IncidentDiff } from './incident-diff';
 import {
+  diffIncident,
+  diffValue,
   incidentSummary,
   incidentValues,
+  isEmptyDiff,
   linkKey,
   loadIncidentSnapshot,
+  withStoredInstants,
+  writeIncident,
   type EditableIncident,
+  type IncidentDiff,
+  type IncidentRecord,
   type IncidentSnapshot,
   type IncidentStatusValue,
-} from './incident-snapshot';
+} from '@hindsight/incidents';
+import { parseCalendarDate } from './actionable-input.validator';
+import { parseExternalReference } from './external-reference.parser';
+import { appendAuditEvents, type AuditDraft } from './audit-log';
 import { TRACKING_OPTIONS, trackersFor, type TrackingOptions } from './tracking-options';
 import type { Actor } from './tracking.types';
-import { checkExpectedVersion, checkNote, conflict, inWriteTransaction } from './write-transaction';
+import { checkExpectedVersion, checkNote, inWriteTransaction } from './write-transaction';
 
 type Tx = Prisma.TransactionClient;
 
@@ -70,6 +77,10 @@ export interface NewIncident {
   causalFactors?: CausalFactorDocument[] | null;
   causalLinks?: CausalLinkDocument[] | null;
   actionables?: NewActionable[] | null;
+  severity?: string | null;
+  nearMiss?: boolean | null;
+  tags?: string[] | null;
+  customerImpact?: CustomerImpactDocument | null;
 }
 
 export function timelineEventDocument(e: TimelineEventInput): TimelineEventDocument {
@@ -92,6 +103,12 @@ export interface IncidentPatch {
   patterns?: string[];
   source?: Partial<IncidentDocument['source']>;
   keyTimes?: Partial<IncidentDocument['keyTimes']>;
+  /** Null clears it (the source states none). */
+  severity?: string | null;
+  nearMiss?: boolean;
+  tags?: string[];
+  /** Null clears it. */
+  customerImpact?: CustomerImpactDocument | null;
 }
 
 type Edit = (current: EditableIncident) => EditableIncident;
@@ -134,10 +151,11 @@ export class IncidentWritesService {
   async create(input: NewIncident, status: IncidentStatusValue, actor: Actor, note?: string | null): Promise<IncidentRecord> {
     const noteText = checkNote(note);
     const doc = this.newDocument(input);
+    checkSeverity(doc.severity, this.options.severityLevels, 'input.severity');
     return inWriteTransaction(this.prisma, async (tx) => {
       await this.checkSlugFree(tx, doc.slug, null, 'input.slug');
       await this.checkPatterns(tx, doc.patterns, 'input.patterns');
-      const result = await writeIncidentDocument(tx, doc, { status });
+      const result = await writeIncident(tx, { before: null, after: { doc, status } });
       const created = await tx.incident.findUniqueOrThrow({ where: { id: result.incidentId } });
       const rows = await tx.actionable.findMany({ where: { incidentId: created.id }, select: { id: true, key: true } });
       const now = new Date();
@@ -148,7 +166,7 @@ export class IncidentWritesService {
             entity: 'actionable',
             entityKey: a.key,
             action: 'create',
-            to: auditValue({ ...a, references: a.references.map((r) => r.ref) }),
+            to: diffValue({ ...a, references: a.references.map((r) => r.ref) }),
             incidentId: created.id,
             actionableId: rows.find((r) => r.key === a.key)?.id ?? null,
             version: 1,
@@ -205,6 +223,10 @@ export class IncidentWritesService {
         causalFactors: input.causalFactors ?? [],
         causalLinks: input.causalLinks ?? [],
         actionables,
+        severity: input.severity ?? null,
+        nearMiss: input.nearMiss ?? false,
+        tags: input.tags ?? [],
+        customerImpact: input.customerImpact ?? null,
       },
       'input',
     );
@@ -236,6 +258,10 @@ export class IncidentWritesService {
       set('impact', (v) => (d.impact = v));
       set('patterns', (v) => (d.patterns = v));
       set('source', (v) => (d.source = { ...d.source, ...stripUndefined(v) }));
+      if (patch.severity !== undefined) d.severity = patch.severity;
+      if (patch.customerImpact !== undefined) d.customerImpact = patch.customerImpact;
+      set('nearMiss', (v) => (d.nearMiss = v));
+      set('tags', (v) => (d.tags = v));
       set('keyTimes', (v) => {
         for (const name of ['started', 'detected', 'mitigated', 'resolved'] as const) {
           const t = v[name];
@@ -338,47 +364,29 @@ export class IncidentWritesService {
       const id = before.row.id;
       if (diff.scalars.some((s) => s.field === 'slug')) await this.checkSlugFree(tx, after.doc.slug, id, path('slug'));
       if (diff.patterns) await this.checkPatterns(tx, after.doc.patterns, path('patterns'));
-      if (before.row.version !== expectedVersion) throw conflict('Incident', slug, expectedVersion, before.row.version, incidentValues(before));
+      // Only a new level is checked: a level the scale no longer lists stays until someone changes it.
+      if (diff.scalars.some((s) => s.field === 'severity')) checkSeverity(after.doc.severity, this.options.severityLevels, path('severity'));
+      if (before.row.version !== expectedVersion) throw AppError.staleVersion('Incident', slug, expectedVersion, before.row.version, incidentValues(before));
       if (isEmptyDiff(diff)) return before.row;
       if (diff.factors.deleted.length > 0) await this.lockUnaddressedFactors(tx, before, diff.factors.deleted.map((f) => f.key));
 
-      const now = new Date();
-      const claimed = await tx.incident.updateMany({
-        where: { id, version: expectedVersion },
-        data: {
-          ...Object.assign({}, ...diff.scalars.map((s) => s.columns)),
-          searchText: searchTextOf(after.doc),
-          version: { increment: 1 },
-          updatedAt: now,
-        },
-      });
-      if (claimed.count !== 1) await this.raiseConflict(tx, id, slug, expectedVersion);
-      const version = before.row.version + 1;
-
+      // The one writer claims the version in SQL before any child row is touched.
+      const written = await writeIncident(tx, { before, after, expectedVersion, diff });
       if (diff.scalars.some((s) => s.field === 'slug')) {
         // Old links keep working: the previous slug becomes an alias; renaming back reclaims it.
         await tx.incidentSlugAlias.deleteMany({ where: { slug: after.doc.slug, incidentId: id } });
         await tx.incidentSlugAlias.upsert({ where: { slug: before.doc.slug }, create: { slug: before.doc.slug, incidentId: id }, update: {} });
       }
-      await this.writePatterns(tx, id, diff);
-      await this.writeChildren(tx, before, after, diff);
-      await writeSearchDocument(tx, id, after.doc);
-      await appendAuditEvents(tx, actor, now, noteText, auditDrafts(id, after.doc.slug, version, diff));
-      return tx.incident.findUniqueOrThrow({ where: { id } });
+      const row = await tx.incident.findUniqueOrThrow({ where: { id } });
+      await appendAuditEvents(tx, actor, row.updatedAt, noteText, auditDrafts(id, after.doc.slug, written.version, diff));
+      return row;
     });
   }
 
   /** Validates, then writes instants the way the database gives them back, so equal times compare equal. */
   private validate(doc: IncidentDocument, path: PathMap): IncidentDocument {
     try {
-      const valid = validateIncidentDocument(doc);
-      const instant = (at: string | null) => (at === null ? null : new Date(at).toISOString());
-      for (const name of ['started', 'detected', 'mitigated', 'resolved'] as const) {
-        const t = valid.keyTimes[name];
-        if (t) valid.keyTimes[name] = { ...t, at: instant(t.at) };
-      }
-      valid.timeline = valid.timeline.map((e) => ({ ...e, at: instant(e.at) }));
-      return valid;
+      return withStoredInstants({ doc: validateIncidentDocument(doc), status: 'draft' }).doc;
     } catch (error) {
       if (!(error instanceof AppError) || error.code !== 'BAD_USER_INPUT') throw error;
       const problems = (error.details.problems as FieldProblem[]).map((p) => ({ ...p, field: path(p.field) }));
@@ -402,7 +410,7 @@ export class IncidentWritesService {
       throw AppError.notFound('Incident', slug, 'slug');
     }
     if (expectedVersion !== undefined && current.row.version !== expectedVersion) {
-      throw conflict('Incident', slug, expectedVersion, current.row.version, incidentValues(current));
+      throw AppError.staleVersion('Incident', slug, expectedVersion, current.row.version, incidentValues(current));
     }
     return current;
   }
@@ -410,7 +418,7 @@ export class IncidentWritesService {
   private async raiseConflict(tx: Tx, id: string, slug: string, expectedVersion: number): Promise<never> {
     const now = await loadIncidentSnapshot(tx, { id });
     if (!now) throw AppError.notFound('Incident', slug, 'slug');
-    throw conflict('Incident', slug, expectedVersion, now.row.version, incidentValues(now));
+    throw AppError.staleVersion('Incident', slug, expectedVersion, now.row.version, incidentValues(now));
   }
 
   private async checkSlugFree(tx: Tx, slug: string, incidentId: string | null, field: string): Promise<void> {
@@ -446,72 +454,10 @@ export class IncidentWritesService {
     });
     if (rows.length > 0) throw addressedFactor(rows[0]!.factor.key, rows.map((r) => r.actionable.key));
   }
-
-  private async writePatterns(tx: Tx, incidentId: string, diff: IncidentDiff): Promise<void> {
-    if (!diff.patterns) return;
-    const rows = await tx.pattern.findMany({ where: { key: { in: diff.patterns.to } }, select: { id: true } });
-    await tx.incidentPattern.deleteMany({ where: { incidentId, patternId: { notIn: rows.map((r) => r.id) } } });
-    await tx.incidentPattern.createMany({ data: rows.map((r) => ({ incidentId, patternId: r.id })), skipDuplicates: true });
-  }
-
-  /** Factors first (links need their ids), then events, links, and deletions last. */
-  private async writeChildren(tx: Tx, before: IncidentSnapshot, after: EditableIncident, diff: IncidentDiff): Promise<void> {
-    const incidentId = before.row.id;
-    const factorIds = new Map([...before.factorIds].map(([k, v]) => [k, v.id]));
-    for (const { item, position } of diff.factors.created) {
-      const row = await tx.causalFactor.create({ data: { incidentId, key: item.key, position, role: item.role, component: item.component, text: item.text } });
-      factorIds.set(item.key, row.id);
-    }
-    for (const { item, position } of diff.factors.updated) {
-      await tx.causalFactor.update({ where: { id: factorIds.get(item.key)! }, data: { position, role: item.role, component: item.component, text: item.text } });
-    }
-    await syncPositions(after.doc.causalFactors, before.factorIds, (id, position) => tx.causalFactor.update({ where: { id }, data: { position } }), diff.factors);
-
-    for (const { item, position } of diff.timeline.created) {
-      await tx.timelineEvent.create({ data: { incidentId, key: item.key, position, ...eventColumns(item) } });
-    }
-    for (const { item, position } of diff.timeline.updated) {
-      await tx.timelineEvent.update({ where: { id: before.eventIds.get(item.key)!.id }, data: { position, ...eventColumns(item) } });
-    }
-    await syncPositions(after.doc.timeline, before.eventIds, (id, position) => tx.timelineEvent.update({ where: { id }, data: { position } }), diff.timeline);
-    if (diff.timeline.deleted.length > 0) {
-      await tx.timelineEvent.deleteMany({ where: { incidentId, key: { in: diff.timeline.deleted.map((e) => e.key) } } });
-    }
-
-    if (diff.links.removed.length > 0) {
-      await tx.causalLink.deleteMany({ where: { id: { in: diff.links.removed.map((l) => before.linkIds.get(linkKey(l))!) } } });
-    }
-    if (diff.links.added.length > 0) {
-      await tx.causalLink.createMany({
-        data: diff.links.added.map((l) => ({ incidentId, fromId: factorIds.get(l.from)!, toId: factorIds.get(l.to)!, kind: l.kind })),
-      });
-    }
-    if (diff.factors.deleted.length > 0) {
-      await tx.causalFactor.deleteMany({ where: { incidentId, key: { in: diff.factors.deleted.map((f) => f.key) } } });
-    }
-  }
 }
 
 function stripUndefined<T extends object>(value: T): Partial<T> {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
-}
-
-function eventColumns(e: TimelineEventDocument) {
-  return { at: e.at ? new Date(e.at) : null, precision: e.precision, asWritten: e.asWritten, kind: e.kind, text: e.text };
-}
-
-/** Positions of unchanged items that shifted because another item was added, moved or removed. */
-async function syncPositions<T extends { key: string }>(
-  items: T[],
-  stored: Map<string, { id: string; position: number }>,
-  write: (id: string, position: number) => Promise<unknown>,
-  changes: IncidentDiff['timeline'] | IncidentDiff['factors'],
-): Promise<void> {
-  const written = new Set([...changes.created, ...changes.updated].map((c) => c.item.key));
-  for (const [position, item] of items.entries()) {
-    const row = stored.get(item.key);
-    if (row && !written.has(item.key) && row.position !== position) await write(row.id, position);
-  }
 }
 
 function addressedFactor(key: string, actionables: string[]): AppError {
@@ -527,16 +473,16 @@ function auditDrafts(incidentId: string, slug: string, version: number, diff: In
   const drafts: AuditDraft[] = diff.scalars.map((s) => ({ ...base, entity: 'incident', entityKey: slug, action: 'update', field: s.field, from: s.from, to: s.to }));
   if (diff.patterns) drafts.push({ ...base, entity: 'incident', entityKey: slug, action: 'update', field: 'patterns', ...diff.patterns });
   const children = (entity: 'timeline_event' | 'causal_factor', orderField: string, c: IncidentDiff['timeline'] | IncidentDiff['factors']) => {
-    for (const { item } of c.created) drafts.push({ ...base, entity, entityKey: item.key, action: 'create', to: auditValue(item) });
+    for (const { item } of c.created) drafts.push({ ...base, entity, entityKey: item.key, action: 'create', to: diffValue(item) });
     for (const { item, fields } of c.updated) {
       for (const f of fields) drafts.push({ ...base, entity, entityKey: item.key, action: 'update', field: f.field, from: f.from, to: f.to });
     }
-    for (const item of c.deleted) drafts.push({ ...base, entity, entityKey: item.key, action: 'delete', from: auditValue(item) });
+    for (const item of c.deleted) drafts.push({ ...base, entity, entityKey: item.key, action: 'delete', from: diffValue(item) });
     if (c.reordered) drafts.push({ ...base, entity: 'incident', entityKey: slug, action: 'update', field: orderField, ...c.reordered });
   };
   children('causal_factor', 'causalFactors.order', diff.factors);
   children('timeline_event', 'timeline.order', diff.timeline);
-  for (const l of diff.links.removed) drafts.push({ ...base, entity: 'causal_link', entityKey: linkKey(l), action: 'delete', from: auditValue(l) });
-  for (const l of diff.links.added) drafts.push({ ...base, entity: 'causal_link', entityKey: linkKey(l), action: 'create', to: auditValue(l) });
+  for (const l of diff.links.removed) drafts.push({ ...base, entity: 'causal_link', entityKey: linkKey(l), action: 'delete', from: diffValue(l) });
+  for (const l of diff.links.added) drafts.push({ ...base, entity: 'causal_link', entityKey: linkKey(l), action: 'create', to: diffValue(l) });
   return drafts;
 }

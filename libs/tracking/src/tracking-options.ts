@@ -30,6 +30,8 @@ export interface TrackerDirectory {
 
 export interface TrackingOptions {
   trackers: TrackerDirectory;
+  /** The incident severity scale, most severe first; writes refuse any other level. */
+  severityLevels: readonly string[];
 }
 
 export const TRACKING_OPTIONS = Symbol('TRACKING_OPTIONS');

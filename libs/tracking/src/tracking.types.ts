@@ -1,3 +1,4 @@
+import type { DiffValue } from '@hindsight/incidents';
 import type { ActionableRecord } from '@hindsight/incidents';
 
 // Write-side vocabulary. Like the read models in @hindsight/incidents, Prisma rows satisfy these
@@ -48,8 +49,8 @@ export type AuditEntity = (typeof AUDIT_ENTITIES)[number];
 export const AUDIT_ACTIONS = ['create', 'update', 'delete'] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
-/** JSON as stored in the audit trail's `from` / `to`. */
-export type AuditValue = string | number | boolean | null | AuditValue[] | { [key: string]: AuditValue };
+/** JSON as stored in the audit trail's `from` / `to`: the values of the incident writer's diff. */
+export type AuditValue = DiffValue;
 
 export interface AuditEventRecord {
   id: bigint;

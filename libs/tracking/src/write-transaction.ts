@@ -32,11 +32,3 @@ export function checkNote(note: string | null | undefined): string | null {
   if (note.length > LIMITS.text) throw AppError.badField('note', `is ${note.length} characters long; the limit is ${LIMITS.text}`);
   return note.trim();
 }
-
-export function conflict(what: string, id: string, expected: number, currentVersion: number, current: Record<string, unknown>): AppError {
-  return new AppError(
-    'CONFLICT',
-    `${what} "${id}" is at version ${currentVersion}, not ${expected}: someone changed it since you read it. Nothing was written; review the current values and retry.`,
-    { expectedVersion: expected, currentVersion, current },
-  );
-}

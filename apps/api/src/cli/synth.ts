@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { projectRoot } from '@hindsight/db';
 import { loadSyntheticCorpus, readSeedFiles, seedDatabase } from '@hindsight/incidents';
+import { loadConfig } from '../config/app-config';
 import { withDatabase } from './cli-database';
 
 const USAGE = 'usage: npm run synth -- --incidents <n> [--seed <n>] [--batch <n>]';
@@ -38,7 +39,7 @@ export async function main(argv: string[]): Promise<number> {
   process.env.DB_STATEMENT_TIMEOUT_MS ??= '300000';
   const seeds = readSeedFiles(path.join(projectRoot(), 'seeds'));
   return withDatabase(async (prisma) => {
-    await seedDatabase(prisma, seeds);
+    await seedDatabase(prisma, seeds, { severityLevels: loadConfig().severityLevels });
     let last = 0;
     const result = await loadSyntheticCorpus(prisma, {
       incidents,

@@ -1,7 +1,7 @@
 import type { TrackerSyncOptions } from '@hindsight/tracker-sync';
 import { DEFAULT_ORGANIZATION_TRACKERS, DEFAULT_TRACKERS, TRACKER_NAMES, type TrackerBases, type TrackerDirectory } from '@hindsight/tracking';
 import path from 'node:path';
-import { AppError, type FieldProblem } from '@hindsight/domain';
+import { AppError, DEFAULT_SEVERITY_LEVELS, parseSeverityLevels, type FieldProblem } from '@hindsight/domain';
 
 /** Everything the app reads from the environment, validated once at boot. */
 export interface AppConfig {
@@ -38,6 +38,8 @@ export interface AppConfig {
     quotaRuns: number;
     quotaWindowSeconds: number;
   };
+  /** The incident severity scale, most severe first (`INCIDENT_SEVERITY_LEVELS`). */
+  severityLevels: string[];
   imports: { maxBytes: number; trackers: { phabricator?: string; jira?: string; github?: string } };
   /** Base URLs that turn actionables' tracker references (`T123`, `OPS-1`) into links. */
   trackers: TrackerDirectory;
@@ -211,6 +213,7 @@ export function loadConfig(env: Env = process.env, root = process.cwd(), isTty =
       quotaRuns: int('MODEL_RUN_QUOTA', 100, 0, 1_000_000),
       quotaWindowSeconds: int('MODEL_RUN_QUOTA_WINDOW_SECONDS', 3_600, 1, 30 * 86_400),
     },
+    severityLevels: severityLevels(env.INCIDENT_SEVERITY_LEVELS, problems),
     imports: {
       maxBytes: int('IMPORT_MAX_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024),
       trackers: {
@@ -303,6 +306,13 @@ export function loadConfig(env: Env = process.env, root = process.cwd(), isTty =
 }
 
 /** `https://a.example, http://localhost:5173`: exact origins, no paths, no wildcards. */
+function severityLevels(raw: string | undefined, problems: FieldProblem[]): string[] {
+  if (raw === undefined || raw.trim() === '') return [...DEFAULT_SEVERITY_LEVELS];
+  const parsed = parseSeverityLevels(raw, 'INCIDENT_SEVERITY_LEVELS');
+  problems.push(...parsed.problems);
+  return parsed.levels;
+}
+
 function corsOrigins(raw: string | undefined, problems: FieldProblem[]): string[] {
   const origins = (raw ?? '').split(',').map((o) => o.trim()).filter((o) => o !== '');
   for (const origin of origins) {

@@ -54,6 +54,9 @@ export interface IncidentListForm {
   organization: string;
   component: string;
   year: string;
+  /** A severity level; filtered as given (an unknown level finds nothing). */
+  severity: string;
+  tag: string;
   order: IncidentListOrder;
   first: number;
   after: string;
@@ -73,6 +76,8 @@ export function parseIncidentListQuery(query: Query): ParsedIncidentList {
   const organization = text(query, 'organization', errors);
   const component = text(query, 'component', errors);
   const pattern = values(query, 'pattern');
+  const severity = text(query, 'severity', errors);
+  const tag = text(query, 'tag', errors);
   const year = one(query, 'year');
   let startedFrom: Date | null = null;
   let startedBefore: Date | null = null;
@@ -92,8 +97,17 @@ export function parseIncidentListQuery(query: Query): ParsedIncidentList {
   const first = pageSize(query, errors);
   const after = one(query, 'after');
   return {
-    form: { q, pattern, organization, component, year, order, first, after },
-    filter: { text: q || null, patterns: pattern.length > 0 ? pattern : null, organization: organization || null, component: component || null, startedFrom, startedBefore },
+    form: { q, pattern, organization, component, year, severity, tag, order, first, after },
+    filter: {
+      text: q || null,
+      patterns: pattern.length > 0 ? pattern : null,
+      organization: organization || null,
+      component: component || null,
+      startedFrom,
+      startedBefore,
+      severity: severity ? [severity] : null,
+      tags: tag ? [tag] : null,
+    },
     page: { first, after: after || null, orderBy: INCIDENT_LIST_ORDERS[order].order },
     errors,
   };

@@ -22,7 +22,7 @@ import { TrackingLoadersProvider } from './tracking-loaders.provider';
 @Module({
   imports: [ModelsModule],
   providers: [
-    { provide: TRACKING_OPTIONS, inject: [APP_CONFIG], useFactory: (config: AppConfig): TrackingOptions => ({ trackers: config.trackers }) },
+    { provide: TRACKING_OPTIONS, inject: [APP_CONFIG], useFactory: (config: AppConfig): TrackingOptions => ({ trackers: config.trackers, severityLevels: config.severityLevels }) },
     // Which scenario models an actionable's fix, and its latest run, come from the models.
     { provide: SCENARIO_LINK, useExisting: ModelScenarioLink },
     ActionableWritesService,

@@ -1,6 +1,12 @@
 import type { PrismaService } from '@hindsight/db';
-import { writeIncidentDocument } from '../incident-writer';
+import { checkSeverity, DEFAULT_SEVERITY_LEVELS } from '@hindsight/domain';
+import { writeIncidentDocument } from '../incident-repository';
 import type { SeedSet } from './seed-files';
+
+export interface SeedOptions {
+  /** The installation's severity scale (`INCIDENT_SEVERITY_LEVELS`); the default scale when absent. */
+  severityLevels?: readonly string[];
+}
 
 export interface SeedReport {
   patterns: number;
@@ -13,7 +19,10 @@ export interface SeedReport {
  * database is the record (people edit it and track its actionables), so seeding again never
  * overwrites their work. Running it twice changes nothing.
  */
-export async function seedDatabase(prisma: PrismaService, seeds: SeedSet): Promise<SeedReport> {
+export async function seedDatabase(prisma: PrismaService, seeds: SeedSet, options: SeedOptions = {}): Promise<SeedReport> {
+  // Checked before anything is written: a seed rated on another scale is refused, naming its file.
+  const scale = options.severityLevels ?? DEFAULT_SEVERITY_LEVELS;
+  for (const doc of seeds.incidents) checkSeverity(doc.severity, scale, `incidents/${doc.slug}.json.severity`);
   return prisma.$transaction(
     async (tx) => {
       for (const p of seeds.patterns) {

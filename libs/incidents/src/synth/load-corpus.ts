@@ -1,5 +1,5 @@
 import type { PrismaService } from '@hindsight/db';
-import { bulkInsertIncidents } from './bulk-writer';
+import { writeIncidents } from '../incident-repository';
 import { syntheticIncident, syntheticSlug, type SyntheticIncident } from './synthetic-corpus';
 
 export interface LoadCorpusOptions {
@@ -35,7 +35,13 @@ export async function loadSyntheticCorpus(prisma: PrismaService, options: LoadCo
     }
     if (batch.length > 0) {
       const write: Promise<void> = prisma
-        .$transaction((tx) => bulkInsertIncidents(tx, batch), { timeout: 300_000, maxWait: 30_000 })
+        .$transaction(
+          async (tx) => {
+            // New incidents, diffed against the empty record: the one writer's multi-row INSERTs.
+            await writeIncidents(tx, batch.map(({ doc }) => ({ before: null, after: { doc, status: 'published' } })));
+          },
+          { timeout: 300_000, maxWait: 30_000 },
+        )
         .then(() => {
           stored += batch.length;
           inFlight.delete(write);

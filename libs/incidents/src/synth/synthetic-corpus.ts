@@ -40,11 +40,7 @@ export function seededRandom(seed: number, n = 0): () => number {
 }
 
 class Draw {
-  private ids = 0;
-  constructor(
-    readonly next: () => number,
-    private readonly idPrefix: string,
-  ) {}
+  constructor(readonly next: () => number) {}
   int(min: number, max: number): number {
     return min + Math.floor(this.next() * (max - min + 1));
   }
@@ -60,14 +56,6 @@ class Draw {
     const n = Math.min(pool.length, this.int(min, max));
     for (let i = 0; i < n; i++) out.push(pool.splice(Math.floor(this.next() * pool.length), 1)[0]!);
     return out;
-  }
-  /**
-   * A reproducible id in the uuid layout, unique by construction: the seed, the incident number
-   * and a counter within the incident (not random, so two incidents can never share one).
-   */
-  uuid(): string {
-    const i = (this.ids++).toString(16).padStart(12, '0');
-    return `${this.idPrefix}-8000-${i}`;
   }
 }
 
@@ -180,8 +168,6 @@ const pad = (n: number) => String(n).padStart(2, '0');
 
 export interface SyntheticIncident {
   doc: IncidentDocument;
-  /** Ids the bulk loader gives the rows (reproducible; the normal write path lets the database pick). */
-  ids: { incident: string; timeline: string[]; factors: string[]; links: string[]; actionables: string[]; references: string[][] };
 }
 
 export function syntheticSlug(seed: number, n: number): string {
@@ -190,8 +176,7 @@ export function syntheticSlug(seed: number, n: number): string {
 
 /** Incident number `n` of the corpus with seed `seed`, validated like any imported document. */
 export function syntheticIncident(seed: number, n: number, patternKeys: readonly string[]): SyntheticIncident {
-  const nHex = n.toString(16).padStart(7, '0');
-  const d = new Draw(seededRandom(seed, n), `${(seed >>> 0).toString(16).padStart(8, '0')}-${nHex.slice(0, 4)}-4${nHex.slice(4, 7)}`);
+  const d = new Draw(seededRandom(seed, n));
   const lang = d.pick(LANGUAGES);
   const organization = `${d.pick(ORG_HEADS)} ${d.pick(ORG_TAILS)}`;
   const components = d.some(COMPONENTS, 1, 4);
@@ -339,15 +324,5 @@ export function syntheticIncident(seed: number, n: number, patternKeys: readonly
     },
     `synthetic incident ${n}`,
   );
-  return {
-    doc,
-    ids: {
-      incident: d.uuid(),
-      timeline: timeline.map(() => d.uuid()),
-      factors: causalFactors.map(() => d.uuid()),
-      links: causalLinks.map(() => d.uuid()),
-      actionables: actionables.map(() => d.uuid()),
-      references: actionables.map((a) => a.references.map(() => d.uuid())),
-    },
-  };
+  return { doc };
 }

@@ -18,6 +18,12 @@ export class IncidentDuration {
   @Field({ description: 'True unless both key times are known to the second or minute.' }) approximate!: boolean;
 }
 
+@ObjectType({ description: 'How long customers were affected.' })
+export class CustomerImpact extends IncidentDuration {
+  @Field({ description: 'False: as the record states it. True: worked out from the start and mitigation key times, as none was stated.' })
+  derived!: boolean;
+}
+
 @ObjectType()
 export class DurationCheck {
   @Field(() => DurationCheckCodeEnum) code!: DurationCheckRecord['code'];

@@ -94,6 +94,10 @@ export class Incident extends Node {
   @Field() summary!: string;
   @Field({ description: 'Markdown.' }) narrative!: string;
   @Field() impact!: string;
+  @Field(() => String, { nullable: true, description: 'A level of the configured severity scale (`severityLevels`, most severe first); null when the source states none.' })
+  severity!: string | null;
+  @Field({ description: 'Caught before it affected anyone.' }) nearMiss!: boolean;
+  @Field(() => [String], { description: 'Free labels, normalised: lower case, words joined by dashes, sorted.' }) tags!: string[];
   @Field(() => Int, { description: 'Incremented by every change; writes must name the version they read.' }) version!: number;
   @Field() createdAt!: Date;
   @Field() updatedAt!: Date;
@@ -147,6 +151,9 @@ export class IncidentFilterInput {
   @Field(() => String, { nullable: true, description: 'Words to find anywhere in the record; case and accents are ignored.' }) text?: string | null;
   @Field(() => Date, { nullable: true, description: 'Started at or after this instant.' }) startedFrom?: Date | null;
   @Field(() => Date, { nullable: true, description: 'Started before this instant.' }) startedBefore?: Date | null;
+  @Field(() => [String], { nullable: true, description: 'Incidents at any of these severity levels (see `severityLevels`).' }) severity?: string[] | null;
+  @Field(() => Boolean, { nullable: true, description: 'true: near misses only; false: incidents that affected someone.' }) nearMiss?: boolean | null;
+  @Field(() => [String], { nullable: true, description: 'Incidents carrying every one of these tags (compared normalised).' }) tags?: string[] | null;
 }
 
 @InputType()

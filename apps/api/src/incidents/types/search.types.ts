@@ -36,7 +36,7 @@ export class SearchHighlight {
 
 @ObjectType()
 export class FacetValue {
-  @Field({ description: 'The value to filter by: a pattern key, organization, component, year ("unknown" when no start time is known), or actionable status.' }) value!: string;
+  @Field({ description: 'The value to filter by: a pattern key, organization, component, year ("unknown" when no start time is known), actionable status, severity level ("none" when not stated), near miss ("true" or "false") or tag.' }) value!: string;
   @Field() label!: string;
   @Field(() => Int, { description: 'Incidents of the result set with this value (for ACTIONABLE_STATUS: their actionables).' }) count!: number;
 }

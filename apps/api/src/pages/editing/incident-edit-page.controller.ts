@@ -1,6 +1,8 @@
-import { Body, Controller, Get, Param, Post, Req, Res, UseFilters } from '@nestjs/common';
+import { Body, Controller, Get, Inject, Param, Post, Req, Res, UseFilters } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { AppError, type FieldProblem } from '@hindsight/domain';
+import { AppError, type CustomerImpactDocument, type FieldProblem, type TimePrecision } from '@hindsight/domain';
+import { APP_CONFIG } from '../../config/app-config.token';
+import type { AppConfig } from '../../config/app-config';
 import { IncidentsService, type IncidentRecord } from '@hindsight/incidents';
 import { IncidentWritesService } from '@hindsight/tracking';
 import { principalOf } from '../../auth/request-principal';
@@ -10,8 +12,32 @@ import { PageErrorFilter } from '../page-error.filter';
 import { sendPage } from '../page-response';
 import { INCIDENT_FORM_FIELDS, incidentEditView, type IncidentFormValues } from '../views/incident-edit.view';
 
-function valuesOf(i: Pick<IncidentRecord, 'title' | 'organization' | 'components' | 'summary' | 'impact' | 'narrative'>): IncidentFormValues {
-  return { title: i.title, organization: i.organization ?? '', components: i.components.join(', '), summary: i.summary, impact: i.impact, narrative: i.narrative, note: '' };
+function valuesOf(i: IncidentRecord): IncidentFormValues {
+  return {
+    title: i.title,
+    organization: i.organization ?? '',
+    components: i.components.join(', '),
+    summary: i.summary,
+    impact: i.impact,
+    narrative: i.narrative,
+    severity: i.severity ?? '',
+    nearMiss: i.nearMiss ? 'yes' : 'no',
+    tags: i.tags.join(', '),
+    customerImpactMinutes: i.customerImpactMinutes === null ? '' : String(i.customerImpactMinutes),
+    customerImpactPrecision: i.customerImpactPrecision === 'none' ? 'minute' : i.customerImpactPrecision,
+    note: '',
+  };
+}
+
+/** Problems of the write, under the form field that holds the value. */
+const FORM_FIELD_OF: Record<string, string> = { 'customerImpact.minutes': 'customerImpactMinutes', 'customerImpact.precision': 'customerImpactPrecision' };
+
+/** The customer-impact fields as the write takes them; empty minutes clear it. */
+function customerImpactOfForm(sent: IncidentFormValues): CustomerImpactDocument | null {
+  const raw = sent.customerImpactMinutes.trim();
+  if (raw === '') return null;
+  if (!/^\d+$/.test(raw)) throw AppError.badField('customerImpactMinutes', `expected whole minutes, e.g. 45; got "${raw}"`);
+  return { minutes: Number(raw), precision: sent.customerImpactPrecision as TimePrecision };
 }
 
 /**
@@ -25,6 +51,7 @@ export class IncidentEditPageController {
   constructor(
     private readonly incidents: IncidentsService,
     private readonly writes: IncidentWritesService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   @Get(':slug/edit')
@@ -32,7 +59,7 @@ export class IncidentEditPageController {
   async form(@Param('slug') slug: string, @Req() req: Request, @Res() res: Response): Promise<void> {
     const incident = await this.incidents.findBySlug(slug, { includeDrafts: true });
     const principal = (await principalOf(req))!;
-    sendPage(res, 200, incidentEditView({ slug, title: incident.title, status: incident.status, version: incident.version, values: valuesOf(incident), csrfToken: principal.csrfToken ?? '', errors: [] }));
+    sendPage(res, 200, incidentEditView({ slug, title: incident.title, status: incident.status, version: incident.version, values: valuesOf(incident), severityLevels: this.config.severityLevels, csrfToken: principal.csrfToken ?? '', errors: [] }));
   }
 
   @Post(':slug/edit')
@@ -44,7 +71,7 @@ export class IncidentEditPageController {
     const stored = valuesOf(incident);
     const sent = Object.fromEntries([...INCIDENT_FORM_FIELDS, 'note'].map((f) => [f, typeof form[f] === 'string' ? (form[f] as string).replace(/\r\n/g, '\n') : (stored as Record<string, string>)[f]])) as IncidentFormValues;
     const version = Number(form.version);
-    const base = { slug, title: incident.title, status: incident.status, csrfToken: principal.csrfToken ?? '' };
+    const base = { slug, title: incident.title, status: incident.status, severityLevels: this.config.severityLevels, csrfToken: principal.csrfToken ?? '' };
     if (!Number.isInteger(version) || version < 1) {
       sendPage(res, 400, incidentEditView({ ...base, version: incident.version, values: sent, errors: [{ field: 'version', message: 'The form has no version; reload the page.' }] }));
       return;
@@ -60,6 +87,10 @@ export class IncidentEditPageController {
           summary: sent.summary,
           impact: sent.impact,
           narrative: sent.narrative,
+          severity: sent.severity.trim() === '' ? null : sent.severity.trim(),
+          nearMiss: sent.nearMiss === 'yes',
+          tags: sent.tags.split(',').map((t) => t.trim()).filter(Boolean),
+          customerImpact: customerImpactOfForm(sent),
         },
         principal,
         sent.note,
@@ -74,7 +105,10 @@ export class IncidentEditPageController {
       }
       if (error.code === 'BAD_USER_INPUT') {
         const problems = (error.details as { problems?: FieldProblem[] }).problems ?? [{ field: 'form', reason: error.message }];
-        const errors: FieldError[] = problems.map((p) => ({ field: p.field.replace(/^patch\./, '').replace(/\[\d+\]$/, ''), message: `${p.field}: ${p.reason}` }));
+        const errors: FieldError[] = problems.map((p) => {
+          const field = p.field.replace(/^patch\./, '').replace(/\[\d+\]$/, '');
+          return { field: FORM_FIELD_OF[field] ?? field, message: `${p.field}: ${p.reason}` };
+        });
         sendPage(res, 400, incidentEditView({ ...base, version: incident.version, values: sent, errors }));
         return;
       }

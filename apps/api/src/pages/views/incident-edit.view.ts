@@ -1,9 +1,23 @@
 import { html, type SafeHtml } from '@hindsight/web';
 import type { FieldError } from '../list-query.parser';
-import { textField } from './form-fields.view';
+import { PRECISION_LABELS } from '@hindsight/web';
+import { TIME_PRECISIONS } from '@hindsight/domain';
+import { selectField, textField } from './form-fields.view';
 import { layoutView } from './layout.view';
 
-export const INCIDENT_FORM_FIELDS = ['title', 'organization', 'components', 'summary', 'impact', 'narrative'] as const;
+export const INCIDENT_FORM_FIELDS = [
+  'title',
+  'organization',
+  'components',
+  'summary',
+  'impact',
+  'narrative',
+  'severity',
+  'nearMiss',
+  'tags',
+  'customerImpactMinutes',
+  'customerImpactPrecision',
+] as const;
 export type IncidentFormField = (typeof INCIDENT_FORM_FIELDS)[number];
 export type IncidentFormValues = Record<IncidentFormField, string> & { note: string };
 
@@ -14,6 +28,11 @@ const LABELS: Record<IncidentFormField, string> = {
   summary: 'Summary',
   impact: 'Impact',
   narrative: 'Narrative (Markdown)',
+  severity: 'Severity',
+  nearMiss: 'Near miss',
+  tags: 'Tags',
+  customerImpactMinutes: 'Customer impact (minutes)',
+  customerImpactPrecision: 'Customer impact stated',
 };
 
 export interface IncidentEditViewOptions {
@@ -22,6 +41,8 @@ export interface IncidentEditViewOptions {
   status: 'draft' | 'published';
   version: number;
   values: IncidentFormValues;
+  /** The configured severity scale, most severe first. */
+  severityLevels: readonly string[];
   csrfToken: string;
   errors: FieldError[];
   conflict?: { current: IncidentFormValues; sent: IncidentFormValues; expectedVersion: number; currentVersion: number };
@@ -63,6 +84,27 @@ ${textField({ name: 'components', label: LABELS.components, errors: o.errors, va
 ${area('summary', LABELS.summary, o.values.summary, o.errors, 3)}
 ${area('impact', LABELS.impact, o.values.impact, o.errors, 3)}
 ${area('narrative', LABELS.narrative, o.values.narrative, o.errors, 12)}
+<fieldset class="metadata"><legend>Classification</legend>
+${selectField({
+  name: 'severity',
+  label: LABELS.severity,
+  errors: o.errors,
+  value: o.values.severity,
+  // A level the scale no longer lists stays selectable until someone changes it.
+  choices: [{ value: '', label: 'Not stated' }, ...[...new Set([...o.severityLevels, ...(o.values.severity ? [o.values.severity] : [])])].map((l) => ({ value: l, label: l }))],
+  hint: 'Most severe first.',
+})}
+${selectField({ name: 'nearMiss', label: LABELS.nearMiss, errors: o.errors, value: o.values.nearMiss, choices: [{ value: 'no', label: 'No: it affected people' }, { value: 'yes', label: 'Yes: caught before it affected anyone' }] })}
+${textField({ name: 'tags', label: LABELS.tags, errors: o.errors, value: o.values.tags, hint: 'Comma-separated; stored in lower case with dashes between words.' })}
+${textField({ name: 'customerImpactMinutes', label: LABELS.customerImpactMinutes, errors: o.errors, value: o.values.customerImpactMinutes, inputmode: 'numeric', hint: 'Whole minutes; empty when the source does not say.' })}
+${selectField({
+  name: 'customerImpactPrecision',
+  label: LABELS.customerImpactPrecision,
+  errors: o.errors,
+  value: o.values.customerImpactPrecision,
+  choices: TIME_PRECISIONS.filter((p) => p !== 'none').map((p) => ({ value: p, label: PRECISION_LABELS[p] })),
+})}
+</fieldset>
 ${area('note', 'Note for the history', o.values.note, o.errors, 2)}
 <button type="submit">Save</button> <a href="/incidents/${o.slug}">Cancel</a>
 </form>

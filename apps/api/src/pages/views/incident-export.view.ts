@@ -1,10 +1,10 @@
 import type { TimePrecision } from '@hindsight/domain';
-import type { IncidentRecord, PatternWithCount } from '@hindsight/incidents';
+import { customerImpactOf, type IncidentRecord, type PatternWithCount } from '@hindsight/incidents';
 import { anchorId, formatInstant, PRECISION_LABELS } from '@hindsight/web';
 import type { ActionableVerdict } from '../incident-model-panel.token';
 import type { ListPage, IncidentListItem } from './incident-list.view';
 import type { IncidentPageModel } from './incident.view';
-import { EVENT_KIND_LABELS, factorLabel, NOT_STATED, ROLE_LABELS, STATUS_LABELS } from './labels';
+import { customerImpactText, EVENT_KIND_LABELS, factorLabel, NOT_STATED, nearMissText, ROLE_LABELS, STATUS_LABELS } from './labels';
 
 /**
  * Incidents and patterns as documents a runbook tool can embed: JSON for programs and Markdown
@@ -30,6 +30,11 @@ function pageUrl(origin: string, slug: string): string {
   return `${origin}/incidents/${encodeURIComponent(slug)}`;
 }
 
+function exportedImpact(i: IncidentRecord) {
+  const ci = customerImpactOf(i);
+  return ci && { minutes: ci.minutes, precision: api(ci.precision), approximate: ci.approximate, derived: ci.derived };
+}
+
 export function incidentExportJson(m: IncidentExportModel): Record<string, unknown> {
   const i = m.incident;
   const url = pageUrl(m.origin, i.slug);
@@ -43,6 +48,10 @@ export function incidentExportJson(m: IncidentExportModel): Record<string, unkno
     components: i.components,
     summary: i.summary,
     impact: i.impact,
+    severity: i.severity,
+    nearMiss: i.nearMiss,
+    tags: i.tags,
+    customerImpact: exportedImpact(i),
     narrative: i.narrative,
     source: { title: i.sourceTitle, url: i.sourceUrl, language: i.sourceLanguage },
     keyTimes: {
@@ -111,6 +120,10 @@ export function incidentExportMarkdown(m: IncidentExportModel): string {
   const lines: string[] = [`# ${md(i.title)}`, ''];
   const facts = [`Organization: ${i.organization ? md(i.organization) : NOT_STATED}`];
   if (i.startedAt) facts.push(`Started: ${when(i.startedAt, i.startedPrecision, null)}`);
+  facts.push(`Severity: ${i.severity ? md(i.severity) : NOT_STATED}`);
+  facts.push(`Near miss: ${nearMissText(i.nearMiss)}`);
+  if (i.tags.length > 0) facts.push(`Tags: ${i.tags.map(md).join(', ')}`);
+  facts.push(`Customer impact: ${md(customerImpactText(customerImpactOf(i)))}`);
   if (m.patterns.length > 0) facts.push(`Patterns: ${m.patterns.map((p) => mdLink(p.name, `${m.origin}/patterns/${encodeURIComponent(p.key)}`)).join(', ')}`);
   facts.push(`Source: ${i.sourceUrl ? mdLink(i.sourceTitle, i.sourceUrl) : md(i.sourceTitle)}`);
   facts.push(`On Hindsight: ${url}`);

@@ -30,6 +30,8 @@ export interface IncidentListModel {
   facets?: Facet[];
   /** Values the organization and component fields suggest as one types. */
   suggestions?: { organizations: string[]; components: string[] };
+  /** The configured severity scale, most severe first, for the severity filter. */
+  severityLevels?: readonly string[];
 }
 
 const FIELD_LABELS: Record<SearchField, string> = {
@@ -82,12 +84,17 @@ ${page.hasNextPage && page.endCursor ? html`<a href="${nextHref(page.endCursor)}
 </nav>`;
 }
 
-const FACET_LABELS: Partial<Record<Facet['kind'], { label: string; param: 'pattern' | 'organization' | 'component' | 'year' }>> = {
+const FACET_LABELS: Partial<Record<Facet['kind'], { label: string; param: 'pattern' | 'organization' | 'component' | 'year' | 'severity' | 'tag' }>> = {
   PATTERN: { label: 'Pattern', param: 'pattern' },
   ORGANIZATION: { label: 'Organization', param: 'organization' },
   COMPONENT: { label: 'Component', param: 'component' },
   YEAR: { label: 'Year', param: 'year' },
+  SEVERITY: { label: 'Severity', param: 'severity' },
+  TAG: { label: 'Tag', param: 'tag' },
 };
+
+/** Facet values that name no filter: a year not known, a severity not stated. */
+const UNFILTERABLE = new Set(['YEAR:unknown', 'SEVERITY:none']);
 
 /** Counts of the whole result set, each a link that narrows the search to that value. */
 function facetsView(facets: readonly Facet[], params: Record<string, string | string[] | number | null>): SafeHtml {
@@ -96,21 +103,35 @@ function facetsView(facets: readonly Facet[], params: Record<string, string | st
   return html`<nav class="facets" aria-label="Refine the results">${shown.map((f) => {
     const { label, param } = FACET_LABELS[f.kind]!;
     return html`<div class="facet"><h2>${label}</h2><ul>${f.values
-      .filter((v) => v.value !== 'unknown')
+      .filter((v) => !UNFILTERABLE.has(`${f.kind}:${v.value}`))
       .map((v) => html`<li><a href="${withQuery('/incidents', { ...params, [param]: param === 'pattern' ? [v.value] : v.value })}">${v.label}</a> <span class="count">${v.count}</span></li>`)}</ul></div>`;
   })}</nav>`;
 }
 
 export function incidentListView(m: IncidentListModel): SafeHtml {
   const f = m.form;
-  const params = { q: f.q, pattern: f.pattern, organization: f.organization, component: f.component, year: f.year, order: f.order === 'newest' ? null : f.order, first: f.first === 20 ? null : f.first };
-  const filtered = f.q || f.pattern.length > 0 || f.organization || f.component || f.year;
+  const params = {
+    q: f.q,
+    pattern: f.pattern,
+    organization: f.organization,
+    component: f.component,
+    year: f.year,
+    severity: f.severity,
+    tag: f.tag,
+    order: f.order === 'newest' ? null : f.order,
+    first: f.first === 20 ? null : f.first,
+  };
+  const filtered = f.q || f.pattern.length > 0 || f.organization || f.component || f.year || f.severity || f.tag;
+  // A level the scale no longer lists stays selectable while it is the filter.
+  const levels = [...new Set([...(m.severityLevels ?? []), ...(f.severity ? [f.severity] : [])])];
   const form = html`<form class="filters" method="get" action="/incidents" role="search" aria-label="Search and filter incidents">
 ${textField({ name: 'q', label: 'Search', type: 'search', value: f.q, errors: m.errors, hint: 'Words from the title, narrative, timeline, factors or follow-ups.' })}
 ${selectField({ name: 'pattern', label: 'Pattern', value: f.pattern[0] ?? '', errors: m.errors, choices: [{ value: '', label: 'Any pattern' }, ...m.patterns.map((p) => ({ value: p.key, label: `${p.name} (${p.incidentCount})` }))] })}
 ${textField({ name: 'organization', label: 'Organization', value: f.organization, errors: m.errors, hint: 'Any part of the name.', suggestions: m.suggestions?.organizations })}
 ${textField({ name: 'component', label: 'Component', value: f.component, errors: m.errors, hint: 'Any part of the name.', suggestions: m.suggestions?.components })}
 ${textField({ name: 'year', label: 'Year started', value: f.year, errors: m.errors, inputmode: 'numeric' })}
+${selectField({ name: 'severity', label: 'Severity', value: f.severity, errors: m.errors, choices: [{ value: '', label: 'Any severity' }, ...levels.map((l) => ({ value: l, label: l }))] })}
+${textField({ name: 'tag', label: 'Tag', value: f.tag, errors: m.errors })}
 ${selectField({ name: 'order', label: 'Order', value: f.order, errors: m.errors, choices: Object.entries(INCIDENT_LIST_ORDERS).map(([value, o]) => ({ value, label: o.label })) })}
 <div class="form-actions"><button type="submit">Apply</button>${filtered ? html` <a href="/incidents">Clear filters</a>` : ''}</div>
 </form>`;
@@ -124,7 +145,7 @@ ${pagerView(m.page, withQuery('/incidents', params), (after) => withQuery('/inci
   const main = html`<h1>Incidents</h1>
 <p class="lede">Postmortems as linkable knowledge: what happened, why, and what was done about it.</p>
 ${form}
-${formErrorsView(m.errors, ['q', 'pattern', 'organization', 'component', 'year', 'order'])}
+${formErrorsView(m.errors, ['q', 'pattern', 'organization', 'component', 'year', 'severity', 'tag', 'order'])}
 <section aria-labelledby="result-count">${results}</section>`;
   return layoutView({ title: 'Incidents', main, active: 'incidents' });
 }

@@ -1,5 +1,6 @@
 import type { ActionableVerdict } from '../incident-model-panel.token';
 import type { TimePrecision } from '@hindsight/domain';
+import { customerImpactOf } from '@hindsight/incidents';
 import type {
   RelatedIncident,
   ActionableRecord,
@@ -32,6 +33,8 @@ import {
   ROLE_LABELS,
   STATUS_LABELS,
   NOT_STATED,
+  customerImpactText,
+  nearMissText,
 } from './labels';
 import { layoutView } from './layout.view';
 
@@ -94,6 +97,10 @@ ${keyTime('Started', i.startedAt, i.startedPrecision)}
 ${keyTime('Detected', i.detectedAt, i.detectedPrecision)}
 ${keyTime('Mitigated', i.mitigatedAt, i.mitigatedPrecision)}
 ${keyTime('Resolved', i.resolvedAt, i.resolvedPrecision)}
+<div><dt>Severity</dt><dd>${i.severity ?? html`<span class="not-stated">${NOT_STATED}</span>`}</dd></div>
+<div><dt>Near miss</dt><dd>${nearMissText(i.nearMiss)}</dd></div>
+<div><dt>Customer impact</dt><dd>${customerImpactText(customerImpactOf(i))}</dd></div>
+${i.tags.length > 0 ? html`<div><dt>Tags</dt><dd><ul class="tags">${i.tags.map((t) => html`<li>${t}</li>`)}</ul></dd></div>` : ''}
 ${i.components.length > 0 ? html`<div><dt>Components</dt><dd>${i.components.join(', ')}</dd></div>` : ''}
 ${m.patterns.length > 0 ? html`<div><dt>Patterns</dt><dd><ul class="tags">${m.patterns.map((p) => html`<li><a href="/patterns/${encodeURIComponent(p.key)}">${p.name}</a></li>`)}</ul></dd></div>` : ''}
 <div><dt>Source</dt><dd>${source ? html`<a href="${source}" rel="noopener noreferrer">${i.sourceTitle}</a>` : i.sourceTitle}${i.sourceLanguage !== 'en' ? html` <span class="muted">(originally in <span lang="${i.sourceLanguage}">${i.sourceLanguage}</span>)</span>` : ''}</dd></div>

@@ -1,4 +1,6 @@
 import type { ActionableStatus, CausalLinkKind, FactorRole, ReferenceKind, TimelineEventKind } from '@hindsight/domain';
+import type { CustomerImpact } from '@hindsight/incidents';
+import { PRECISION_LABELS } from '@hindsight/web';
 
 export const STATUS_LABELS: Record<ActionableStatus, string> = {
   open: 'Open',
@@ -59,3 +61,25 @@ export function isOverdue(a: { dueDate: Date | null; status: ActionableStatus },
 
 /** Shown for a value the source did not state (an imported draft's organization, a factor's component). */
 export const NOT_STATED = 'not stated';
+
+/** A duration in minutes as people read it: "6 min", "1 h 5 min", "29.2 h". */
+function minutesText(minutes: number): string {
+  if (minutes < 60) return `${Math.round(minutes * 10) / 10} min`;
+  if (minutes < 24 * 60) {
+    const h = Math.floor(minutes / 60);
+    const m = Math.round(minutes - h * 60);
+    return m === 0 ? `${h} h` : `${h} h ${m} min`;
+  }
+  return `${(minutes / 60).toFixed(1)} h`;
+}
+
+/** The customer-impact duration in words: as stated, or worked out from the key times. */
+export function customerImpactText(ci: CustomerImpact | null): string {
+  if (!ci) return NOT_STATED;
+  const text = `${ci.approximate ? 'about ' : ''}${minutesText(ci.minutes)} (${PRECISION_LABELS[ci.precision]})`;
+  return ci.derived ? `${text}, from the start to mitigation; the record states none` : text;
+}
+
+export function nearMissText(nearMiss: boolean): string {
+  return nearMiss ? 'yes: caught before it affected anyone' : 'no';
+}

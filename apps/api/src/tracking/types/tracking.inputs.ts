@@ -67,6 +67,16 @@ export class KeyTimesInput {
   @Field(() => KeyTimeInput, { nullable: true }) resolved?: KeyTimeInput | null;
 }
 
+@InputType({ description: 'How long customers were affected, as the source states it.' })
+export class CustomerImpactInput {
+  @Field(() => Int, { description: 'Whole minutes, 0 to 525600.' }) minutes!: number;
+  @Field(() => TimePrecisionEnum, { description: 'How precisely the source states it (not NONE): MINUTE for "6 minutes", APPROXIMATE for "about an hour".' })
+  precision!: TimePrecision;
+}
+
+const SEVERITY = 'A level of the configured severity scale (`severityLevels`); null when the source states none.';
+const TAGS = 'Free labels; stored normalised (lower case, words joined by dashes, distinct, sorted), at most 30.';
+
 @InputType()
 export class TimelineEventInput {
   @Field({ description: 'Stable key, unique in the incident: lower-case letters, digits and dashes.' }) key!: string;
@@ -120,6 +130,10 @@ export class IncidentInput {
   @Field(() => [CausalFactorInput], { nullable: true }) causalFactors?: CausalFactorInput[] | null;
   @Field(() => [CausalLinkInput], { nullable: true }) causalLinks?: CausalLinkInput[] | null;
   @Field(() => [IncidentActionableInput], { nullable: true }) actionables?: IncidentActionableInput[] | null;
+  @Field(() => String, { nullable: true, description: SEVERITY }) severity?: string | null;
+  @Field(() => Boolean, { nullable: true, description: 'Caught before it affected anyone. Defaults to false.' }) nearMiss?: boolean | null;
+  @Field(() => [String], { nullable: true, description: TAGS }) tags?: string[] | null;
+  @Field(() => CustomerImpactInput, { nullable: true }) customerImpact?: CustomerImpactInput | null;
 }
 
 @InputType({ description: 'Fields of an incident to change; omitted fields stay as they are.' })
@@ -135,6 +149,10 @@ export class IncidentPatchInput {
   @Field(() => [String], { nullable: true }) patterns?: string[];
   @Field(() => IncidentSourcePatchInput, { nullable: true }) source?: IncidentSourcePatchInput;
   @Field(() => KeyTimesInput, { nullable: true }) keyTimes?: KeyTimesInput;
+  @Field(() => String, { nullable: true, description: `${SEVERITY} Null clears it.` }) severity?: string | null;
+  @Field(() => Boolean, { nullable: true }) nearMiss?: boolean;
+  @Field(() => [String], { nullable: true, description: `${TAGS} Replaces the list.` }) tags?: string[];
+  @Field(() => CustomerImpactInput, { nullable: true, description: 'Null clears it.' }) customerImpact?: CustomerImpactInput | null;
 }
 
 

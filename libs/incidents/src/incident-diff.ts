@@ -1,7 +1,25 @@
-import type { CausalFactorDocument, CausalLinkDocument, TimeValue, TimelineEventDocument } from '@hindsight/domain';
-import { auditValue, sameValue } from './audit-log';
+import type { ActionableDocument, CausalFactorDocument, CausalLinkDocument, TimeValue, TimelineEventDocument } from '@hindsight/domain';
 import { linkKey, type EditableIncident } from './incident-snapshot';
-import type { AuditValue } from './tracking.types';
+
+/** JSON as a diff (and the audit trail built from it) keeps a value. */
+export type DiffValue = string | number | boolean | null | DiffValue[] | { [key: string]: DiffValue };
+type AuditValue = DiffValue;
+
+/** Dates as ISO text, everything else as JSON already is. */
+export function diffValue(value: unknown): DiffValue {
+  if (value === undefined || value === null) return null;
+  if (value instanceof Date) return value.toISOString();
+  if (Array.isArray(value)) return value.map(diffValue);
+  if (typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, diffValue(v)]));
+  }
+  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return value;
+  return String(value);
+}
+
+export function sameValue(a: unknown, b: unknown): boolean {
+  return JSON.stringify(diffValue(a)) === JSON.stringify(diffValue(b));
+}
 
 /** A changed field of the incident row, with the columns that store it. */
 export interface ScalarChange {
@@ -33,6 +51,8 @@ export interface IncidentDiff {
   timeline: ChildChanges<TimelineEventDocument>;
   factors: ChildChanges<CausalFactorDocument>;
   links: { added: CausalLinkDocument[]; removed: CausalLinkDocument[] };
+  /** Empty for every edit made through tracking: follow-ups change only through their own versioned writes. */
+  actionables: ChildChanges<ActionableDocument>;
 }
 
 const toDate = (iso: string | null | undefined) => (iso ? new Date(iso) : null);
@@ -55,12 +75,29 @@ const SCALARS: { field: string; read: (e: EditableIncident) => unknown; columns:
   { field: 'source.url', read: (e) => e.doc.source.url, columns: (e) => ({ sourceUrl: e.doc.source.url }) },
   { field: 'source.language', read: (e) => e.doc.source.language, columns: (e) => ({ sourceLanguage: e.doc.source.language }) },
   { field: 'source.originalText', read: (e) => e.doc.source.originalText ?? null, columns: (e) => ({ sourceOriginalText: e.doc.source.originalText ?? null }) },
+  { field: 'severity', read: (e) => e.doc.severity ?? null, columns: (e) => ({ severity: e.doc.severity ?? null }) },
+  { field: 'nearMiss', read: (e) => e.doc.nearMiss ?? false, columns: (e) => ({ nearMiss: e.doc.nearMiss ?? false }) },
+  { field: 'tags', read: (e) => e.doc.tags ?? [], columns: (e) => ({ tags: e.doc.tags ?? [] }) },
+  {
+    field: 'customerImpact',
+    read: (e) => e.doc.customerImpact ?? null,
+    columns: (e) => ({ customerImpactMinutes: e.doc.customerImpact?.minutes ?? null, customerImpactPrecision: e.doc.customerImpact?.precision ?? 'none' }),
+  },
   ...(['started', 'detected', 'mitigated', 'resolved'] as const).map((name) => ({
     field: `keyTimes.${name}`,
     read: (e: EditableIncident) => e.doc.keyTimes[name],
     columns: (e: EditableIncident) => keyTimeColumns(name, e.doc.keyTimes[name]),
   })),
 ];
+
+/** Fields compared as sets rather than lists (an actionable's addressed factors). */
+const AS_SET = new Set(['addresses']);
+const comparable = (field: string, value: unknown) => (AS_SET.has(field) && Array.isArray(value) ? [...value].sort() : value);
+
+/** Every column of the incident row that a document sets (the search columns aside). */
+export function incidentColumns(e: EditableIncident): Record<string, unknown> {
+  return Object.assign({ slug: e.doc.slug }, ...SCALARS.map((s) => s.columns(e)));
+}
 
 function diffChildren<T extends { key: string }>(before: T[], after: T[], fields: (keyof T & string)[]): ChildChanges<T> {
   const old = new Map(before.map((item, position) => [item.key, { item, position }]));
@@ -73,8 +110,8 @@ function diffChildren<T extends { key: string }>(before: T[], after: T[], fields
       return;
     }
     const changed = fields
-      .filter((f) => !sameValue(was.item[f], item[f]))
-      .map((f) => ({ field: f, from: auditValue(was.item[f]), to: auditValue(item[f]) }));
+      .filter((f) => !sameValue(comparable(f, was.item[f]), comparable(f, item[f])))
+      .map((f) => ({ field: f, from: diffValue(was.item[f]), to: diffValue(item[f]) }));
     if (changed.length > 0) changes.updated.push({ item, position, fields: changed });
     else if (was.position !== position) changes.moved.push({ key: item.key, position });
   });
@@ -84,15 +121,61 @@ function diffChildren<T extends { key: string }>(before: T[], after: T[], fields
   return changes;
 }
 
+const instant = (at: string | null) => (at === null ? null : new Date(at).toISOString());
+
 /**
- * What changed between two versions of an incident, actionables excepted: those change only
- * through their own versioned writes, so an incident edit can never overwrite tracking work.
+ * Instants written the way the database gives them back (`…:14Z` → `…:14.000Z`), so a time
+ * that did not change compares equal.
  */
-export function diffIncident(before: EditableIncident, after: EditableIncident): IncidentDiff {
+export function withStoredInstants(e: EditableIncident): EditableIncident {
+  const k = e.doc.keyTimes;
+  const time = (t: TimeValue | null) => (t ? { ...t, at: instant(t.at) } : null);
+  return {
+    status: e.status,
+    doc: {
+      ...e.doc,
+      keyTimes: { started: time(k.started), detected: time(k.detected), mitigated: time(k.mitigated), resolved: time(k.resolved) },
+      timeline: e.doc.timeline.map((t) => ({ ...t, at: instant(t.at) })),
+    },
+  };
+}
+
+/** The record a new incident is diffed against: nothing stored yet. */
+export const EMPTY_INCIDENT: EditableIncident = {
+  status: 'draft',
+  doc: {
+    slug: '',
+    title: '',
+    organization: null,
+    components: [],
+    summary: '',
+    narrative: '',
+    impact: '',
+    patterns: [],
+    source: { title: '', url: null, language: '', originalText: null },
+    keyTimes: { started: null, detected: null, mitigated: null, resolved: null },
+    severity: null,
+    nearMiss: false,
+    tags: [],
+    customerImpact: null,
+    timeline: [],
+    causalFactors: [],
+    causalLinks: [],
+    actionables: [],
+  },
+};
+
+/**
+ * What changed between two versions of an incident (`before` null: a new one, diffed against
+ * `EMPTY_INCIDENT`). The one writer applies it; tracking turns it into audit events.
+ */
+export function diffIncident(before: EditableIncident | null, after: EditableIncident): IncidentDiff {
+  before = withStoredInstants(before ?? EMPTY_INCIDENT);
+  after = withStoredInstants(after);
   const scalars = SCALARS.filter((s) => !sameValue(s.read(before), s.read(after))).map((s) => ({
     field: s.field,
-    from: auditValue(s.read(before)),
-    to: auditValue(s.read(after)),
+    from: diffValue(s.read(before)),
+    to: diffValue(s.read(after)),
     columns: s.columns(after),
   }));
   const patternsBefore = [...before.doc.patterns].sort();
@@ -108,11 +191,12 @@ export function diffIncident(before: EditableIncident, after: EditableIncident):
       added: [...newLinks].filter(([k]) => !oldLinks.has(k)).map(([, l]) => l),
       removed: [...oldLinks].filter(([k]) => !newLinks.has(k)).map(([, l]) => l),
     },
+    actionables: diffChildren(before.doc.actionables, after.doc.actionables, ['title', 'description', 'owner', 'status', 'dueDate', 'references', 'addresses']),
   };
 }
 
 export function isEmptyDiff(d: IncidentDiff): boolean {
   const none = (c: ChildChanges<{ key: string }>) =>
     c.created.length + c.updated.length + c.moved.length + c.deleted.length === 0 && c.reordered === null;
-  return d.scalars.length === 0 && d.patterns === null && none(d.timeline) && none(d.factors) && d.links.added.length + d.links.removed.length === 0;
+  return d.scalars.length === 0 && d.patterns === null && none(d.timeline) && none(d.factors) && none(d.actionables) && d.links.added.length + d.links.removed.length === 0;
 }

@@ -1,7 +1,8 @@
 import type { Prisma } from '@hindsight/db';
 import type { IncidentDocument, TimeValue, TimePrecision } from '@hindsight/domain';
-import type { IncidentRecord } from '@hindsight/incidents';
-import { formatCalendarDate } from './actionable-input.validator';
+import type { IncidentRecord } from './incident.types';
+
+const calendarDate = (date: Date | null) => (date ? date.toISOString().slice(0, 10) : null);
 
 type Tx = Prisma.TransactionClient;
 
@@ -18,6 +19,7 @@ export interface IncidentSnapshot extends EditableIncident {
   row: IncidentRecord & { searchText: string };
   eventIds: Map<string, { id: string; position: number }>;
   factorIds: Map<string, { id: string; position: number }>;
+  actionableIds: Map<string, { id: string; position: number }>;
   linkIds: Map<string, string>;
 }
 
@@ -68,6 +70,10 @@ export async function loadIncidentSnapshot(tx: Tx, where: { slug: string } | { i
       mitigated: keyTime(row.mitigatedAt, row.mitigatedPrecision),
       resolved: keyTime(row.resolvedAt, row.resolvedPrecision),
     },
+    severity: row.severity,
+    nearMiss: row.nearMiss,
+    tags: row.tags,
+    customerImpact: row.customerImpactMinutes === null ? null : { minutes: row.customerImpactMinutes, precision: row.customerImpactPrecision },
     timeline: events.map((e) => ({ key: e.key, asWritten: e.asWritten, at: e.at ? e.at.toISOString() : null, precision: e.precision, kind: e.kind, text: e.text })),
     causalFactors: factors.map((f) => ({ key: f.key, role: f.role, component: f.component, text: f.text })),
     causalLinks: docLinks.map(({ from, to, kind }) => ({ from, to, kind })),
@@ -77,7 +83,7 @@ export async function loadIncidentSnapshot(tx: Tx, where: { slug: string } | { i
       description: a.description,
       owner: a.owner,
       status: a.status,
-      dueDate: formatCalendarDate(a.dueDate),
+      dueDate: calendarDate(a.dueDate),
       references: a.references.map((r) => ({ kind: r.kind, ref: r.ref, url: r.url })),
       addresses: [...a.addresses].sort((x, y) => x.factor.position - y.factor.position).map((x) => x.factor.key),
     })),
@@ -88,6 +94,7 @@ export async function loadIncidentSnapshot(tx: Tx, where: { slug: string } | { i
     status: row.status,
     eventIds: new Map(events.map((e) => [e.key, { id: e.id, position: e.position }])),
     factorIds: new Map(factors.map((f) => [f.key, { id: f.id, position: f.position }])),
+    actionableIds: new Map(actionables.map((a) => [a.key, { id: a.id, position: a.position }])),
     linkIds: new Map(docLinks.map((l) => [linkKey(l), l.id])),
   };
 }

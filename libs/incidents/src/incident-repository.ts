@@ -1,0 +1,292 @@
+import { randomUUID } from 'node:crypto';
+import { Prisma } from '@hindsight/db';
+import { AppError, foldText, type IncidentDocument } from '@hindsight/domain';
+import { diffIncident, incidentColumns, isEmptyDiff, type IncidentDiff } from './incident-diff';
+import { incidentValues, linkKey, loadIncidentSnapshot, type EditableIncident, type IncidentSnapshot } from './incident-snapshot';
+import { writeSearchDocuments } from './search-document';
+
+type Tx = Prisma.TransactionClient;
+
+/** Everything a reader may search for, folded once at write time. */
+export function searchTextOf(doc: IncidentDocument): string {
+  return foldText(
+    [
+      doc.title,
+      doc.organization,
+      doc.components.join(' '),
+      doc.summary,
+      doc.impact,
+      doc.narrative,
+      ...doc.timeline.map((e) => e.text),
+      ...doc.causalFactors.map((f) => `${f.component} ${f.text}`),
+      ...doc.actionables.map((a) => `${a.title} ${a.description}`),
+    ].join('\n'),
+  );
+}
+
+/** One incident to write: the stored record (null: a new incident) and what it becomes. */
+export interface IncidentChange {
+  before: IncidentSnapshot | null;
+  after: EditableIncident;
+  /** The version the writer read; defaults to `before`'s. A different stored version is CONFLICT. */
+  expectedVersion?: number;
+  /** The diff, when the caller has already computed it from the same `before` and `after`. */
+  diff?: IncidentDiff;
+}
+
+export interface IncidentWrite {
+  incidentId: string;
+  created: boolean;
+  changed: boolean;
+  /** The incident's version after the write. */
+  version: number;
+  diff: IncidentDiff;
+}
+
+const toDate = (iso: string | null | undefined) => (iso ? new Date(iso) : null);
+
+/**
+ * The one writer of incident records. Applies the diff between the stored record and the new
+ * document inside the caller's transaction: a new incident is diffed against the empty record,
+ * an existing one claims its version in SQL (`UPDATE … WHERE version = expected`) before any
+ * child row is touched, so of two concurrent writers one gets CONFLICT and nothing of its write
+ * lands. New rows go in with one multi-row INSERT per table for the whole batch (ids are chosen
+ * here, so links, references and addressed factors need no round trip); changed rows are
+ * updated one by one; gone rows are deleted per table. Nothing is touched when nothing changed
+ * (same version, same timestamps). The search document is rewritten in the same transaction.
+ */
+export async function writeIncidents(tx: Tx, changes: IncidentChange[]): Promise<IncidentWrite[]> {
+  const work = changes.map((c) => ({ ...c, diff: c.diff ?? diffIncident(c.before, c.after), id: c.before?.row.id ?? randomUUID() }));
+  const patternIds = await knownPatterns(tx, work.filter((w) => w.before === null || w.diff.patterns).flatMap((w) => w.after.doc.patterns));
+  const results: IncidentWrite[] = [];
+  const touched: typeof work = [];
+  const now = new Date();
+
+  const created = work.filter((w) => w.before === null);
+  if (created.length > 0) {
+    const rows = created.map((w) => ({ id: w.id, ...incidentColumns(w.after), searchText: searchTextOf(w.after.doc) }));
+    await tx.$executeRaw`INSERT INTO "Incident" ("id", "slug", "status", "title", "organization", "components", "summary", "narrative", "impact",
+        "sourceTitle", "sourceUrl", "sourceLanguage", "sourceOriginalText", "startedAt", "startedPrecision", "detectedAt", "detectedPrecision",
+        "mitigatedAt", "mitigatedPrecision", "resolvedAt", "resolvedPrecision", "severity", "nearMiss", "tags",
+        "customerImpactMinutes", "customerImpactPrecision", "searchText")
+      SELECT r."id", r."slug", r."status"::"IncidentStatus", r."title", r."organization", r."components", r."summary", r."narrative", r."impact",
+        r."sourceTitle", r."sourceUrl", r."sourceLanguage", r."sourceOriginalText", r."startedAt", r."startedPrecision"::"TimePrecision",
+        r."detectedAt", r."detectedPrecision"::"TimePrecision", r."mitigatedAt", r."mitigatedPrecision"::"TimePrecision",
+        r."resolvedAt", r."resolvedPrecision"::"TimePrecision", r."severity", r."nearMiss", r."tags",
+        r."customerImpactMinutes", r."customerImpactPrecision"::"TimePrecision", r."searchText"
+      FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS r("id" uuid, "slug" text, "status" text, "title" text, "organization" text,
+        "components" text[], "summary" text, "narrative" text, "impact" text, "sourceTitle" text, "sourceUrl" text, "sourceLanguage" text,
+        "sourceOriginalText" text, "startedAt" timestamptz, "startedPrecision" text, "detectedAt" timestamptz, "detectedPrecision" text,
+        "mitigatedAt" timestamptz, "mitigatedPrecision" text, "resolvedAt" timestamptz, "resolvedPrecision" text, "severity" text,
+        "nearMiss" boolean, "tags" text[], "customerImpactMinutes" int, "customerImpactPrecision" text, "searchText" text)`;
+  }
+
+  for (const w of work) {
+    if (w.before === null) {
+      results.push({ incidentId: w.id, created: true, changed: true, version: 1, diff: w.diff });
+      touched.push(w);
+      continue;
+    }
+    const expected = w.expectedVersion ?? w.before.row.version;
+    if (w.before.row.version !== expected) throw AppError.staleVersion('Incident', w.before.doc.slug, expected, w.before.row.version, incidentValues(w.before));
+    if (isEmptyDiff(w.diff)) {
+      results.push({ incidentId: w.id, created: false, changed: false, version: w.before.row.version, diff: w.diff });
+      continue;
+    }
+    const claimed = await tx.incident.updateMany({
+      where: { id: w.id, version: expected },
+      data: { ...Object.assign({}, ...w.diff.scalars.map((s) => s.columns)), searchText: searchTextOf(w.after.doc), version: { increment: 1 }, updatedAt: now },
+    });
+    if (claimed.count !== 1) {
+      const current = await loadIncidentSnapshot(tx, { id: w.id });
+      if (!current) throw AppError.notFound('Incident', w.before.doc.slug, 'slug');
+      throw AppError.staleVersion('Incident', w.before.doc.slug, expected, current.row.version, incidentValues(current));
+    }
+    results.push({ incidentId: w.id, created: false, changed: true, version: expected + 1, diff: w.diff });
+    touched.push(w);
+  }
+
+  await writePatterns(tx, touched, patternIds);
+  await writeChildren(tx, touched);
+  await writeSearchDocuments(tx, touched.map((w) => ({ incidentId: w.id, doc: w.after.doc })));
+  return results;
+}
+
+export async function writeIncident(tx: Tx, change: IncidentChange): Promise<IncidentWrite> {
+  return (await writeIncidents(tx, [change]))[0]!;
+}
+
+/**
+ * Writes a whole document as the stored incident with this slug becomes (seeding, imports,
+ * tests): diffed against the stored record, or against the empty one when there is none.
+ */
+export async function writeIncidentDocument(tx: Tx, doc: IncidentDocument, options: { status: 'draft' | 'published' }): Promise<IncidentWrite> {
+  const before = await loadIncidentSnapshot(tx, { slug: doc.slug });
+  return writeIncident(tx, { before, after: { doc, status: options.status } });
+}
+
+async function knownPatterns(tx: Tx, keys: string[]): Promise<Map<string, string>> {
+  const wanted = [...new Set(keys)];
+  if (wanted.length === 0) return new Map();
+  const rows = await tx.pattern.findMany({ where: { key: { in: wanted } }, select: { id: true, key: true } });
+  const ids = new Map(rows.map((r) => [r.key, r.id]));
+  const unknown = wanted.filter((k) => !ids.has(k));
+  if (unknown.length > 0) throw AppError.badField('patterns', `unknown pattern ${unknown.map((p) => `"${p}"`).join(', ')}`);
+  return ids;
+}
+
+type Work = IncidentChange & { diff: IncidentDiff; id: string };
+
+async function writePatterns(tx: Tx, work: Work[], patternIds: Map<string, string>): Promise<void> {
+  const changed = work.filter((w) => w.before === null || w.diff.patterns);
+  const existing = changed.filter((w) => w.before !== null);
+  for (const w of existing) {
+    await tx.incidentPattern.deleteMany({ where: { incidentId: w.id, patternId: { notIn: w.after.doc.patterns.map((k) => patternIds.get(k)!) } } });
+  }
+  const rows = changed.flatMap((w) => [...new Set(w.after.doc.patterns)].map((k) => ({ incidentId: w.id, patternId: patternIds.get(k)! })));
+  if (rows.length > 0) await tx.incidentPattern.createMany({ data: rows, skipDuplicates: true });
+}
+
+/** Inserts rows of one table from JSON, one statement whatever their number. */
+async function insertRows(tx: Tx, table: string, columns: Record<string, string>, rows: Record<string, unknown>[]): Promise<void> {
+  if (rows.length === 0) return;
+  const names = Object.keys(columns);
+  const cast = (n: string) => (['uuid', 'int', 'text', 'timestamptz', 'date'].includes(columns[n]!) ? `r."${n}"` : `r."${n}"::"${columns[n]}"`);
+  const recordType = (n: string) => `"${n}" ${['uuid', 'int', 'text', 'timestamptz', 'date'].includes(columns[n]!) ? columns[n] : 'text'}`;
+  const into = Prisma.raw(`"${table}" (${names.map((n) => `"${n}"`).join(', ')})`);
+  await tx.$executeRaw`INSERT INTO ${into} SELECT ${Prisma.raw(names.map(cast).join(', '))}
+    FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS r(${Prisma.raw(names.map(recordType).join(', '))})`;
+}
+
+/** Positions of items whose only change is that others were added, moved or removed. */
+async function writePositions(tx: Tx, table: 'TimelineEvent' | 'CausalFactor' | 'Actionable', rows: { id: string; position: number }[]): Promise<void> {
+  if (rows.length === 0) return;
+  const bump = table === 'Actionable' ? ', "version" = t."version" + 1, "updatedAt" = now()' : '';
+  await tx.$executeRaw`UPDATE ${Prisma.raw(`"${table}"`)} t SET "position" = r."position"${Prisma.raw(bump)}
+    FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS r("id" uuid, "position" int) WHERE t."id" = r."id"`;
+}
+
+const eventColumns = (e: IncidentDocument['timeline'][number]) => ({ at: toDate(e.at), precision: e.precision, asWritten: e.asWritten, kind: e.kind, text: e.text });
+const factorColumns = (f: IncidentDocument['causalFactors'][number]) => ({ role: f.role, component: f.component, text: f.text });
+const actionableColumns = (a: IncidentDocument['actionables'][number]) => ({
+  title: a.title,
+  description: a.description,
+  owner: a.owner,
+  status: a.status,
+  dueDate: a.dueDate ? new Date(`${a.dueDate}T00:00:00Z`) : null,
+});
+
+/**
+ * Factors first (links and addressed factors need their ids), then events, links and
+ * actionables; deletions of links before additions, of factors last.
+ */
+async function writeChildren(tx: Tx, work: Work[]): Promise<void> {
+  // Ids of every factor and actionable the documents name, stored or new.
+  const factorIds = new Map<string, Map<string, string>>();
+  const actionableIds = new Map<string, Map<string, string>>();
+  const newFactors: Record<string, unknown>[] = [];
+  const newEvents: Record<string, unknown>[] = [];
+  const newLinks: Record<string, unknown>[] = [];
+  const newActionables: Record<string, unknown>[] = [];
+  const newReferences: Record<string, unknown>[] = [];
+  const newAddressed: Record<string, unknown>[] = [];
+  const moved = { TimelineEvent: [] as { id: string; position: number }[], CausalFactor: [] as { id: string; position: number }[], Actionable: [] as { id: string; position: number }[] };
+  const goneEvents: string[] = [];
+  const goneFactors: string[] = [];
+  const goneLinks: string[] = [];
+  const goneActionables: string[] = [];
+  const replacedReferences: string[] = [];
+  const replacedAddresses: string[] = [];
+
+  for (const w of work) {
+    const incidentId = w.id;
+    const d = w.diff;
+    const factors = new Map([...(w.before?.factorIds ?? [])].map(([k, v]) => [k, v.id]));
+    factorIds.set(incidentId, factors);
+    for (const { item, position } of d.factors.created) {
+      const id = randomUUID();
+      factors.set(item.key, id);
+      newFactors.push({ id, incidentId, key: item.key, position, ...factorColumns(item) });
+    }
+    for (const { item, position } of d.factors.updated) {
+      await tx.causalFactor.update({ where: { id: factors.get(item.key)! }, data: { position, ...factorColumns(item) } });
+    }
+    moved.CausalFactor.push(...d.factors.moved.map((m) => ({ id: factors.get(m.key)!, position: m.position })));
+    goneFactors.push(...d.factors.deleted.map((f) => w.before!.factorIds.get(f.key)!.id));
+
+    for (const { item, position } of d.timeline.created) newEvents.push({ id: randomUUID(), incidentId, key: item.key, position, ...eventColumns(item) });
+    for (const { item, position } of d.timeline.updated) {
+      await tx.timelineEvent.update({ where: { id: w.before!.eventIds.get(item.key)!.id }, data: { position, ...eventColumns(item) } });
+    }
+    moved.TimelineEvent.push(...d.timeline.moved.map((m) => ({ id: w.before!.eventIds.get(m.key)!.id, position: m.position })));
+    goneEvents.push(...d.timeline.deleted.map((e) => w.before!.eventIds.get(e.key)!.id));
+
+    goneLinks.push(...d.links.removed.map((l) => w.before!.linkIds.get(linkKey(l))!));
+    newLinks.push(...d.links.added.map((l) => ({ id: randomUUID(), incidentId, fromId: factors.get(l.from)!, toId: factors.get(l.to)!, kind: l.kind })));
+
+    const actionables = new Map([...(w.before?.actionableIds ?? [])].map(([k, v]) => [k, v.id]));
+    actionableIds.set(incidentId, actionables);
+    const withChildren = (a: IncidentDocument['actionables'][number], actionableId: string) => {
+      newReferences.push(...a.references.map((r, position) => ({ id: randomUUID(), actionableId, position, kind: r.kind, ref: r.ref, url: r.url })));
+      newAddressed.push(...[...new Set(a.addresses)].map((key) => ({ actionableId, factorId: factors.get(key)! })));
+    };
+    for (const { item, position } of d.actionables.created) {
+      const id = randomUUID();
+      actionables.set(item.key, id);
+      newActionables.push({ id, incidentId, key: item.key, position, ...actionableColumns(item) });
+      withChildren(item, id);
+    }
+    for (const { item, position, fields } of d.actionables.updated) {
+      const id = actionables.get(item.key)!;
+      await tx.actionable.update({ where: { id }, data: { position, ...actionableColumns(item), version: { increment: 1 } } });
+      if (fields.some((f) => f.field === 'references')) {
+        replacedReferences.push(id);
+        newReferences.push(...item.references.map((r, position) => ({ id: randomUUID(), actionableId: id, position, kind: r.kind, ref: r.ref, url: r.url })));
+      }
+      if (fields.some((f) => f.field === 'addresses')) {
+        replacedAddresses.push(id);
+        newAddressed.push(...[...new Set(item.addresses)].map((key) => ({ actionableId: id, factorId: factors.get(key)! })));
+      }
+    }
+    moved.Actionable.push(...d.actionables.moved.map((m) => ({ id: actionables.get(m.key)!, position: m.position })));
+    goneActionables.push(...d.actionables.deleted.map((a) => actionables.get(a.key)!));
+  }
+
+  await insertRows(tx, 'CausalFactor', { id: 'uuid', incidentId: 'uuid', key: 'text', position: 'int', role: 'FactorRole', component: 'text', text: 'text' }, newFactors);
+  await writePositions(tx, 'CausalFactor', moved.CausalFactor);
+  await insertRows(
+    tx,
+    'TimelineEvent',
+    { id: 'uuid', incidentId: 'uuid', key: 'text', position: 'int', at: 'timestamptz', precision: 'TimePrecision', asWritten: 'text', kind: 'TimelineEventKind', text: 'text' },
+    newEvents,
+  );
+  await writePositions(tx, 'TimelineEvent', moved.TimelineEvent);
+  if (goneEvents.length > 0) await tx.timelineEvent.deleteMany({ where: { id: { in: goneEvents } } });
+  if (goneLinks.length > 0) await tx.causalLink.deleteMany({ where: { id: { in: goneLinks } } });
+  await insertRows(tx, 'CausalLink', { id: 'uuid', incidentId: 'uuid', fromId: 'uuid', toId: 'uuid', kind: 'CausalLinkKind' }, newLinks);
+
+  if (goneActionables.length > 0) await tx.actionable.deleteMany({ where: { id: { in: goneActionables } } });
+  await insertRows(
+    tx,
+    'Actionable',
+    {
+      id: 'uuid',
+      incidentId: 'uuid',
+      key: 'text',
+      position: 'int',
+      title: 'text',
+      description: 'text',
+      owner: 'text',
+      status: 'ActionableStatus',
+      dueDate: 'date',
+    },
+    newActionables,
+  );
+  await writePositions(tx, 'Actionable', moved.Actionable);
+  if (replacedReferences.length > 0) await tx.externalReference.deleteMany({ where: { actionableId: { in: replacedReferences } } });
+  await insertRows(tx, 'ExternalReference', { id: 'uuid', actionableId: 'uuid', position: 'int', kind: 'ReferenceKind', ref: 'text', url: 'text' }, newReferences);
+  if (replacedAddresses.length > 0) await tx.actionableFactor.deleteMany({ where: { actionableId: { in: replacedAddresses } } });
+  await insertRows(tx, 'ActionableFactor', { actionableId: 'uuid', factorId: 'uuid' }, newAddressed);
+  if (goneFactors.length > 0) await tx.causalFactor.deleteMany({ where: { id: { in: goneFactors } } });
+}
+
