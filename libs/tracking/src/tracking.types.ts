@@ -42,7 +42,7 @@ export interface TrackedActionableRecord extends ActionableRecord {
   wontDoReason: string | null;
 }
 
-export const AUDIT_ENTITIES = ['incident', 'timeline_event', 'causal_factor', 'causal_link', 'actionable', 'api_token', 'account'] as const;
+export const AUDIT_ENTITIES = ['incident', 'timeline_event', 'causal_factor', 'causal_link', 'actionable', 'api_token', 'account', 'team', 'runbook'] as const;
 export type AuditEntity = (typeof AUDIT_ENTITIES)[number];
 
 export const AUDIT_ACTIONS = ['create', 'update', 'delete'] as const;
