@@ -93,7 +93,12 @@ export interface ApiTokenRecord {
 export interface ActionablePatch {
   title?: string;
   description?: string;
+  /** Free-text owner (as imported); setting it clears an account or team owner. */
   owner?: string | null;
+  /** Sign-in name of the account that owns it; setting it clears the other owners. */
+  ownerAccount?: string | null;
+  /** Name of the team that owns it; setting it clears the other owners. */
+  ownerTeam?: string | null;
   /** Calendar date `YYYY-MM-DD`, or null to clear. */
   dueDate?: string | null;
   priority?: ActionablePriority | null;

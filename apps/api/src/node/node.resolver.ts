@@ -92,6 +92,12 @@ export class NodeResolver {
         });
       case 'ModelSpecVersion':
         return this.prisma.modelSpec.findUnique({ where: { id }, select: { id: true, key: true, version: true, title: true, checksum: true, createdAt: true } });
+      case 'Runbook':
+        return this.prisma.runbook.findUnique({ where: { id } });
+      case 'RunbookCitation':
+        return this.prisma.runbookCitation.findUnique({ where: { id }, include: { runbook: true } });
+      case 'Team':
+        return this.prisma.team.findUnique({ where: { id } });
     }
   }
 }
