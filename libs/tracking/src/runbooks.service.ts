@@ -177,6 +177,51 @@ export class RunbooksService {
     return { target, change, message, runbooks };
   }
 
+  /**
+   * The record a page names (an incident by slug, a factor or follow-up by incident slug and key,
+   * a pattern by key), with its title and the page that shows it; null when there is none.
+   */
+  async findTarget(kind: CitedKind, slug: string, key: string): Promise<{ target: CitedTarget; name: string; path: string } | null> {
+    const incident = { OR: [{ slug }, { slugAliases: { some: { slug } } }] };
+    const page = (s: string) => `/incidents/${encodeURIComponent(s)}`;
+    switch (kind) {
+      case 'incident': {
+        const row = await this.prisma.incident.findFirst({ where: incident, select: { id: true, slug: true, title: true } });
+        return row ? { target: { kind, id: row.id }, name: row.title, path: page(row.slug) } : null;
+      }
+      case 'causal_factor': {
+        const row = await this.prisma.causalFactor.findFirst({ where: { key, incident }, select: { id: true, key: true, text: true, incident: { select: { slug: true } } } });
+        return row ? { target: { kind, id: row.id }, name: row.text, path: `${page(row.incident.slug)}#factor-${row.key}` } : null;
+      }
+      case 'actionable': {
+        const row = await this.prisma.actionable.findFirst({ where: { key, incident }, select: { id: true, key: true, title: true, incident: { select: { slug: true } } } });
+        return row ? { target: { kind, id: row.id }, name: row.title, path: `${page(row.incident.slug)}#actionable-${row.key}` } : null;
+      }
+      case 'pattern': {
+        const row = await this.prisma.pattern.findUnique({ where: { key }, select: { id: true, key: true, name: true } });
+        return row ? { target: { kind, id: row.id }, name: row.name, path: `/patterns/${encodeURIComponent(row.key)}` } : null;
+      }
+    }
+  }
+
+  /** The incident slug and key that name a citation's record on the pages (what `findTarget` takes). */
+  async citePageOf(c: RunbookCitationRecord): Promise<{ kind: CitedKind; slug: string; key: string } | null> {
+    const t = targetOf(c);
+    if (t.kind === 'pattern') {
+      const p = await this.prisma.pattern.findUnique({ where: { id: t.id }, select: { key: true } });
+      return p ? { kind: t.kind, slug: '', key: p.key } : null;
+    }
+    if (t.kind === 'incident') {
+      const i = await this.prisma.incident.findUnique({ where: { id: t.id }, select: { slug: true } });
+      return i ? { kind: t.kind, slug: i.slug, key: '' } : null;
+    }
+    const row =
+      t.kind === 'causal_factor'
+        ? await this.prisma.causalFactor.findUnique({ where: { id: t.id }, select: { key: true, incident: { select: { slug: true } } } })
+        : await this.prisma.actionable.findUnique({ where: { id: t.id }, select: { key: true, incident: { select: { slug: true } } } });
+    return row ? { kind: t.kind, slug: row.incident.slug, key: row.key } : null;
+  }
+
   /** Checks the target exists (drafts included: editors cite what they edit) and names it for the audit trail. */
   private async targetScope(tx: Tx, target: CitedTarget, field: string): Promise<{ label: string; incidentId: string | null; actionableId: string | null }> {
     switch (target.kind) {

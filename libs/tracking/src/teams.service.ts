@@ -15,6 +15,12 @@ export interface TeamRecord {
   version: number;
 }
 
+/** A follow-up's owner as people read it. */
+export interface FollowUpOwner {
+  kind: 'account' | 'team' | 'text';
+  name: string;
+}
+
 export interface TeamMemberRecord {
   name: string;
   addedAt: Date;
@@ -101,6 +107,30 @@ export class TeamsService {
   async members(teamId: string): Promise<TeamMemberRecord[]> {
     const rows = await this.prisma.teamMember.findMany({ where: { teamId }, select: { addedAt: true, account: { select: { name: true } } }, orderBy: { account: { name: 'asc' } } });
     return rows.map((r) => ({ name: r.account.name, addedAt: r.addedAt }));
+  }
+
+  /** Who owns each of these follow-ups: an account, a team, or free text; absent when nobody does. */
+  async ownersOf(actionableIds: readonly string[]): Promise<Map<string, FollowUpOwner>> {
+    const rows = await this.prisma.actionable.findMany({
+      where: { id: { in: [...actionableIds] } },
+      select: { id: true, owner: true, ownerAccount: { select: { name: true } }, ownerTeam: { select: { name: true } } },
+    });
+    const out = new Map<string, FollowUpOwner>();
+    for (const r of rows) {
+      if (r.ownerAccount) out.set(r.id, { kind: 'account', name: r.ownerAccount.name });
+      else if (r.ownerTeam) out.set(r.id, { kind: 'team', name: r.ownerTeam.name });
+      else if (r.owner) out.set(r.id, { kind: 'text', name: r.owner });
+    }
+    return out;
+  }
+
+  /** The accounts (enabled ones) and teams a follow-up can be given to, by name. */
+  async ownerChoices(): Promise<{ accounts: string[]; teams: string[] }> {
+    const [accounts, teams] = await Promise.all([
+      this.prisma.account.findMany({ where: { disabledAt: null }, select: { name: true }, orderBy: { name: 'asc' } }),
+      this.prisma.team.findMany({ select: { name: true }, orderBy: { name: 'asc' } }),
+    ]);
+    return { accounts: accounts.map((a) => a.name), teams: teams.map((t) => t.name) };
   }
 
   /** Teams an account belongs to, by name. */
