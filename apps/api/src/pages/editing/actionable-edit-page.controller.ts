@@ -31,8 +31,9 @@ function sentValues(body: Record<string, unknown>, fallback: ActionableFormValue
 }
 
 /**
- * The owner choice as the form sends it (`account:<name>`, `team:<name>`, `text:<as written>`, or
- * empty for nobody) as the one patch field it sets.
+ * The owner choice as the form sends it (`account:<name>`, `team:<name>`, `text:<as written>`,
+ * empty for nobody, or plain text from a client without the choice list) as the one patch field
+ * it sets.
  */
 function ownerPatch(choice: string): Pick<ActionablePatch, 'owner' | 'ownerAccount' | 'ownerTeam'> {
   const at = choice.indexOf(':');
@@ -40,7 +41,8 @@ function ownerPatch(choice: string): Pick<ActionablePatch, 'owner' | 'ownerAccou
   if (kind === 'account' && name) return { ownerAccount: name };
   if (kind === 'team' && name) return { ownerTeam: name };
   if (kind === 'text' && name) return { owner: name };
-  return { owner: null };
+  // A client posting the form without the choice list sends the owner as text.
+  return { owner: choice.trim() === '' ? null : choice.trim() };
 }
 
 /** Problems as the form shows them, under the field that caused them. */
