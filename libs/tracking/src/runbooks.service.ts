@@ -158,12 +158,18 @@ export class RunbooksService {
     const out = new Map<string, RunbookCitationRecord[]>(ids.map((id) => [id, []]));
     if (ids.length === 0) return out;
     const column = TARGET_COLUMN[kind];
-    const rows = await this.prisma.runbookCitation.findMany({
-      where: { [column]: { in: [...ids] } },
-      include: WITH_RUNBOOK,
-      orderBy: [{ runbook: { title: 'asc' } }, { runbook: { url: 'asc' } }],
-    });
-    for (const row of rows) out.get(row[column]!)?.push(row);
+    // One statement with the join (an include would be a second one).
+    const rows = await this.prisma.$queryRaw<(Omit<RunbookCitationRecord, 'runbook'> & { runbookJson: RunbookRecord & { createdAt: string; updatedAt: string } })[]>`
+      SELECT c."id"::text AS id, c."kind"::text AS kind, c."citedBy", c."citedAt",
+             c."incidentId"::text AS "incidentId", c."factorId"::text AS "factorId", c."actionableId"::text AS "actionableId", c."patternId"::text AS "patternId",
+             json_build_object('id', r."id", 'url', r."url", 'title', r."title", 'createdBy', r."createdBy", 'createdAt', r."createdAt", 'updatedAt', r."updatedAt") AS "runbookJson"
+      FROM "RunbookCitation" c JOIN "Runbook" r ON r."id" = c."runbookId"
+      WHERE c.${Prisma.raw(`"${column}"`)} = ANY(${[...ids]}::uuid[])
+      ORDER BY r."title", r."url"`;
+    for (const { runbookJson: r, ...c } of rows) {
+      const record: RunbookCitationRecord = { ...c, runbook: { ...r, createdAt: new Date(r.createdAt), updatedAt: new Date(r.updatedAt) } };
+      out.get(record[column]!)?.push(record);
+    }
     return out;
   }
 

@@ -111,17 +111,22 @@ export class TeamsService {
 
   /** Who owns each of these follow-ups: an account, a team, or free text; absent when nobody does. */
   async ownersOf(actionableIds: readonly string[]): Promise<Map<string, FollowUpOwner>> {
-    const rows = await this.prisma.actionable.findMany({
-      where: { id: { in: [...actionableIds] } },
-      select: { id: true, owner: true, ownerAccount: { select: { name: true } }, ownerTeam: { select: { name: true } } },
-    });
     const out = new Map<string, FollowUpOwner>();
-    for (const r of rows) {
-      if (r.ownerAccount) out.set(r.id, { kind: 'account', name: r.ownerAccount.name });
-      else if (r.ownerTeam) out.set(r.id, { kind: 'team', name: r.ownerTeam.name });
+    for (const r of await this.ownerRows(actionableIds)) {
+      if (r.accountName) out.set(r.id, { kind: 'account', name: r.accountName });
+      else if (r.teamName) out.set(r.id, { kind: 'team', name: r.teamName });
       else if (r.owner) out.set(r.id, { kind: 'text', name: r.owner });
     }
     return out;
+  }
+
+  /** The three owner columns of follow-ups with the account's and team's names, in one statement. */
+  async ownerRows(actionableIds: readonly string[]): Promise<{ id: string; owner: string | null; teamId: string | null; accountName: string | null; teamName: string | null }[]> {
+    if (actionableIds.length === 0) return [];
+    return this.prisma.$queryRaw`
+      SELECT a."id"::text AS id, a."owner", a."ownerTeamId"::text AS "teamId", ac."name" AS "accountName", tm."name" AS "teamName"
+      FROM "Actionable" a LEFT JOIN "Account" ac ON ac."id" = a."ownerAccountId" LEFT JOIN "Team" tm ON tm."id" = a."ownerTeamId"
+      WHERE a."id" = ANY(${[...actionableIds]}::uuid[])`;
   }
 
   /** The accounts (enabled ones) and teams a follow-up can be given to, by name. */

@@ -1,6 +1,5 @@
 import { Args, Int, Mutation, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
 import DataLoader from 'dataloader';
-import { PrismaService } from '@hindsight/db';
 import { TeamsService, type Principal, type TeamRecord } from '@hindsight/tracking';
 import { CurrentPrincipal } from '../auth/current-principal.decorator';
 import { RequireRole } from '../auth/roles.decorator';
@@ -73,16 +72,13 @@ export class TeamsResolver {
   }
 }
 
-type OwnerRow = { id: string; owner: string | null; ownerTeamId: string | null; ownerAccount: { name: string } | null; ownerTeam: { name: string } | null };
+type OwnerRow = Awaited<ReturnType<TeamsService['ownerRows']>>[number];
 
 /** Owners of many actionables in one statement per request. */
 class OwnerLoader extends DataLoader<string, OwnerRow | null> {
-  constructor(prisma: PrismaService) {
+  constructor(teams: TeamsService) {
     super(async (ids) => {
-      const rows = await prisma.actionable.findMany({
-        where: { id: { in: [...ids] } },
-        select: { id: true, owner: true, ownerTeamId: true, ownerAccount: { select: { name: true } }, ownerTeam: { select: { name: true } } },
-      });
+      const rows = await teams.ownerRows(ids);
       return ids.map((id) => rows.find((r) => r.id === id) ?? null);
     });
   }
@@ -90,14 +86,14 @@ class OwnerLoader extends DataLoader<string, OwnerRow | null> {
 
 @Resolver(() => Actionable)
 export class ActionableOwnerResolver {
-  constructor(private readonly prisma: PrismaService) {}
+  constructor(private readonly teams: TeamsService) {}
 
   @ResolveField(() => ActionableOwner, { nullable: true, description: 'Who owns it: an account, a team, or free text (imported or older records); null when nobody does.' })
   async ownedBy(@Parent() a: { id: string }, @AllLoaders() loaders: RequestLoaders): Promise<ActionableOwner | null> {
-    const row = await loaders.of(OwnerLoader, () => new OwnerLoader(this.prisma)).load(a.id);
+    const row = await loaders.of(OwnerLoader, () => new OwnerLoader(this.teams)).load(a.id);
     if (!row) return null;
-    if (row.ownerAccount) return { kind: 'account', name: row.ownerAccount.name, teamId: null };
-    if (row.ownerTeam) return { kind: 'team', name: row.ownerTeam.name, teamId: toGlobalId('Team', row.ownerTeamId!) };
+    if (row.accountName) return { kind: 'account', name: row.accountName, teamId: null };
+    if (row.teamName) return { kind: 'team', name: row.teamName, teamId: toGlobalId('Team', row.teamId!) };
     return row.owner ? { kind: 'text', name: row.owner, teamId: null } : null;
   }
 }
