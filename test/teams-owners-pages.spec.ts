@@ -242,4 +242,43 @@ describe('teams, owners, the assigned-to-me board and runbook citations on the p
       expect((await http().get(`/incidents/${STACKEGG}`)).text).toMatch(/id="runbooks"[\s\S]*Load balancer runbook/);
     });
   });
+
+  it("the incident export names each follow-up's owner", async () => {
+    const res = await http().get(`/incidents/${STACKEGG}.json`);
+    const item = (res.body as { actionables: { key: string; owner: string | null; ownedBy: unknown }[] }).actionables.find((a) => a.key === KEY)!;
+    expect(item).toMatchObject({ owner: null, ownedBy: { kind: 'ACCOUNT', name: 'sre-person' } });
+    const md = await http().get(`/incidents/${STACKEGG}.md`);
+    expect(md.text).toMatch(/Keep watching data-center performance\]\([^)]*\): Done, owner sre-person/);
+  });
+
+  it('retitling a cited incident or causal factor on its page leads to a notice naming the runbooks', async () => {
+    const edit = `/incidents/${STACKEGG}/edit`;
+    const { csrf, version } = await formOf(edit, sessions.editor!);
+    const save = await http().post(edit).set('Cookie', sessions.editor!).type('form').send({ _csrf: csrf, version, title: 'StackEgg overloads HAProxy (2015)' });
+    expect(save.status).toBe(303);
+    expect(save.headers.location).toMatch(/^\/runbooks\/notice\?kind=incident/);
+    const notice = await http().get(save.headers.location!);
+    expect(decode(notice.text)).toContain('The incident “StackEgg overloads HAProxy (2015)” has a new title; one runbook cites it and may need an update: “Load balancer runbook”.');
+
+    const factor = await prisma.causalFactor.findFirstOrThrow({ where: { incident: { slug: STACKEGG } }, orderBy: { position: 'asc' } });
+    await t.gql(`mutation($i: CiteInRunbookInput!) { citeInRunbook(input: $i) { created } }`, { i: { url: RUNBOOK, title: 'Keep-alive runbook', target: gid('CausalFactor', factor.id) } }, as('editor'));
+    const parts = await formOf(`/incidents/${STACKEGG}/parts`, sessions.editor!);
+    const incident = await prisma.incident.findUniqueOrThrow({ where: { slug: STACKEGG } });
+    const changed = await http()
+      .post(`/incidents/${STACKEGG}/parts`)
+      .set('Cookie', sessions.editor!)
+      .type('form')
+      .send({ _csrf: parts.csrf, version: String(incident.version), part: 'factor', key: factor.key, role: factor.role, component: factor.component ?? '', text: `${factor.text} (reworded)` });
+    expect(changed.status).toBe(303);
+    expect(changed.headers.location).toMatch(/^\/runbooks\/notice\?kind=causal_factor/);
+    expect(decode((await http().get(changed.headers.location!)).text)).toContain('has a new title; one runbook cites it and may need an update: “Keep-alive runbook”.');
+    // A change that leaves the text alone goes straight back.
+    const parts2 = await formOf(`/incidents/${STACKEGG}/parts`, sessions.editor!);
+    const same = await http()
+      .post(`/incidents/${STACKEGG}/parts`)
+      .set('Cookie', sessions.editor!)
+      .type('form')
+      .send({ _csrf: parts2.csrf, version: String(incident.version + 1), part: 'factor', key: factor.key, role: factor.role, component: 'haproxy', text: `${factor.text} (reworded)` });
+    expect(same.headers.location).toBe(`/incidents/${STACKEGG}/parts`);
+  });
 });
