@@ -135,8 +135,15 @@ describe('teams, owners, the assigned-to-me board and runbook citations on the p
     expect(await owners('sR')).toContain(KEY);
     // A free-text owner (ChangeProp's imported "RESTBase") is still found by part of its name.
     expect(await owners('restb')).toContain('restbase-generic-event-loop-prevention');
+    const created = await t.gql<{ createActionable: { actionable: { owner: string | null; ownedBy: { kind: string; name: string } } } }>(
+      `mutation { createActionable(input: { incident: "${STACKEGG}", title: "Review the session cap alert", ownerTeam: "network" }) { actionable { owner ownedBy { kind name } } } }`,
+      {},
+      as('editor'),
+    );
+    expect(created.errors).toBeUndefined();
+    expect(created.data.createActionable.actionable).toEqual({ owner: null, ownedBy: { kind: 'TEAM', name: 'Network' } });
     const audit = await prisma.auditEvent.findFirstOrThrow({ where: { actionableId: a.id, field: 'ownerTeam' } });
-    expect([audit.from, audit.to]).toEqual([null, 'sre']);
+    expect([audit.from, audit.to]).toEqual([null, 'SRE']);
   });
 
   it('"assigned to me" lists what the person or their teams own, as a GraphQL filter and a page', async () => {

@@ -11,7 +11,7 @@ import { checkExpectedVersion, checkId, checkNote, conflict, inWriteTransaction 
 type Tx = Prisma.TransactionClient;
 
 /** Owner columns to write: absent ones stay as they are. */
-type OwnerColumns = { owner?: string | null; ownerAccountId?: string | null; ownerTeamId?: string | null };
+type OwnerColumns = { owner?: string | null; ownerAccountId?: string | null; ownerTeamId?: string | null; ownerName?: string | null };
 
 const WITH_CHILDREN = {
   references: { orderBy: { position: 'asc' } },
@@ -96,6 +96,7 @@ export class ActionableWritesService {
       if (wantedKey != null && (await tx.actionable.count({ where: { incidentId: incident.id, key } })) > 0) {
         throw new AppError('CONFLICT', `Incident "${slug}" already has an actionable "${key}".`, { key });
       }
+      const { ownerName: _name, ...ownerColumns } = await this.ownerIds(tx, checked, 'input.');
       const last = await tx.actionable.aggregate({ where: { incidentId: incident.id }, _max: { position: true } });
       const now = new Date();
       const created = await tx.actionable.create({
@@ -106,7 +107,7 @@ export class ActionableWritesService {
           title: checked.title!,
           description: checked.description ?? '',
           owner: checked.owner ?? null,
-          ...(await this.ownerIds(tx, checked, 'input.')),
+          ...ownerColumns,
           dueDate: checked.dueDate ?? null,
           priority: checked.priority ?? null,
           createdAt: now,
@@ -310,13 +311,13 @@ export class ActionableWritesService {
       const account = await tx.account.findUnique({ where: { name: patch.ownerAccount }, select: { id: true, disabledAt: true } });
       if (!account) throw AppError.badField(`${prefix}ownerAccount`, `there is no account named "${patch.ownerAccount}"`);
       if (account.disabledAt) throw AppError.badField(`${prefix}ownerAccount`, `the account "${patch.ownerAccount}" is disabled`);
-      return { owner: null, ownerAccountId: account.id, ownerTeamId: null };
+      return { owner: null, ownerAccountId: account.id, ownerTeamId: null, ownerName: patch.ownerAccount };
     }
     if (patch.ownerTeam !== undefined) {
       if (patch.ownerTeam === null) return { owner: null, ownerAccountId: null, ownerTeamId: null };
-      const team = await tx.team.findFirst({ where: { name: { equals: patch.ownerTeam, mode: 'insensitive' } }, select: { id: true } });
+      const team = await tx.team.findFirst({ where: { name: { equals: patch.ownerTeam, mode: 'insensitive' } }, select: { id: true, name: true } });
       if (!team) throw AppError.badField(`${prefix}ownerTeam`, `there is no team named "${patch.ownerTeam}"`);
-      return { owner: null, ownerAccountId: null, ownerTeamId: team.id };
+      return { owner: null, ownerAccountId: null, ownerTeamId: team.id, ownerName: team.name };
     }
     if (patch.owner !== undefined) return { owner: patch.owner, ownerAccountId: null, ownerTeamId: null };
     return {};
@@ -333,10 +334,10 @@ export class ActionableWritesService {
     // Each owner column that changes is one audited field; names, not ids, in the trail.
     if (owners.owner !== undefined && !sameValue(current.owner, owners.owner)) changes.push({ field: 'owner', column: 'owner', value: owners.owner, from: current.owner, to: owners.owner });
     if (owners.ownerAccountId !== undefined && current.ownerAccountId !== owners.ownerAccountId) {
-      changes.push({ field: 'ownerAccount', column: 'ownerAccountId', value: owners.ownerAccountId, from: current.ownerAccount?.name ?? null, to: patch.ownerAccount ?? null });
+      changes.push({ field: 'ownerAccount', column: 'ownerAccountId', value: owners.ownerAccountId, from: current.ownerAccount?.name ?? null, to: owners.ownerAccountId ? owners.ownerName : null });
     }
     if (owners.ownerTeamId !== undefined && current.ownerTeamId !== owners.ownerTeamId) {
-      changes.push({ field: 'ownerTeam', column: 'ownerTeamId', value: owners.ownerTeamId, from: current.ownerTeam?.name ?? null, to: patch.ownerTeam ?? null });
+      changes.push({ field: 'ownerTeam', column: 'ownerTeamId', value: owners.ownerTeamId, from: current.ownerTeam?.name ?? null, to: owners.ownerTeamId ? owners.ownerName : null });
     }
     scalar('dueDate', formatCalendarDate(current.dueDate), formatCalendarDate(patch.dueDate ?? null), patch.dueDate);
     scalar('priority', current.priority, patch.priority, patch.priority);
