@@ -84,7 +84,7 @@ describe('teams, owners, the assigned-to-me board and runbook citations on the p
     expect((await teamCli(['list'], t.db.url)).stdout).toContain('SRE\tsre-person');
     const refused = await teamCli(['add', 'SRE', 'nobody'], t.db.url);
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toContain('there is no account named "nobody"');
+    expect(refused.stderr).toContain('Account "nobody" does not exist.');
     const events = await prisma.auditEvent.findMany({ where: { entity: 'team' }, orderBy: { id: 'asc' } });
     expect(events.map((e) => [e.action, e.field, e.to])).toEqual([
       ['create', null, { name: 'SRE' }],

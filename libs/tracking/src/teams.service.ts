@@ -78,10 +78,10 @@ export class TeamsService {
     return inWriteTransaction(this.prisma, async (tx) => {
       // Locks the team row: concurrent membership changes apply one after the other.
       const [locked] = await tx.$queryRaw<{ id: string }[]>`SELECT "id"::text AS id FROM "Team" WHERE lower("name") = lower(${teamName.trim()}) FOR UPDATE`;
-      if (!locked) throw AppError.badField('input.team', `there is no team named "${teamName}"`);
+      if (!locked) throw AppError.notFound('Team', teamName, 'input.team');
       const team = await tx.team.findUniqueOrThrow({ where: { id: locked.id } });
       const account = await tx.account.findUnique({ where: { name: accountName.trim() }, select: { id: true, name: true } });
-      if (!account) throw AppError.badField('input.account', `there is no account named "${accountName}"`);
+      if (!account) throw AppError.notFound('Account', accountName, 'input.account');
       const before = (await tx.teamMember.findMany({ where: { teamId: team.id }, select: { account: { select: { name: true } } } })).map((m) => m.account.name).sort();
       const isMember = before.includes(account.name);
       if (op === 'add' ? isMember : !isMember) return team;
@@ -145,7 +145,7 @@ export class TeamsService {
 
   private async byName(tx: Parameters<Parameters<PrismaService['$transaction']>[0]>[0], name: string, field: string): Promise<TeamRecord> {
     const team = await tx.team.findFirst({ where: { name: { equals: name.trim(), mode: 'insensitive' } } });
-    if (!team) throw AppError.badField(field, `there is no team named "${name}"`);
+    if (!team) throw AppError.notFound('Team', name, field);
     return team;
   }
 }
