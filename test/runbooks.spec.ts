@@ -55,6 +55,14 @@ describe('runbook backlinks over GraphQL', () => {
     const byPattern = await t.gql<{ pattern: { citedBy: { totalCount: number } } }>(`{ pattern(key: "${pattern.key}") { citedBy { totalCount } } }`);
     expect(byPattern.data.pattern.citedBy.totalCount).toBe(1);
 
+    // Both are Nodes: fetched again by their global ids.
+    const citation = await prisma.runbookCitation.findFirstOrThrow({ where: { actionableId: item.id }, include: { runbook: true } });
+    const refetched = await t.gql<{ nodes: [{ kind: string; runbook: { url: string } }, { title: string }] }>(
+      `query($ids: [ID!]!) { nodes(ids: $ids) { ... on RunbookCitation { kind runbook { url } } ... on Runbook { title } } }`,
+      { ids: [gid('RunbookCitation', citation.id), gid('Runbook', citation.runbook.id)] },
+    );
+    expect(refetched.data.nodes).toEqual([{ kind: 'ACTIONABLE', runbook: { url: RUNBOOK } }, { title: 'HAProxy session cap' }]);
+
     const audit = await prisma.auditEvent.findMany({ where: { entity: 'runbook' }, orderBy: { id: 'asc' } });
     expect(audit.map((e) => [e.action, e.field, e.to])).toEqual([
       ['create', null, { url: RUNBOOK, title: 'HAProxy session cap' }],

@@ -95,7 +95,14 @@ export class NodeResolver {
       case 'Runbook':
         return this.prisma.runbook.findUnique({ where: { id } });
       case 'RunbookCitation':
-        return this.prisma.runbookCitation.findUnique({ where: { id }, include: { runbook: true } });
+        // Citations of a draft's records are not shown to readers, like the draft itself.
+        return this.prisma.runbookCitation.findFirst({
+          where: {
+            id,
+            OR: [{ patternId: { not: null } }, { incident: { status: 'published' } }, { factor: PUBLISHED }, { actionable: PUBLISHED }],
+          },
+          include: { runbook: true },
+        });
       case 'Team':
         return this.prisma.team.findUnique({ where: { id } });
     }
