@@ -147,4 +147,16 @@ describe('runbook backlinks over GraphQL', () => {
     const last = await prisma.auditEvent.findFirstOrThrow({ where: { entity: 'runbook' }, orderBy: { id: 'desc' } });
     expect([last.field, last.from, last.to]).toEqual(['cites', 'incident:stackegg-2015', null]);
   });
+
+  it('concurrent registrations of one citation create one runbook and one citation', async () => {
+    const item = await prisma.actionable.findFirstOrThrow({ where: { key: 'internal-outage-discussion' } });
+    const url = 'https://wiki.example.com/runbooks/concurrent';
+    const results = await Promise.all(
+      Array.from({ length: 6 }, () => t.gql<{ citeInRunbook: { created: boolean } }>(CITE, { i: { url, title: 'Concurrent', target: gid('Actionable', item.id) } }, as('editor'))),
+    );
+    expect(results.map((r) => r.errors)).toEqual(Array(6).fill(undefined));
+    expect(results.filter((r) => r.data.citeInRunbook.created)).toHaveLength(1);
+    expect(await prisma.runbook.count({ where: { url } })).toBe(1);
+    expect(await prisma.runbookCitation.count({ where: { runbook: { url } } })).toBe(1);
+  });
 });
