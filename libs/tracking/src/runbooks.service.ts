@@ -51,7 +51,7 @@ const TARGET_COLUMN = { incident: 'incidentId', causal_factor: 'factorId', actio
 const KIND_WORD = { incident: 'incident', causal_factor: 'causal factor', actionable: 'follow-up', pattern: 'pattern' } as const;
 const CHANGE_WORD = { closed: 'was closed', renamed: 'was renamed', retitled: 'has a new title' } as const;
 
-/** Who cites what: the citation with its runbook, newest first is not useful to readers, so by title. */
+/** A citation is always read with its runbook. */
 const WITH_RUNBOOK = { runbook: true } as const satisfies Prisma.RunbookCitationInclude;
 
 export function checkRunbook(url: unknown, title: unknown, prefix = 'input.'): { url: string; title: string } {
@@ -139,13 +139,8 @@ export class RunbooksService {
   }
 
   async findCitation(id: string): Promise<RunbookCitationRecord | null> {
-    if (!/^[0-9a-f-]{36}$/i.test(id)) return null;
+    if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) return null;
     return this.prisma.runbookCitation.findUnique({ where: { id }, include: WITH_RUNBOOK });
-  }
-
-  async findRunbook(id: string): Promise<RunbookRecord | null> {
-    if (!/^[0-9a-f-]{36}$/i.test(id)) return null;
-    return this.prisma.runbook.findUnique({ where: { id } });
   }
 
   /** The citations of one record, by runbook title. */
