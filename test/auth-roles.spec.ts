@@ -6,7 +6,7 @@ import request from 'supertest';
 import fs from 'node:fs';
 import path from 'node:path';
 import { PrismaService, projectRoot } from '@hindsight/db';
-import { AccountsService, ApiTokensService, type Role } from '@hindsight/tracking';
+import { AccountsService, ApiTokensService, RunbooksService, TeamsService, type Role } from '@hindsight/tracking';
 import { AuthModule } from '../apps/api/src/auth/auth.module';
 import { principalOf } from '../apps/api/src/auth/request-principal';
 import { Public, RequireRole } from '../apps/api/src/auth/roles.decorator';
@@ -29,7 +29,7 @@ const ROLES_BELOW: Record<Role, (Role | null)[]> = { viewer: [null], editor: [nu
 
 /** Every row of every table the API can write, hashed: equal before and after means no trace. */
 async function dataFingerprint(prisma: PrismaService): Promise<Record<string, string>> {
-  const tables = ['Incident', 'IncidentSlugAlias', 'TimelineEvent', 'CausalFactor', 'CausalLink', 'Actionable', 'ExternalReference', 'ActionableFactor', 'IncidentPattern', 'AuditEvent', 'ApiToken', 'Account', 'AccountSession'];
+  const tables = ['Incident', 'IncidentSlugAlias', 'TimelineEvent', 'CausalFactor', 'CausalLink', 'Actionable', 'ExternalReference', 'ActionableFactor', 'IncidentPattern', 'AuditEvent', 'ApiToken', 'Account', 'AccountSession', 'Team', 'TeamMember', 'Runbook', 'RunbookCitation'];
   const out: Record<string, string> = {};
   for (const table of tables) {
     const [row] = await prisma.$queryRawUnsafe<{ digest: string | null }[]>(`SELECT md5(string_agg(t::text, '|' ORDER BY t::text)) AS digest FROM "${table}" t`);
@@ -54,6 +54,11 @@ describe('roles: who may run which mutation', () => {
 
   const incidentVersion = async (slug: string) => (await prisma.incident.findUniqueOrThrow({ where: { slug } })).version;
   const actionable = async (key: string) => prisma.actionable.findFirstOrThrow({ where: { key }, select: { id: true, version: true } });
+  const spareCitation = async () => {
+    const a = await actionable('fix-mcrib-control-loop');
+    const { citation } = await new RunbooksService(prisma).cite({ url: 'https://wiki.example.com/runbooks/spare', title: 'Spare runbook', target: { kind: 'actionable', id: a.id } }, { name: 'test-setup', tokenId: null });
+    return citation.id;
+  };
 
   // In the order the "allowed" pass runs them, so each finds the data it needs.
   const CASES: MutationCase[] = [
@@ -177,6 +182,46 @@ describe('roles: who may run which mutation', () => {
       variables: async () => ({}),
     },
     {
+      mutation: 'citeInRunbook',
+      role: 'editor',
+      query: `mutation($t: ID!) { citeInRunbook(input: { url: "https://wiki.example.com/runbooks/role-test", title: "Role test runbook", target: $t }) { created } }`,
+      variables: async () => ({ t: gid('Actionable', (await actionable('fix-mcrib-control-loop')).id) }),
+    },
+    {
+      mutation: 'removeRunbookCitation',
+      role: 'editor',
+      query: `mutation($c: ID!) { removeRunbookCitation(input: { citationId: $c }) { removedCitationId } }`,
+      variables: async () => {
+        // The refusals run against a citation that exists; the allowed pass removes the one citeInRunbook made.
+        const existing = await prisma.runbookCitation.findFirst({ select: { id: true } });
+        return { c: gid('RunbookCitation', existing?.id ?? (await spareCitation())) };
+      },
+    },
+    {
+      mutation: 'createTeam',
+      role: 'admin',
+      query: `mutation { createTeam(input: { name: "Role test team" }) { team { name } } }`,
+      variables: async () => ({}),
+    },
+    {
+      mutation: 'addTeamMember',
+      role: 'admin',
+      query: `mutation { addTeamMember(input: { team: "Spare team", account: "spare-person" }) { team { version } } }`,
+      variables: async () => ({}),
+    },
+    {
+      mutation: 'removeTeamMember',
+      role: 'admin',
+      query: `mutation { removeTeamMember(input: { team: "Spare team", account: "spare-person" }) { team { version } } }`,
+      variables: async () => ({}),
+    },
+    {
+      mutation: 'deleteTeam',
+      role: 'admin',
+      query: `mutation { deleteTeam(input: { team: "Spare team" }) { deletedTeamId } }`,
+      variables: async () => ({}),
+    },
+    {
       mutation: 'revokeApiToken',
       role: 'admin',
       query: `mutation { revokeApiToken(input: { token: "spare-token" }) { apiToken { revokedAt } } }`,
@@ -208,6 +253,8 @@ describe('roles: who may run which mutation', () => {
     ({ tokens, as } = await issueTokens(t));
     await new ApiTokensService(prisma).create('spare-token', 'viewer', { name: 'test-setup', tokenId: null });
     await new AccountsService(prisma, { passwordHashRounds: 4, sessionIdleSeconds: 3600, sessionMaxAgeSeconds: 3600 }).create('spare-person', 'viewer', { name: 'test-setup', tokenId: null });
+    await new TeamsService(prisma).create('Spare team', { name: 'test-setup', tokenId: null });
+    await spareCitation();
   });
   afterAll(async () => {
     await prisma.onModuleDestroy();

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import type { Server } from 'node:http';
 import { chromium, type Browser } from 'playwright-core';
-import { AccountsService } from '@hindsight/tracking';
+import { AccountsService, TeamsService } from '@hindsight/tracking';
 import { issueTokens } from './support/api-tokens';
 import { startTestApp, type TestApp } from './support/test-app';
 import { testPrisma } from './support/test-db';
@@ -46,6 +46,7 @@ describeInBrowser('signing in and editing a follow-up in headless Chromium, Java
     const prisma = testPrisma(t.db.url);
     try {
       await new AccountsService(prisma, { passwordHashRounds: 4, sessionIdleSeconds: 3600, sessionMaxAgeSeconds: 3600 }).create('ana', 'editor', { name: 'test-setup', tokenId: null }, PASSWORD);
+      await new TeamsService(prisma).create('Edge team', { name: 'test-setup', tokenId: null });
     } finally {
       await prisma.onModuleDestroy();
     }
@@ -82,7 +83,7 @@ describeInBrowser('signing in and editing a follow-up in headless Chromium, Java
     expect(session).toMatchObject({ httpOnly: true, sameSite: 'Lax' });
 
     await page.selectOption('#field-status', 'in_progress');
-    await page.fill('#field-owner', 'Edge team');
+    await page.selectOption('#field-owner', 'team:Edge team');
     await page.fill('#field-dueDate', '2027-03-01');
     await page.selectOption('#field-priority', 'p2');
     await page.fill('#field-references', 'T424242');

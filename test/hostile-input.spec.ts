@@ -113,6 +113,8 @@ interface Fixtures {
 let f: Fixtures;
 
 const CONFLICT = { code: 'CONFLICT' };
+const NO_INCIDENT = Buffer.from('Incident:00000000-0000-4000-8000-000000000000', 'utf8').toString('base64url');
+const NO_CITATION = Buffer.from('RunbookCitation:00000000-0000-4000-8000-000000000000', 'utf8').toString('base64url');
 const textTargets = (...targets: Target[]) => targets;
 
 /** A parameter name the model does not declare (the message lists the ones it does). */
@@ -145,6 +147,9 @@ const ROWS: Record<string, Row> = {
       title: [{ kind: 'text' }],
       description: [{ kind: 'text' }],
       owner: [{ kind: 'text' }],
+      // Names are resolved inside the write, after the key (taken here) is checked.
+      ownerAccount: [{ kind: 'name', expect: { sql: 'base', script: 'base', jsUrl: 'base' } }],
+      ownerTeam: [{ kind: 'name', expect: { sql: 'base', script: 'base', jsUrl: 'base' } }],
       key: [{ kind: 'name' }],
       incident: [{ kind: 'name', expect: notFound('incident') }],
       dueDate: [{ kind: 'date' }],
@@ -295,6 +300,43 @@ const ROWS: Record<string, Row> = {
     baseOutcome: { code: 'NOT_FOUND', field: 'name' },
     args: { name: [{ kind: 'name', expect: notFound('name') }] },
   },
+  citeInRunbook: {
+    role: 'editor',
+    // A well-formed id of an incident that does not exist: nothing to cite.
+    base: () => ({ url: 'https://wiki.example.com/runbooks/hostile', title: 'Hostile runbook', target: NO_INCIDENT }),
+    baseOutcome: { code: 'NOT_FOUND', field: 'target' },
+    args: { url: [{ kind: 'url' }], title: [{ kind: 'text' }], target: [{ kind: 'name', expect: notFoundId('target') }] },
+  },
+  removeRunbookCitation: {
+    role: 'editor',
+    base: () => ({ citationId: NO_CITATION }),
+    baseOutcome: { code: 'NOT_FOUND', field: 'citationId' },
+    args: { citationId: [{ kind: 'name', expect: notFoundId('citationId') }] },
+  },
+  createTeam: {
+    role: 'admin',
+    base: () => ({ name: 'Taken team' }),
+    baseOutcome: CONFLICT,
+    args: { name: [{ kind: 'name' }] },
+  },
+  deleteTeam: {
+    role: 'admin',
+    base: () => ({ team: 'no-such-team' }),
+    baseOutcome: { code: 'NOT_FOUND', field: 'team' },
+    args: { team: [{ kind: 'name', expect: notFound('team') }] },
+  },
+  addTeamMember: {
+    role: 'admin',
+    base: () => ({ team: 'no-such-team', account: 'taken-person' }),
+    baseOutcome: { code: 'NOT_FOUND', field: 'team' },
+    args: { team: [{ kind: 'name', expect: notFound('team') }], account: [{ kind: 'name', expect: { sql: 'base', script: 'base', jsUrl: 'base', mb1: 'base' } }] },
+  },
+  removeTeamMember: {
+    role: 'admin',
+    base: () => ({ team: 'no-such-team', account: 'taken-person' }),
+    baseOutcome: { code: 'NOT_FOUND', field: 'team' },
+    args: { team: [{ kind: 'name', expect: notFound('team') }], account: [{ kind: 'name', expect: { sql: 'base', script: 'base', jsUrl: 'base', mb1: 'base' } }] },
+  },
   revokeApiToken: {
     role: 'admin',
     base: () => ({ token: 'no-such-token', note: 'why' }),
@@ -388,6 +430,9 @@ const ROWS: Record<string, Row> = {
         { at: ['title'], kind: 'text' },
         { at: ['description'], kind: 'text' },
         { at: ['owner'], kind: 'text' },
+        // The harmless patch sets `owner`: a second owner field is refused whatever its value.
+        { at: ['ownerAccount'], kind: 'name' },
+        { at: ['ownerTeam'], kind: 'name' },
         { at: ['dueDate'], kind: 'date' },
         { at: ['priority'], kind: 'enum' },
         { at: ['references', 0], kind: 'url' },
@@ -520,6 +565,8 @@ describe('hostile values in every mutation argument and in search', () => {
     as = (await issueTokens(t)).as;
     const taken = await t.gql('mutation { createAccount(input: { name: "taken-person", role: VIEWER }) { account { name } } }', {}, as('admin'));
     expect(taken.errors).toBeUndefined();
+    const team = await t.gql('mutation { createTeam(input: { name: "Taken team" }) { team { name } } }', {}, as('admin'));
+    expect(team.errors).toBeUndefined();
     const imported = await t.gql<{ importPostmortem: { incident: { slug: string; version: number } } }>(
       'mutation($i: ImportPostmortemInput!) { importPostmortem(input: $i) { incident { slug version } } }',
       { i: { document: PUBLISHED_DOCUMENT, format: 'MARKDOWN', sourceUrl: PUBLISHED_SOURCE } },

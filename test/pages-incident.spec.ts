@@ -259,8 +259,9 @@ describe('incident pages', () => {
           `query($slug: String!) { incident(slug: $slug) {
             title organization summary narrative impact started { at precision } patterns { key name }
             timeline { key asWritten at precision kind text }
-            causalFactors { key role component text leadsTo { kind to { key } } followsFrom { kind from { key } } }
-            actionables { key title description status owner dueDate references { kind ref url } addresses { key } }
+            causalFactors { key role component text leadsTo { kind to { key } } followsFrom { kind from { key } } citedBy { nodes { runbook { url title } } } }
+            actionables { key title description status owner ownedBy { kind name } dueDate references { kind ref url } addresses { key } citedBy { nodes { runbook { url title } } } }
+            citedBy { nodes { runbook { url title } } }
             model { key }
             related { score incident { slug title organization } reasons { kind detail weight } }
           } }`,

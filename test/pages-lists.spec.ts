@@ -212,7 +212,7 @@ describe('list pages', () => {
       await get('/actionables?status=any&first=30').expect(200);
       const page = prisma.statementCount - before;
       const mid = prisma.statementCount;
-      await t.gql(`{ actionables(first: 30) { totalCount pageInfo { hasNextPage endCursor } nodes { key title status owner dueDate overdue incident { slug title } references { kind ref url } } } }`);
+      await t.gql(`{ actionables(first: 30) { totalCount pageInfo { hasNextPage endCursor } nodes { key title status owner ownedBy { kind name } dueDate overdue incident { slug title } references { kind ref url } } } }`);
       expect(page).toBeLessThanOrEqual(prisma.statementCount - mid);
     });
   });

@@ -17,13 +17,30 @@ interface Issue {
   comments: string[];
 }
 
+interface JiraTransition {
+  id: string;
+  name: string;
+  to: { name: string; statusCategory: { key: string } };
+}
+
+interface JiraIssue extends Issue {
+  category: string;
+  /** The workflow's transitions from the issue's status (one list, whatever the status, is enough here). */
+  transitions?: JiraTransition[];
+  /** Transitions applied, by id, in order. */
+  applied?: string[];
+  /** Answer the next n transition reads with 503, to exercise the retry budget. */
+  failTransitionReads?: number;
+}
+
 /**
  * The documented subset of GitHub's REST API (get, update and comment on an issue) and Jira's
- * (get an issue's status, add a comment), on loopback, with the state a test sets.
+ * (get an issue's status, add a comment, list and perform transitions), on loopback, with the
+ * state a test sets.
  */
-async function trackerStub(): Promise<{ url: string; github: Map<string, Issue>; jira: Map<string, Issue & { category: string }>; close: () => Promise<void> }> {
+async function trackerStub(): Promise<{ url: string; github: Map<string, Issue>; jira: Map<string, JiraIssue>; close: () => Promise<void> }> {
   const github = new Map<string, Issue>();
-  const jira = new Map<string, Issue & { category: string }>();
+  const jira = new Map<string, JiraIssue>();
   const server = http.createServer((req, res) => {
     let body = '';
     req.on('data', (c: Buffer) => (body += c.toString('utf8')));
@@ -43,12 +60,29 @@ async function trackerStub(): Promise<{ url: string; github: Map<string, Issue>;
           return send(201, { id: issue.comments.length });
         }
       }
-      const jr = /^\/rest\/api\/3\/issue\/([A-Z0-9_]+-\d+)(\/comment)?(\?.*)?$/.exec(req.url ?? '');
+      const jr = /^\/rest\/api\/3\/issue\/([A-Z0-9_]+-\d+)(\/comment|\/transitions)?(\?.*)?$/.exec(req.url ?? '');
       if (jr) {
         const issue = jira.get(jr[1]!);
         if (!issue) return send(404, { errorMessages: ['Issue does not exist'] });
+        // GET /rest/api/3/issue/{key}/transitions: the transitions the issue can take from its status.
+        if (req.method === 'GET' && jr[2] === '/transitions') {
+          if ((issue.failTransitionReads ?? 0) > 0) {
+            issue.failTransitionReads! -= 1;
+            return send(503, { errorMessages: ['Service unavailable'] });
+          }
+          return send(200, { expand: 'transitions', transitions: (issue.transitions ?? []).map((t) => ({ ...t, hasScreen: false, isAvailable: true })) });
+        }
+        // POST /rest/api/3/issue/{key}/transitions: 204 on success, 400 for a transition the issue cannot take.
+        if (req.method === 'POST' && jr[2] === '/transitions') {
+          const id = (JSON.parse(body) as { transition?: { id?: string } }).transition?.id;
+          const t = (issue.transitions ?? []).find((x) => x.id === id);
+          if (!t) return send(400, { errorMessages: [`Transition id '${id}' is not valid for this issue.`] });
+          issue.category = t.to.statusCategory.key;
+          (issue.applied ??= []).push(t.id);
+          return res.writeHead(204).end();
+        }
         if (req.method === 'GET' && !jr[2]) return send(200, { key: jr[1], fields: { status: { name: issue.category, statusCategory: { key: issue.category } } } });
-        if (req.method === 'POST' && jr[2]) {
+        if (req.method === 'POST' && jr[2] === '/comment') {
           const doc = JSON.parse(body) as { body: { content: { content: { text: string }[] }[] } };
           issue.comments.push(doc.body.content[0]!.content[0]!.text);
           return send(201, { id: String(issue.comments.length) });
@@ -73,6 +107,15 @@ describe('two-way sync of follow-ups with GitHub issues and Jira', () => {
   const until = async (done: () => Promise<boolean> | boolean) => {
     while (!(await done())) {
       await sync.poll();
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  };
+  /** Polls the audit trail, then waits until every tracker-sync job queued so far has run. */
+  const settled = async () => {
+    await sync.poll();
+    for (;;) {
+      const [row] = await prisma.$queryRaw<{ n: bigint }[]>`SELECT count(*) AS n FROM pgboss.job WHERE name = 'tracker-sync' AND state IN ('created', 'retry', 'active')`;
+      if (row!.n === 0n) return;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
   };
@@ -172,5 +215,46 @@ describe('two-way sync of follow-ups with GitHub issues and Jira', () => {
     expect(reopened.errors).toBeUndefined();
     await until(() => stub.jira.get('OPS-31')!.comments.length > 0);
     expect(stub.jira.get('OPS-31')!.comments[0]).toContain('moved to open by editor-token: not finished after all');
+  });
+
+  const jiraWorkflow: JiraTransition[] = [
+    { id: '11', name: 'Start progress', to: { name: 'In Progress', statusCategory: { key: 'indeterminate' } } },
+    { id: '21', name: 'Resolve', to: { name: 'Resolved', statusCategory: { key: 'done' } } },
+    { id: '31', name: 'Back to backlog', to: { name: 'Backlog', statusCategory: { key: 'new' } } },
+  ];
+  const finish = async (key: string, note: string) => {
+    const a = await prisma.actionable.findFirstOrThrow({ where: { key } });
+    for (const [to, v] of [['IN_PROGRESS', a.version], ['DONE', a.version + 1]] as const) {
+      const res = await t.gql(`mutation { transitionActionable(input: { id: "${gid('Actionable', a.id)}", to: ${to}, expectedVersion: ${v}, note: "${note}" }) { actionable { version } } }`, {}, editor);
+      expect(res.errors).toBeUndefined();
+    }
+  };
+
+  it('moves a linked Jira issue through the transition whose target status is done when the follow-up is done here', async () => {
+    // The first read of the transitions fails with 503: the call is retried under the budget.
+    stub.jira.set('OPS-40', { state: 'open', category: 'new', comments: [], transitions: jiraWorkflow, failTransitionReads: 1 });
+    await link('fix-mcrib-control-loop', ['OPS-40']);
+    await settled();
+    await finish('fix-mcrib-control-loop', 'routes reviewed');
+    await until(() => stub.jira.get('OPS-40')!.category === 'done');
+    const issue = stub.jira.get('OPS-40')!;
+    expect(issue.applied).toEqual(['21']);
+    expect(issue.failTransitionReads).toBe(0);
+    expect(issue.comments.some((c) => c.includes('moved to done by editor-token: routes reviewed'))).toBe(true);
+    // The follow-up stays done: the transition made there is not brought back as another move.
+    expect(await status('fix-mcrib-control-loop')).toBe('done');
+  });
+
+  it('only comments on a Jira issue whose workflow offers no transition to a done status', async () => {
+    stub.jira.set('OPS-41', { state: 'open', category: 'indeterminate', comments: [], transitions: jiraWorkflow.filter((x) => x.to.statusCategory.key !== 'done') });
+    await link('audit-scatter-queries-behind-caches', ['OPS-41']);
+    await settled();
+    await finish('audit-scatter-queries-behind-caches', 'done on our side');
+    await until(() => stub.jira.get('OPS-41')!.comments.some((c) => c.includes('moved to done')));
+    // Give the write-back job its chance to transition, then check it did not.
+    await settled();
+    const issue = stub.jira.get('OPS-41')!;
+    expect(issue.applied).toBeUndefined();
+    expect(issue.category).toBe('indeterminate');
   });
 });

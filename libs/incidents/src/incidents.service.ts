@@ -44,6 +44,8 @@ export interface IncidentFilter {
 export interface ActionableFilter {
   status?: ActionableStatus[] | null;
   owner?: string | null;
+  /** Account id: items it owns, or one of its teams owns. */
+  assignedTo?: string | null;
   overdue?: boolean | null;
   dueBefore?: Date | null;
   pattern?: string | null;
@@ -236,7 +238,16 @@ export class IncidentsService {
     if (filter.status && filter.status.length > 0) {
       parts.push(Prisma.sql`a."status" = ANY(${[...filter.status]}::"ActionableStatus"[])`);
     }
-    if (filter.owner) parts.push(Prisma.sql`a."owner" ILIKE ${likePattern(filter.owner.trim())}`);
+    if (filter.owner) {
+      const like = likePattern(filter.owner.trim());
+      parts.push(Prisma.sql`(a."owner" ILIKE ${like}
+        OR EXISTS (SELECT 1 FROM "Account" ac WHERE ac."id" = a."ownerAccountId" AND ac."name" ILIKE ${like})
+        OR EXISTS (SELECT 1 FROM "Team" tm WHERE tm."id" = a."ownerTeamId" AND tm."name" ILIKE ${like}))`);
+    }
+    if (filter.assignedTo) {
+      parts.push(Prisma.sql`(a."ownerAccountId" = ${filter.assignedTo}::uuid
+        OR a."ownerTeamId" IN (SELECT tmm."teamId" FROM "TeamMember" tmm WHERE tmm."accountId" = ${filter.assignedTo}::uuid))`);
+    }
     const overdue = Prisma.sql`(a."dueDate" < CURRENT_DATE AND a."status" IN ('open', 'in_progress'))`;
     if (filter.overdue === true) parts.push(overdue);
     // Three-valued: an item with no due date is not overdue, so `NOT` alone would drop it (NULL).

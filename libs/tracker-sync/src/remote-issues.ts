@@ -97,9 +97,22 @@ export class RemoteIssues {
     );
   }
 
-  /** Closes a GitHub issue. Jira issues are only commented on: closing one needs a workflow transition that differs per project. */
-  async close(issue: RemoteIssue): Promise<void> {
-    if (issue.tracker !== 'github') return;
-    await this.budget.run(() => this.github!.rest.issues.update({ owner: issue.owner, repo: issue.repo, issue_number: issue.number, state: 'closed', state_reason: 'completed' }), retryable);
+  /**
+   * Closes the issue. GitHub: state closed (completed). Jira has no "close": the issue moves
+   * through the first available workflow transition whose target status is in the done category,
+   * since workflows (and transition names) differ per project. Returns what happened, so the
+   * caller can say why nothing moved.
+   */
+  async close(issue: RemoteIssue): Promise<'closed' | 'already-closed' | 'no-done-transition'> {
+    if (issue.tracker === 'github') {
+      await this.budget.run(() => this.github!.rest.issues.update({ owner: issue.owner, repo: issue.repo, issue_number: issue.number, state: 'closed', state_reason: 'completed' }), retryable);
+      return 'closed';
+    }
+    if ((await this.state(issue)) === 'closed') return 'already-closed';
+    const { transitions = [] } = await this.budget.run(() => this.jira!.issues.getTransitions({ issueIdOrKey: issue.key }), retryable);
+    const done = transitions.find((t) => t.id && t.isAvailable !== false && t.to?.statusCategory?.key === 'done');
+    if (!done) return 'no-done-transition';
+    await this.budget.run(() => this.jira!.issues.doTransition({ issueIdOrKey: issue.key, transition: { id: done.id! } }), retryable);
+    return 'closed';
   }
 }

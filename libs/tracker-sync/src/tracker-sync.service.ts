@@ -25,7 +25,8 @@ export function movesFor(status: ActionableStatus, remote: RemoteState): Actiona
  * issue is linked brings the issue's state back: closed → done (through in_progress, as the
  * workflow asks), reopened → open, each move audited with the tracker as the actor. Out of
  * Hindsight, when `writeBack` is on: a status change made here comments on the linked issues, and
- * `done` closes a linked GitHub issue. Changes the trackers made are never written back to them.
+ * `done` closes a linked GitHub issue or moves a linked Jira issue through its workflow's
+ * transition to a done status. Changes the trackers made are never written back to them.
  *
  * New links and status changes are found by reading the audit trail (`readAuditFeed`); the calls
  * to the trackers run as pg-boss jobs (retries with backoff, leases), outside any transaction.
@@ -116,7 +117,9 @@ export class TrackerSyncService implements OnApplicationBootstrap, OnApplication
       } else {
         const note = job.note ? `: ${job.note}` : '';
         await this.remote.comment(issue, `Hindsight: follow-up “${linked.title}” (${linked.slug}) moved to ${job.to} by ${job.actor}${note}`);
-        if (job.to === 'done') await this.remote.close(issue);
+        if (job.to === 'done' && (await this.remote.close(issue)) === 'no-done-transition') {
+          this.logger.warn(`${describeIssue(issue)}: no available transition leads to a done status; the issue was commented on, not moved`);
+        }
       }
     }
   }

@@ -14,6 +14,9 @@ export interface CheckedActionablePatch {
   title?: string;
   description?: string;
   owner?: string | null;
+  /** Names as sent; resolved to rows inside the write's transaction. */
+  ownerAccount?: string | null;
+  ownerTeam?: string | null;
   dueDate?: Date | null;
   priority?: ActionablePriority | null;
   addresses?: string[];
@@ -66,6 +69,17 @@ export function checkActionablePatch(patch: ActionablePatch, trackers: TrackerBa
     if (owner === null || owner.trim() === '') out.owner = null;
     else if (owner.length > LIMITS.shortText) problems.push({ field: at('owner'), reason: `is ${owner.length} characters long; the limit is ${LIMITS.shortText}` });
     else out.owner = owner.trim();
+  }
+  const owners = (['owner', 'ownerAccount', 'ownerTeam'] as const).filter((name) => has(name));
+  if (owners.length > 1) {
+    problems.push({ field: at(owners[1]!), reason: `a follow-up has one owner: set one of owner (free text), ownerAccount or ownerTeam, not ${owners.join(' and ')}` });
+  }
+  for (const name of ['ownerAccount', 'ownerTeam'] as const) {
+    if (!has(name)) continue;
+    const value = patch[name] ?? null;
+    if (value === null || value.trim() === '') out[name] = null;
+    else if (value.length > LIMITS.shortText) problems.push({ field: at(name), reason: `is ${value.length} characters long; the limit is ${LIMITS.shortText}` });
+    else out[name] = value.trim();
   }
   if (has('dueDate')) {
     if (patch.dueDate === null) out.dueDate = null;

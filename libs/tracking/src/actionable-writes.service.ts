@@ -11,14 +11,23 @@ import { checkExpectedVersion, checkId, checkNote, inWriteTransaction } from './
 
 type Tx = Prisma.TransactionClient;
 
+/** Owner columns to write: absent ones stay as they are. */
+type OwnerColumns = { owner?: string | null; ownerAccountId?: string | null; ownerTeamId?: string | null; ownerName?: string | null };
+
 const WITH_CHILDREN = {
   references: { orderBy: { position: 'asc' } },
   addresses: { include: { factor: { select: { key: true, position: true } } } },
+  ownerAccount: { select: { name: true } },
+  ownerTeam: { select: { name: true } },
 } as const satisfies Prisma.ActionableInclude;
 
 type LoadedActionable = TrackedActionableRecord & {
   references: { kind: ExternalReferenceDocument['kind']; ref: string; url: string | null }[];
   addresses: { factor: { key: string; position: number } }[];
+  ownerAccountId: string | null;
+  ownerTeamId: string | null;
+  ownerAccount: { name: string } | null;
+  ownerTeam: { name: string } | null;
 };
 
 /** The values a person sees, as the audit trail and CONFLICT answers show them. */
@@ -28,6 +37,8 @@ export function actionableSnapshot(a: LoadedActionable): { [key: string]: AuditV
     title: a.title,
     description: a.description,
     owner: a.owner,
+    ownerAccount: a.ownerAccount?.name ?? null,
+    ownerTeam: a.ownerTeam?.name ?? null,
     status: a.status,
     dueDate: formatCalendarDate(a.dueDate),
     priority: a.priority,
@@ -86,6 +97,7 @@ export class ActionableWritesService {
       if (wantedKey != null && (await tx.actionable.count({ where: { incidentId: incident.id, key } })) > 0) {
         throw new AppError('CONFLICT', `Incident "${slug}" already has an actionable "${key}".`, { key });
       }
+      const { ownerName: _name, ...ownerColumns } = await this.ownerIds(tx, checked, 'input.');
       const last = await tx.actionable.aggregate({ where: { incidentId: incident.id }, _max: { position: true } });
       const now = new Date();
       const created = await tx.actionable.create({
@@ -96,6 +108,7 @@ export class ActionableWritesService {
           title: checked.title!,
           description: checked.description ?? '',
           owner: checked.owner ?? null,
+          ...ownerColumns,
           dueDate: checked.dueDate ?? null,
           priority: checked.priority ?? null,
           createdAt: now,
@@ -178,7 +191,7 @@ export class ActionableWritesService {
     const current = await this.loadForWrite(tx, id);
     const factorIds = checked.addresses ? await this.factorIds(tx, current.incidentId, checked.addresses, `${prefix}addresses`) : null;
     if (current.version !== expectedVersion) throw this.conflictFor(current, expectedVersion);
-    const changes = this.diff(current, checked);
+    const changes = this.diff(current, checked, await this.ownerIds(tx, checked, prefix));
     if (changes.length === 0) return current.version;
     const scalars = Object.fromEntries(
       changes.filter((c) => c.column !== undefined).map((c) => [c.column!, c.value]),
@@ -288,7 +301,30 @@ export class ActionableWritesService {
     };
   }
 
-  private diff(current: LoadedActionable, patch: CheckedActionablePatch) {
+  /**
+   * The owner columns a patch sets: one owner (free text, account or team) and the other two
+   * cleared. Names are resolved here, inside the write's transaction; an unknown or disabled
+   * account, or an unknown team, is BAD_USER_INPUT naming the field.
+   */
+  private async ownerIds(tx: Tx, patch: CheckedActionablePatch, prefix: string): Promise<OwnerColumns> {
+    if (patch.ownerAccount !== undefined) {
+      if (patch.ownerAccount === null) return { owner: null, ownerAccountId: null, ownerTeamId: null };
+      const account = await tx.account.findUnique({ where: { name: patch.ownerAccount }, select: { id: true, disabledAt: true } });
+      if (!account) throw AppError.badField(`${prefix}ownerAccount`, `there is no account named "${patch.ownerAccount}"`);
+      if (account.disabledAt) throw AppError.badField(`${prefix}ownerAccount`, `the account "${patch.ownerAccount}" is disabled`);
+      return { owner: null, ownerAccountId: account.id, ownerTeamId: null, ownerName: patch.ownerAccount };
+    }
+    if (patch.ownerTeam !== undefined) {
+      if (patch.ownerTeam === null) return { owner: null, ownerAccountId: null, ownerTeamId: null };
+      const team = await tx.team.findFirst({ where: { name: { equals: patch.ownerTeam, mode: 'insensitive' } }, select: { id: true, name: true } });
+      if (!team) throw AppError.badField(`${prefix}ownerTeam`, `there is no team named "${patch.ownerTeam}"`);
+      return { owner: null, ownerAccountId: null, ownerTeamId: team.id, ownerName: team.name };
+    }
+    if (patch.owner !== undefined) return { owner: patch.owner, ownerAccountId: null, ownerTeamId: null };
+    return {};
+  }
+
+  private diff(current: LoadedActionable, patch: CheckedActionablePatch, owners: OwnerColumns) {
     type Change = { field: string; column?: string; value?: unknown; from: unknown; to: unknown };
     const changes: Change[] = [];
     const scalar = (field: keyof CheckedActionablePatch & keyof LoadedActionable, from: unknown, to: unknown, value: unknown) => {
@@ -296,7 +332,14 @@ export class ActionableWritesService {
     };
     scalar('title', current.title, patch.title, patch.title);
     scalar('description', current.description, patch.description, patch.description);
-    scalar('owner', current.owner, patch.owner, patch.owner);
+    // Each owner column that changes is one audited field; names, not ids, in the trail.
+    if (owners.owner !== undefined && !sameValue(current.owner, owners.owner)) changes.push({ field: 'owner', column: 'owner', value: owners.owner, from: current.owner, to: owners.owner });
+    if (owners.ownerAccountId !== undefined && current.ownerAccountId !== owners.ownerAccountId) {
+      changes.push({ field: 'ownerAccount', column: 'ownerAccountId', value: owners.ownerAccountId, from: current.ownerAccount?.name ?? null, to: owners.ownerAccountId ? owners.ownerName : null });
+    }
+    if (owners.ownerTeamId !== undefined && current.ownerTeamId !== owners.ownerTeamId) {
+      changes.push({ field: 'ownerTeam', column: 'ownerTeamId', value: owners.ownerTeamId, from: current.ownerTeam?.name ?? null, to: owners.ownerTeamId ? owners.ownerName : null });
+    }
     scalar('dueDate', formatCalendarDate(current.dueDate), formatCalendarDate(patch.dueDate ?? null), patch.dueDate);
     scalar('priority', current.priority, patch.priority, patch.priority);
     if (patch.addresses) {

@@ -14,3 +14,5 @@ export * from './audit-feed';
 export * from './access-options';
 export * from './accounts.service';
 export * from './sessions.service';
+export * from './runbooks.service';
+export * from './teams.service';

@@ -43,7 +43,7 @@ export interface TrackedActionableRecord extends ActionableRecord {
   wontDoReason: string | null;
 }
 
-export const AUDIT_ENTITIES = ['incident', 'timeline_event', 'causal_factor', 'causal_link', 'actionable', 'api_token', 'account'] as const;
+export const AUDIT_ENTITIES = ['incident', 'timeline_event', 'causal_factor', 'causal_link', 'actionable', 'api_token', 'account', 'team', 'runbook'] as const;
 export type AuditEntity = (typeof AUDIT_ENTITIES)[number];
 
 export const AUDIT_ACTIONS = ['create', 'update', 'delete'] as const;
@@ -94,7 +94,12 @@ export interface ApiTokenRecord {
 export interface ActionablePatch {
   title?: string;
   description?: string;
+  /** Free-text owner (as imported); setting it clears an account or team owner. */
   owner?: string | null;
+  /** Sign-in name of the account that owns it; setting it clears the other owners. */
+  ownerAccount?: string | null;
+  /** Name of the team that owns it; setting it clears the other owners. */
+  ownerTeam?: string | null;
   /** Calendar date `YYYY-MM-DD`, or null to clear. */
   dueDate?: string | null;
   priority?: ActionablePriority | null;

@@ -1,4 +1,7 @@
-import { Args, Info, Int, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
+import { Args, Context, Info, Int, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
+import type { Request } from 'express';
+import { AppError } from '@hindsight/domain';
+import { principalOf } from '../auth/request-principal';
 import type { GraphQLResolveInfo } from 'graphql';
 import {
   IncidentsService,
@@ -27,8 +30,16 @@ export class ActionablesResolver {
     @Args('before', { type: () => String, nullable: true }) before: string | null,
     @Loaders() loaders: IncidentLoaders,
     @Info() info: GraphQLResolveInfo,
+    @Context('req') req: Request,
   ) {
-    const page = await this.service.listActionables(filter ?? {}, { orderBy, first, after, last, before }, { loaders, include: actionableInclude(nodesOf(selectionOf(info))) });
+    const { assignedToMe, ...rest } = filter ?? {};
+    let assignedTo: string | null = null;
+    if (assignedToMe) {
+      const principal = await principalOf(req);
+      if (principal?.via !== 'session') throw AppError.badField('filter.assignedToMe', 'needs a signed-in person: an API token belongs to no account');
+      assignedTo = principal.accountId;
+    }
+    const page = await this.service.listActionables({ ...rest, assignedTo }, { orderBy, first, after, last, before }, { loaders, include: actionableInclude(nodesOf(selectionOf(info))) });
     return toConnection(page);
   }
 

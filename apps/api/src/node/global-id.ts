@@ -19,6 +19,9 @@ export const NODE_TYPES = [
   'Account',
   'ModelRun',
   'ModelSpecVersion',
+  'Runbook',
+  'RunbookCitation',
+  'Team',
 ] as const;
 export type NodeType = (typeof NODE_TYPES)[number];
 

@@ -92,6 +92,19 @@ export class NodeResolver {
         });
       case 'ModelSpecVersion':
         return this.prisma.modelSpec.findUnique({ where: { id }, select: { id: true, key: true, version: true, title: true, checksum: true, createdAt: true } });
+      case 'Runbook':
+        return this.prisma.runbook.findUnique({ where: { id } });
+      case 'RunbookCitation':
+        // Citations of a draft's records are not shown to readers, like the draft itself.
+        return this.prisma.runbookCitation.findFirst({
+          where: {
+            id,
+            OR: [{ patternId: { not: null } }, { incident: { status: 'published' } }, { factor: PUBLISHED }, { actionable: PUBLISHED }],
+          },
+          include: { runbook: true },
+        });
+      case 'Team':
+        return this.prisma.team.findUnique({ where: { id } });
     }
   }
 }

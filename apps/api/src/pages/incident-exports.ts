@@ -1,3 +1,4 @@
+import { TeamsService } from '@hindsight/tracking';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { AppError } from '@hindsight/domain';
@@ -30,6 +31,7 @@ export class IncidentExports {
   constructor(
     private readonly data: PageDataService,
     @Inject(INCIDENT_MODEL_PANEL) private readonly modelPanel: IncidentModelPanel,
+    private readonly teams: TeamsService,
   ) {}
 
   /** Also used by the incident page for `Accept: application/json`. */
@@ -41,7 +43,8 @@ export class IncidentExports {
       return;
     }
     const [details, verdicts] = await Promise.all([this.data.incidentDetails(found.incident), this.verdicts(found.incident)]);
-    const model: IncidentExportModel = { incident: found.incident, ...details, verdicts, origin: requestOrigin(req) };
+    const owners = await this.teams.ownersOf(details.actionables.map((a) => a.id));
+    const model: IncidentExportModel = { incident: found.incident, ...details, verdicts, owners, origin: requestOrigin(req) };
     send(res, format, format === 'json' ? incidentExportJson(model) : incidentExportMarkdown(model));
   }
 

@@ -3,6 +3,7 @@ import { roleAllows } from '@hindsight/tracking';
 import { Body, Controller, Get, Inject, Logger, Param, Post, Query, Req, Res, UseFilters, UseGuards } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import type { IncidentRecord } from '@hindsight/incidents';
+import { RunbooksService, TeamsService } from '@hindsight/tracking';
 import { html, trustedHtml, type SafeHtml } from '@hindsight/web';
 import { ReadOperation } from '../auth/roles.decorator';
 import { WhatIfRateLimitGuard } from './model-panel/what-if-rate-limit.guard';
@@ -24,6 +25,8 @@ export class IncidentPageController {
     private readonly data: PageDataService,
     @Inject(INCIDENT_MODEL_PANEL) private readonly modelPanel: IncidentModelPanel,
     private readonly exports: IncidentExports,
+    private readonly runbooks: RunbooksService,
+    private readonly teams: TeamsService,
   ) {}
 
   /**
@@ -66,7 +69,28 @@ export class IncidentPageController {
     const panel = principal && roleAllows(principal.role, 'editor')
       ? html`${modelPanel}<p class="model-builder-link"><a href="/incidents/${encodeURIComponent(found.incident.slug)}/model-builder">Open the model builder</a> to suggest, adjust and attach a model.</p>`
       : modelPanel;
-    sendPage(res, 200, incidentView({ incident: found.incident, ...details, modelPanel: panel, verdicts, related, origin: requestOrigin(req), today: todayUtc() }));
+    const actionableIds = details.actionables.map((a) => a.id);
+    const [incidentCitations, factorCitations, actionableCitations, owners] = await Promise.all([
+      this.runbooks.citationsOf({ kind: 'incident', id: found.incident.id }),
+      this.runbooks.citationsOfMany('causal_factor', details.factors.map((f) => f.id)),
+      this.runbooks.citationsOfMany('actionable', actionableIds),
+      this.teams.ownersOf(actionableIds),
+    ]);
+    sendPage(
+      res,
+      200,
+      incidentView({
+        incident: found.incident,
+        ...details,
+        modelPanel: panel,
+        verdicts,
+        related,
+        origin: requestOrigin(req),
+        today: todayUtc(),
+        citations: { incident: incidentCitations, factors: factorCitations, actionables: actionableCitations },
+        owners,
+      }),
+    );
   }
 
   /** A failing model must not take the postmortem down with it: on-call needs the page regardless. */

@@ -19,6 +19,7 @@ import { ActionableEditPageController } from './editing/actionable-edit-page.con
 import { IncidentEditPageController } from './editing/incident-edit-page.controller';
 import { DraftReviewPageController } from './editing/draft-review-page.controller';
 import { IncidentPartsPageController } from './editing/incident-parts-page.controller';
+import { RunbookCitationsPageController } from './editing/runbook-citations-page.controller';
 import { ImportsModule } from '../imports/imports.module';
 
 export interface PagesModuleOptions {
@@ -42,6 +43,7 @@ const CONTROLLERS = [
   IncidentEditPageController,
   DraftReviewPageController,
   IncidentPartsPageController,
+  RunbookCitationsPageController,
 ];
 
 /** Server-rendered HTML pages for people: incidents, follow-ups, patterns. */

@@ -1,5 +1,6 @@
 import { Controller, Get, Param, Query, Req, Res, UseFilters } from '@nestjs/common';
 import type { Request, Response } from 'express';
+import { RunbooksService } from '@hindsight/tracking';
 import { parsePageQuery } from './list-query.parser';
 import { PageDataService } from './page-data.service';
 import { PageErrorFilter } from './page-error.filter';
@@ -9,7 +10,10 @@ import { patternIndexView, patternView } from './views/pattern.view';
 @Controller('patterns')
 @UseFilters(PageErrorFilter)
 export class PatternPageController {
-  constructor(private readonly data: PageDataService) {}
+  constructor(
+    private readonly data: PageDataService,
+    private readonly runbooks: RunbooksService,
+  ) {}
 
   @Get()
   async index(@Res() res: Response): Promise<void> {
@@ -20,6 +24,7 @@ export class PatternPageController {
   async show(@Param('pattern') key: string, @Query() query: Record<string, unknown>, @Req() req: Request, @Res() res: Response): Promise<void> {
     const { first, after, errors: queryErrors } = parsePageQuery(query);
     const { pattern, page, errors } = await this.data.patternPage(key, first, after, queryErrors);
-    sendPage(res, errors.length > 0 ? 400 : 200, patternView({ pattern, page, errors, first, origin: requestOrigin(req) }));
+    const citations = await this.runbooks.citationsOf({ kind: 'pattern', id: pattern.id });
+    sendPage(res, errors.length > 0 ? 400 : 200, patternView({ pattern, page, errors, first, origin: requestOrigin(req), citations }));
   }
 }

@@ -6,6 +6,7 @@ import { ActionableWritesService, type Principal } from '@hindsight/tracking';
 import { CurrentPrincipal } from '../auth/current-principal.decorator';
 import { RequireRole } from '../auth/roles.decorator';
 import { Loaders } from '../common/gql-context';
+import { CitationNotices, toNoticeType } from '../runbooks/citation-notices';
 import { localIdOf, toGlobalId } from '../node/global-id';
 import { CreateActionableInput, DeleteActionableInput, TransitionActionableInput, UpdateActionableInput } from './types/tracking.inputs';
 import { CreateActionablePayload, DeleteActionablePayload, TransitionActionablePayload, UpdateActionablePayload } from './types/tracking.payloads';
@@ -15,6 +16,7 @@ export class ActionableMutationsResolver {
   constructor(
     private readonly actionables: ActionableWritesService,
     private readonly prisma: PrismaService,
+    private readonly notices: CitationNotices,
   ) {}
 
   @Mutation(() => CreateActionablePayload, { description: 'New follow-up work for an incident, status OPEN. Editor.' })
@@ -27,7 +29,9 @@ export class ActionableMutationsResolver {
   @Mutation(() => UpdateActionablePayload, { description: 'Changes title, description, owner, due date, priority, addressed factors or references. Editor.' })
   async updateActionable(@Args('input') input: UpdateActionableInput, @CurrentPrincipal() actor: Principal) {
     const id = localIdOf(input.id, 'Actionable', 'input.id');
-    return { actionable: await this.actionables.update(id, input.expectedVersion, input.patch, actor, input.note) };
+    const before = await this.notices.actionable(id);
+    const actionable = await this.actionables.update(id, input.expectedVersion, input.patch, actor, input.note);
+    return { actionable, notices: await this.noticesFor(id, before) };
   }
 
   @Mutation(() => TransitionActionablePayload, {
@@ -35,7 +39,14 @@ export class ActionableMutationsResolver {
   })
   async transitionActionable(@Args('input') input: TransitionActionableInput, @CurrentPrincipal() actor: Principal) {
     const id = localIdOf(input.id, 'Actionable', 'input.id');
-    return { actionable: await this.actionables.transition(id, input.to, input.expectedVersion, actor, input.note) };
+    const before = await this.notices.actionable(id);
+    const actionable = await this.actionables.transition(id, input.to, input.expectedVersion, actor, input.note);
+    return { actionable, notices: await this.noticesFor(id, before) };
+  }
+
+  private async noticesFor(id: string, before: Awaited<ReturnType<CitationNotices['actionable']>>) {
+    const after = await this.notices.actionable(id);
+    return after ? (await this.notices.between({ kind: 'actionable', id }, before, after)).map(toNoticeType) : [];
   }
 
   @RequireRole('admin')

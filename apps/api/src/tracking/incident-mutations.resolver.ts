@@ -6,6 +6,7 @@ import { IncidentWritesService, type Principal } from '@hindsight/tracking';
 import { CurrentPrincipal } from '../auth/current-principal.decorator';
 import { RequireRole } from '../auth/roles.decorator';
 import { toGlobalId } from '../node/global-id';
+import { CitationNotices, toNoticeType } from '../runbooks/citation-notices';
 import {
   CreateIncidentInput,
   DeleteCausalFactorInput,
@@ -38,6 +39,7 @@ export class IncidentMutationsResolver {
   constructor(
     private readonly incidents: IncidentWritesService,
     private readonly prisma: PrismaService,
+    private readonly notices: CitationNotices,
   ) {}
 
   @Mutation(() => CreateIncidentPayload, { description: 'A whole incident in one call (the importer uses it). CONFLICT when the slug is taken. Editor.' })
@@ -48,7 +50,10 @@ export class IncidentMutationsResolver {
 
   @Mutation(() => UpdateIncidentPayload, { description: 'Changes fields of an incident, including its slug (the old one keeps working as an alias). Editor.' })
   async updateIncident(@Args('input') input: UpdateIncidentInput, @CurrentPrincipal() actor: Principal) {
-    return { incident: await this.incidents.update(input.slug, input.expectedVersion, input.patch, actor, input.note) };
+    const before = await this.notices.incident(input.slug);
+    const incident = await this.incidents.update(input.slug, input.expectedVersion, input.patch, actor, input.note);
+    const after = { name: incident.title, slug: incident.slug };
+    return { incident, notices: before ? (await this.notices.between({ kind: 'incident', id: before.id }, before, after)).map(toNoticeType) : [] };
   }
 
   @Mutation(() => UpsertTimelineEventPayload, { description: 'Adds a timeline event, or replaces the one with the same key. Editor.' })
@@ -66,8 +71,11 @@ export class IncidentMutationsResolver {
 
   @Mutation(() => UpsertCausalFactorPayload, { description: 'Adds a causal factor, or replaces the one with the same key. Editor.' })
   async upsertCausalFactor(@Args('input') input: UpsertCausalFactorInput, @CurrentPrincipal() actor: Principal) {
+    const before = await this.notices.factor(input.slug, input.factor.key);
     const incident = await this.incidents.upsertCausalFactor(input.slug, input.expectedVersion, input.factor, input.position, actor, input.note);
-    return { incident, causalFactor: await this.prisma.causalFactor.findFirstOrThrow({ where: { incidentId: incident.id, key: input.factor.key } }) };
+    const causalFactor = await this.prisma.causalFactor.findFirstOrThrow({ where: { incidentId: incident.id, key: input.factor.key } });
+    const notices = before ? await this.notices.between({ kind: 'causal_factor', id: causalFactor.id }, before, { name: causalFactor.text }) : [];
+    return { incident, causalFactor, notices: notices.map(toNoticeType) };
   }
 
   @Mutation(() => DeleteCausalFactorPayload, { description: 'Removes a causal factor and its links; refused while an actionable addresses it. Editor.' })

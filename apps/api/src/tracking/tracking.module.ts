@@ -11,6 +11,8 @@ import { ModelScenarioLink } from '@hindsight/model-runs';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/app-config.token';
 import { ModelsModule } from '../models/models.module';
+import { RunbooksModule } from '../runbooks/runbooks.module';
+import { TeamsModule } from '../teams/teams.module';
 import { ActionableMutationsResolver } from './actionable-mutations.resolver';
 import { ActionableStatsResolver } from './actionable-stats.resolver';
 import { IncidentMutationsResolver } from './incident-mutations.resolver';
@@ -20,7 +22,7 @@ import { TrackingLoadersProvider } from './tracking-loaders.provider';
 
 /** The write side: actionable tracking, incident corrections, audit trail and stats over GraphQL. */
 @Module({
-  imports: [ModelsModule],
+  imports: [ModelsModule, RunbooksModule, TeamsModule],
   providers: [
     { provide: TRACKING_OPTIONS, inject: [APP_CONFIG], useFactory: (config: AppConfig): TrackingOptions => ({ trackers: config.trackers, severityLevels: config.severityLevels }) },
     // Which scenario models an actionable's fix, and its latest run, come from the models.
@@ -36,6 +38,6 @@ import { TrackingLoadersProvider } from './tracking-loaders.provider';
     IncidentHistoryResolver,
     ActionableStatsResolver,
   ],
-  exports: [ActionableWritesService, IncidentWritesService, TrackerLinks],
+  exports: [ActionableWritesService, IncidentWritesService, TrackerLinks, RunbooksModule, TeamsModule],
 })
 export class TrackingModule {}

@@ -77,7 +77,7 @@ export class Actionable extends Node {
   @Field({ description: 'Stable key; page anchors are #actionable-<key>.' }) key!: string;
   @Field() title!: string;
   @Field() description!: string;
-  @Field(() => String, { nullable: true }) owner!: string | null;
+  @Field(() => String, { nullable: true, description: 'Free-text owner as imported or written before owners were accounts and teams; null when an account or team owns it (see ownedBy).' }) owner!: string | null;
   @Field(() => ActionableStatusEnum) status!: ActionableStatus;
   @Field(() => Int) version!: number;
   @Field() createdAt!: Date;
@@ -159,7 +159,8 @@ export class IncidentFilterInput {
 @InputType()
 export class ActionableFilterInput {
   @Field(() => [ActionableStatusEnum], { nullable: true }) status?: ActionableStatus[] | null;
-  @Field(() => String, { nullable: true }) owner?: string | null;
+  @Field(() => String, { nullable: true, description: "Case-insensitive part of the owner's name: the account's, the team's, or the free text." }) owner?: string | null;
+  @Field(() => Boolean, { nullable: true, description: "true: owned by the signed-in person or one of their teams (a session only: a token belongs to no account)." }) assignedToMe?: boolean | null;
   @Field(() => Boolean, { nullable: true, description: 'Due date passed while still open or in progress.' }) overdue?: boolean | null;
   @Field(() => Date, { nullable: true, description: 'Due on a day before the (UTC) day of this instant.' }) dueBefore?: Date | null;
   @Field(() => String, { nullable: true, description: 'A pattern key of the incident.' }) pattern?: string | null;

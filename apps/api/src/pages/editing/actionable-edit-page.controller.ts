@@ -1,7 +1,7 @@
 import { Body, Controller, Get, NotFoundException, Param, Post, Req, Res, UseFilters } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { ACTIONABLE_STATUSES, AppError, type ActionableStatus, type FieldProblem } from '@hindsight/domain';
-import { ActionableWritesService, ACTIONABLE_PRIORITIES, formatCalendarDate, type ActionablePriority, type Principal } from '@hindsight/tracking';
+import { ActionableWritesService, ACTIONABLE_PRIORITIES, CLOSED_STATUSES, formatCalendarDate, TeamsService, type ActionablePatch, type ActionablePriority, type Principal } from '@hindsight/tracking';
 import { anchorId } from '@hindsight/web';
 import { principalOf } from '../../auth/request-principal';
 import { RequireRole } from '../../auth/roles.decorator';
@@ -10,13 +10,14 @@ import { PageDataService } from '../page-data.service';
 import { PageErrorFilter } from '../page-error.filter';
 import { sendPage } from '../page-response';
 import { actionableEditView, type ActionableFormValues } from '../views/actionable-edit.view';
+import { noticePath } from './runbook-citations-page.controller';
 
 type Stored = NonNullable<Awaited<ReturnType<ActionableWritesService['findByKey']>>>;
 
 function valuesOf(a: Stored): ActionableFormValues {
   return {
     status: a.status,
-    owner: a.owner ?? '',
+    owner: a.snapshot.ownerAccount ? `account:${String(a.snapshot.ownerAccount)}` : a.snapshot.ownerTeam ? `team:${String(a.snapshot.ownerTeam)}` : a.owner ? `text:${a.owner}` : '',
     dueDate: formatCalendarDate(a.dueDate) ?? '',
     priority: a.priority ?? '',
     references: (a.snapshot.references as string[]).join('\n'),
@@ -29,10 +30,25 @@ function sentValues(body: Record<string, unknown>, fallback: ActionableFormValue
   return { status: text('status') as ActionableStatus, owner: text('owner'), dueDate: text('dueDate'), priority: text('priority'), references: text('references'), note: text('note') };
 }
 
+/**
+ * The owner choice as the form sends it (`account:<name>`, `team:<name>`, `text:<as written>`,
+ * empty for nobody, or plain text from a client without the choice list) as the one patch field
+ * it sets.
+ */
+function ownerPatch(choice: string): Pick<ActionablePatch, 'owner' | 'ownerAccount' | 'ownerTeam'> {
+  const at = choice.indexOf(':');
+  const [kind, name] = at < 0 ? ['', ''] : [choice.slice(0, at), choice.slice(at + 1).trim()];
+  if (kind === 'account' && name) return { ownerAccount: name };
+  if (kind === 'team' && name) return { ownerTeam: name };
+  if (kind === 'text' && name) return { owner: name };
+  // A client posting the form without the choice list sends the owner as text.
+  return { owner: choice.trim() === '' ? null : choice.trim() };
+}
+
 /** Problems as the form shows them, under the field that caused them. */
 function fieldErrors(problems: FieldProblem[]): FieldError[] {
   return problems.map((p) => {
-    const field = p.field === 'to' ? 'status' : p.field.replace(/^patch\./, '');
+    const field = p.field === 'to' ? 'status' : p.field.replace(/^patch\./, '').replace(/^owner(Account|Team)$/, 'owner');
     return { field: field.replace(/\[\d+\]$/, ''), message: `${field}: ${p.reason}` };
   });
 }
@@ -49,6 +65,7 @@ export class ActionableEditPageController {
   constructor(
     private readonly writes: ActionableWritesService,
     private readonly data: PageDataService,
+    private readonly teams: TeamsService,
   ) {}
 
   @Get(':slug/actionables/:key/edit')
@@ -56,7 +73,7 @@ export class ActionableEditPageController {
   async form(@Param('slug') slug: string, @Param('key') key: string, @Req() req: Request, @Res() res: Response): Promise<void> {
     const { stored, incidentTitle } = await this.load(slug, key);
     const principal = (await principalOf(req))!;
-    sendPage(res, 200, actionableEditView({ ...this.base(slug, incidentTitle, stored, principal), values: valuesOf(stored), errors: [] }));
+    sendPage(res, 200, actionableEditView({ ...(await this.base(slug, incidentTitle, stored, principal)), values: valuesOf(stored), errors: [] }));
   }
 
   @Post(':slug/actionables/:key/edit')
@@ -72,7 +89,7 @@ export class ActionableEditPageController {
     if (!(ACTIONABLE_STATUSES as readonly string[]).includes(sent.status)) errors.push({ field: 'status', message: `status: unknown status "${sent.status}"` });
     if (sent.priority !== '' && !(ACTIONABLE_PRIORITIES as readonly string[]).includes(sent.priority)) errors.push({ field: 'priority', message: `priority: expected none or ${ACTIONABLE_PRIORITIES.join(', ')}` });
     if (errors.length > 0) {
-      sendPage(res, 400, actionableEditView({ ...this.base(slug, incidentTitle, stored, principal), values: sent, errors }));
+      sendPage(res, 400, actionableEditView({ ...(await this.base(slug, incidentTitle, stored, principal)), values: sent, errors }));
       return;
     }
     try {
@@ -82,7 +99,7 @@ export class ActionableEditPageController {
         {
           status: sent.status,
           patch: {
-            owner: sent.owner.trim() === '' ? null : sent.owner.trim(),
+            ...ownerPatch(sent.owner),
             dueDate: sent.dueDate.trim() === '' ? null : sent.dueDate.trim(),
             priority: sent.priority === '' ? null : (sent.priority as ActionablePriority),
             references: sent.references.split(/\r?\n/).map((r) => r.trim()).filter(Boolean),
@@ -97,7 +114,7 @@ export class ActionableEditPageController {
         const details = error.details as { expectedVersion: number; currentVersion: number; current: Record<string, unknown> };
         const now = (await this.writes.findByKey(slug, key)) ?? stored;
         sendPage(res, 409, actionableEditView({
-          ...this.base(slug, incidentTitle, now, principal),
+          ...(await this.base(slug, incidentTitle, now, principal)),
           values: valuesOf(now),
           errors: [],
           conflict: { current: details.current, sent, expectedVersion: details.expectedVersion, currentVersion: details.currentVersion },
@@ -106,16 +123,20 @@ export class ActionableEditPageController {
       }
       if (error.code === 'BAD_USER_INPUT') {
         const problems = (error.details as { problems?: FieldProblem[] }).problems ?? [{ field: 'form', reason: error.message }];
-        sendPage(res, 400, actionableEditView({ ...this.base(slug, incidentTitle, stored, principal), values: sent, errors: fieldErrors(problems) }));
+        sendPage(res, 400, actionableEditView({ ...(await this.base(slug, incidentTitle, stored, principal)), values: sent, errors: fieldErrors(problems) }));
         return;
       }
       throw error;
     }
-    res.redirect(303, `/incidents/${encodeURIComponent(slug)}#${anchorId('actionable', key)}`);
+    const back = `/incidents/${encodeURIComponent(slug)}#${anchorId('actionable', key)}`;
+    // Closing it may make runbooks that cite it wrong: the next page names them (or goes straight on).
+    const closing = CLOSED_STATUSES.includes(sent.status) && !CLOSED_STATUSES.includes(stored.status);
+    res.redirect(303, closing ? noticePath('actionable', slug, key, 'closed', back) : back);
   }
 
-  private base(slug: string, incidentTitle: string, stored: Stored, principal: Principal) {
+  private async base(slug: string, incidentTitle: string, stored: Stored, principal: Principal) {
     return {
+      ownerChoices: await this.teams.ownerChoices(),
       slug,
       incidentTitle,
       key: stored.key,

@@ -10,6 +10,7 @@ import { RequireRole } from '../../auth/roles.decorator';
 import type { FieldError } from '../list-query.parser';
 import { PageErrorFilter } from '../page-error.filter';
 import { sendPage } from '../page-response';
+import { noticePath } from './runbook-citations-page.controller';
 import { INCIDENT_FORM_FIELDS, incidentEditView, type IncidentFormValues } from '../views/incident-edit.view';
 
 function valuesOf(i: IncidentRecord): IncidentFormValues {
@@ -114,6 +115,8 @@ export class IncidentEditPageController {
       }
       throw error;
     }
-    res.redirect(303, incident.status === 'draft' ? `/incidents/${encodeURIComponent(slug)}/edit` : `/incidents/${encodeURIComponent(slug)}`);
+    const next = incident.status === 'draft' ? `/incidents/${encodeURIComponent(slug)}/edit` : `/incidents/${encodeURIComponent(slug)}`;
+    // A new title may make runbooks citing the incident read wrong: the next page names them.
+    res.redirect(303, sent.title.trim() !== incident.title ? noticePath('incident', incident.slug, '', 'retitled', next) : next);
   }
 }

@@ -1,12 +1,13 @@
 import { Body, Controller, Get, NotFoundException, Param, Post, Req, Res, UseFilters } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { AppError, type CausalFactorDocument, type CausalLinkDocument, type FieldProblem, type TimelineEventKind, type TimePrecision } from '@hindsight/domain';
-import { IncidentWritesService, type Principal } from '@hindsight/tracking';
+import { IncidentWritesService, RunbooksService, type Principal } from '@hindsight/tracking';
 import { principalOf } from '../../auth/request-principal';
 import { RequireRole } from '../../auth/roles.decorator';
 import { PageErrorFilter } from '../page-error.filter';
 import { sendPage } from '../page-response';
 import { incidentPartsView } from '../views/incident-parts.view';
+import { noticePath } from './runbook-citations-page.controller';
 
 const str = (body: Record<string, unknown>, name: string): string => (typeof body[name] === 'string' ? (body[name] as string).trim() : '');
 
@@ -18,7 +19,10 @@ const str = (body: Record<string, unknown>, name: string): string => (typeof bod
 @Controller('incidents')
 @UseFilters(PageErrorFilter)
 export class IncidentPartsPageController {
-  constructor(private readonly writes: IncidentWritesService) {}
+  constructor(
+    private readonly writes: IncidentWritesService,
+    private readonly runbooks: RunbooksService,
+  ) {}
 
   @Get(':slug/parts')
   @RequireRole('editor')
@@ -34,6 +38,7 @@ export class IncidentPartsPageController {
     const version = Number(form.version);
     const op = str(form, 'op');
     const part = str(form, 'part');
+    let retitled: string | null = null;
     try {
       if (part === 'event') {
         if (op === 'delete') await this.writes.deleteTimelineEvent(slug, version, str(form, 'key'), principal);
@@ -57,7 +62,9 @@ export class IncidentPartsPageController {
         if (op === 'delete') await this.writes.deleteCausalFactor(slug, version, str(form, 'key'), principal);
         else {
           const factor = { key: str(form, 'key'), role: str(form, 'role'), component: str(form, 'component'), text: str(form, 'text') } as CausalFactorDocument;
+          const before = await this.runbooks.findTarget('causal_factor', slug, factor.key);
           await this.writes.upsertCausalFactor(slug, version, factor, null, principal);
+          if (before && before.name !== factor.text) retitled = factor.key;
         }
       } else if (part === 'link') {
         const link = { from: str(form, 'from'), to: str(form, 'to'), kind: str(form, 'kind') } as CausalLinkDocument;
@@ -80,7 +87,9 @@ export class IncidentPartsPageController {
       }
       throw error;
     }
-    res.redirect(303, `/incidents/${encodeURIComponent(slug)}/parts`);
+    const next = `/incidents/${encodeURIComponent(slug)}/parts`;
+    // A factor's text is its title: runbooks citing it may now read wrong, and the next page names them.
+    res.redirect(303, retitled ? noticePath('causal_factor', slug, retitled, 'retitled', next) : next);
   }
 
   private async render(res: Response, status: number, slug: string, principal: Principal, message?: { kind: 'conflict' | 'error'; text: string }): Promise<void> {

@@ -25,6 +25,8 @@ export interface ActionableEditViewOptions {
   /** The stored status: the choices are it and the moves the workflow allows from it. */
   storedStatus: ActionableStatus;
   version: number;
+  /** Accounts and teams a follow-up can be given to. */
+  ownerChoices: { accounts: string[]; teams: string[] };
   values: ActionableFormValues;
   csrfToken: string;
   errors: FieldError[];
@@ -54,6 +56,20 @@ function conflictView(c: NonNullable<ActionableEditViewOptions['conflict']>): Sa
 </section>`;
 }
 
+function ownerChoices(o: ActionableEditViewOptions): { value: string; label: string }[] {
+  const choices = [
+    { value: '', label: 'Unassigned' },
+    ...o.ownerChoices.accounts.map((name) => ({ value: `account:${name}`, label: name })),
+    ...o.ownerChoices.teams.map((name) => ({ value: `team:${name}`, label: `${name} (team)` })),
+  ];
+  // The stored or sent value stays selectable, e.g. a free-text owner as imported.
+  if (o.values.owner && !choices.some((c) => c.value === o.values.owner)) {
+    const at = o.values.owner.indexOf(':');
+    choices.push({ value: o.values.owner, label: `${o.values.owner.slice(at + 1)} (as written)` });
+  }
+  return choices;
+}
+
 /** The follow-up edit form: a plain POST form that works without JavaScript. */
 export function actionableEditView(o: ActionableEditViewOptions): SafeHtml {
   const statuses = [o.storedStatus, ...allowedTransitions(o.storedStatus)];
@@ -71,7 +87,7 @@ ${general.length > 0 ? html`<div class="form-errors" role="alert"><p>${general.m
 <input type="hidden" name="_csrf" value="${o.csrfToken}">
 <input type="hidden" name="version" value="${String(o.version)}">
 ${selectField({ name: 'status', label: 'Status', errors: o.errors, value: o.values.status, choices: statuses.map((s) => ({ value: s, label: s === o.storedStatus ? `${STATUS_LABELS[s]} (now)` : `Move to ${STATUS_LABELS[s]}` })), hint: 'Won’t do needs a reason in the note.' })}
-${textField({ name: 'owner', label: 'Owner', errors: o.errors, value: o.values.owner, hint: 'A person or team; empty for unassigned.' })}
+${selectField({ name: 'owner', label: 'Owner', errors: o.errors, value: o.values.owner, choices: ownerChoices(o), hint: 'A person or a team; an owner imported as free text stays until you choose another.' })}
 ${textField({ name: 'dueDate', label: 'Due date', errors: o.errors, value: o.values.dueDate, hint: 'YYYY-MM-DD; empty for none.' })}
 ${selectField({ name: 'priority', label: 'Priority', errors: o.errors, value: o.values.priority, choices: [{ value: '', label: 'None' }, ...ACTIONABLE_PRIORITIES.map((p) => ({ value: p, label: p.toUpperCase() }))] })}
 <div class="field${o.errors.some((e) => e.field.startsWith('references')) ? ' field-invalid' : ''}"><label for="field-references">References</label>

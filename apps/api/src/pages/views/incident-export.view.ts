@@ -11,7 +11,7 @@ import { customerImpactText, EVENT_KIND_LABELS, factorLabel, NOT_STATED, nearMis
  * for people. Both carry the page's stable anchors as absolute links, so an item quoted in a
  * runbook leads back to its place on the page. Enumerations use the GraphQL API's names.
  */
-export type IncidentExportModel = Pick<IncidentPageModel, 'incident' | 'patterns' | 'timeline' | 'factors' | 'links' | 'actionables' | 'origin'> & {
+export type IncidentExportModel = Pick<IncidentPageModel, 'incident' | 'patterns' | 'timeline' | 'factors' | 'links' | 'actionables' | 'origin' | 'owners'> & {
   /** The model's verdicts on the fixes; null when the model could not be asked just now. */
   verdicts: ActionableVerdict[] | null;
 };
@@ -80,6 +80,7 @@ export function incidentExportJson(m: IncidentExportModel): Record<string, unkno
         title: a.title,
         description: a.description,
         owner: a.owner,
+        ownedBy: m.owners?.get(a.id) ? { kind: api(m.owners.get(a.id)!.kind), name: m.owners.get(a.id)!.name } : null,
         status: api(a.status),
         dueDate: a.dueDate ? a.dueDate.toISOString().slice(0, 10) : null,
         references: a.references.map((r) => ({ kind: api(r.kind), ref: r.ref, url: r.url })),
@@ -143,7 +144,7 @@ export function incidentExportMarkdown(m: IncidentExportModel): string {
     lines.push('## Follow-ups', '');
     for (const a of m.actionables) {
       const closed = a.status === 'done' || a.status === 'wont_do';
-      const parts = [STATUS_LABELS[a.status], a.owner ? `owner ${md(a.owner)}` : 'no owner', a.dueDate ? `due ${a.dueDate.toISOString().slice(0, 10)}` : null].filter(Boolean);
+      const parts = [STATUS_LABELS[a.status], m.owners?.get(a.id) ? `owner ${md(m.owners.get(a.id)!.name)}${m.owners.get(a.id)!.kind === 'team' ? ' (team)' : ''}` : 'no owner', a.dueDate ? `due ${a.dueDate.toISOString().slice(0, 10)}` : null].filter(Boolean);
       lines.push(`- [${closed ? 'x' : ' '}] ${mdLink(a.title, `${url}#${anchorId('actionable', a.key)}`)}: ${parts.join(', ')}`);
       const refs = a.references.map((r) => (r.url ? mdLink(r.ref, r.url) : md(r.ref)));
       if (refs.length > 0) lines.push(`  - References: ${refs.join(', ')}`);

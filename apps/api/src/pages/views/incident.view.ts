@@ -37,6 +37,8 @@ import {
   nearMissText,
 } from './labels';
 import { layoutView } from './layout.view';
+import { citedByView, citeFormPath } from './runbook-citations.view';
+import type { FollowUpOwner, RunbookCitationRecord } from '@hindsight/tracking';
 
 export interface ActionableDetail extends ActionableRecord {
   references: ExternalReferenceRecord[];
@@ -60,6 +62,10 @@ export interface IncidentPageModel {
   today: string;
   /** Incidents related to this one, closest first, with the reasons. */
   related?: RelatedIncident[];
+  /** Runbooks citing the incident, its factors and its follow-ups (by row id). */
+  citations?: { incident: RunbookCitationRecord[]; factors: Map<string, RunbookCitationRecord[]>; actionables: Map<string, RunbookCitationRecord[]> };
+  /** Follow-ups' owners (account, team or free text), by row id. */
+  owners?: Map<string, FollowUpOwner>;
 }
 
 const RELATION_LABELS: Record<RelatedIncident['reasons'][number]['kind'], string> = {
@@ -168,6 +174,7 @@ ${relation('Follows from', into.map((l) => html`<a href="#${anchorId('factor', l
 ${relation('Addressed by', fixes.map((a) => html`<a href="#${anchorId('actionable', a.key)}">${a.title}</a>`))}
 </dl>
 ${anchorToolsView({ kind: 'factor', id, pageUrl, label: `${m.incident.title} — ${factorLabel(f.key)}` })}
+${citedByView(m.citations?.factors.get(f.id), citeFormPath('causal_factor', m.incident.slug, f.key), factorLabel(f.key))}
 </li>`;
   });
   return html`<ol class="factor-list">${items}</ol>`;
@@ -179,11 +186,18 @@ function referenceView(r: ExternalReferenceRecord): SafeHtml {
   return url ? html`<a class="ref" href="${url}" rel="noopener noreferrer">${r.ref}</a> ${kind}` : html`<span class="ref">${r.ref}</span> ${kind}`;
 }
 
-export function actionableMetaView(a: ActionableRecord, today: string): SafeHtml {
+/** An owner as people read it: a team is marked as one; free text is shown as written. */
+export function ownerView(owner: FollowUpOwner | undefined, text: string | null): SafeHtml {
+  if (owner?.kind === 'team') return html`${owner.name} <span class="muted">(team)</span>`;
+  if (owner) return html`${owner.name}`;
+  return text ? html`${text}` : html`<span class="muted">Unassigned</span>`;
+}
+
+export function actionableMetaView(a: ActionableRecord, today: string, owner?: FollowUpOwner): SafeHtml {
   const overdue = isOverdue(a, today);
   return html`<dl class="meta">
 <div><dt>Status</dt><dd><span class="badge status-badge status-${a.status}">${STATUS_LABELS[a.status]}</span></dd></div>
-<div><dt>Owner</dt><dd>${a.owner ?? html`<span class="muted">Unassigned</span>`}</dd></div>
+<div><dt>Owner</dt><dd>${ownerView(owner, a.owner)}</dd></div>
 <div><dt>Due</dt><dd>${a.dueDate ? html`<time datetime="${formatDate(a.dueDate)}">${formatDate(a.dueDate)}</time>` : html`<span class="muted">No due date</span>`}${overdue ? html` <strong class="overdue">Overdue</strong>` : ''}</dd></div>
 </dl>`;
 }
@@ -214,13 +228,14 @@ function actionablesView(m: IncidentPageModel, pageUrl: string): SafeHtml {
     const id = anchorId('actionable', a.key);
     return html`<li id="${id}" class="actionable status-${a.status} anchored">
 <h3>${a.title}</h3>
-${actionableMetaView(a, m.today)}
+${actionableMetaView(a, m.today, m.owners?.get(a.id))}
 ${a.description ? html`<p>${a.description}</p>` : ''}
 ${referencesView(a.references)}
 ${verdictView(m.verdicts?.find((v) => v.actionableKey === a.key))}
 ${a.addresses.length > 0 ? html`<div class="addresses"><span class="refs-label">Addresses</span> <ul class="inline-list">${a.addresses.map((f) => html`<li><a href="#${anchorId('factor', f.key)}">${factorLabel(f.key)}</a></li>`)}</ul></div>` : ''}
 ${anchorToolsView({ kind: 'actionable', id, pageUrl, label: `${m.incident.title} — ${a.title}` })}
 <p class="edit-link"><a href="/incidents/${m.incident.slug}/actionables/${a.key}/edit">Edit follow-up<span class="visually-hidden">: ${a.title}</span></a></p>
+${citedByView(m.citations?.actionables.get(a.id), citeFormPath('actionable', m.incident.slug, a.key), a.title)}
 </li>`;
   });
   return html`<p class="section-note">${open} of ${m.actionables.length} still open or in progress.</p><ol class="actionable-list">${items}</ol>`;
@@ -255,6 +270,11 @@ ${factorsListView(m, pageUrl, layout.loops.nodesInLoops)}
 <section id="actionables" class="actionables-section" aria-labelledby="actionables-heading">
 <h2 id="actionables-heading">Actionables</h2>
 ${actionablesView(m, pageUrl)}
+</section>
+<section id="runbooks" class="runbooks-section" aria-labelledby="runbooks-heading">
+<h2 id="runbooks-heading">Runbooks citing this incident</h2>
+${(m.citations?.incident.length ?? 0) === 0 ? html`<p class="empty">No runbook cites this incident yet.</p>` : ''}
+${citedByView(m.citations?.incident, citeFormPath('incident', m.incident.slug, ''), m.incident.title)}
 </section>
 ${m.related ? html`<section id="related" class="related-section" aria-labelledby="related-heading">
 <h2 id="related-heading">Related incidents</h2>

@@ -4,6 +4,8 @@ import { withQuery, type FieldError } from '../list-query.parser';
 import { formErrorsView } from './form-fields.view';
 import { incidentItemsView, pagerView, type IncidentListItem, type ListPage } from './incident-list.view';
 import { layoutView } from './layout.view';
+import type { RunbookCitationRecord } from '@hindsight/tracking';
+import { citedByView, citeFormPath } from './runbook-citations.view';
 
 export interface PatternPageModel {
   pattern: PatternWithCount;
@@ -11,6 +13,7 @@ export interface PatternPageModel {
   errors: FieldError[];
   first: number;
   origin: string;
+  citations?: RunbookCitationRecord[];
 }
 
 /** The page a runbook links to for "if you see this, read these". */
@@ -36,6 +39,11 @@ export function patternView(m: PatternPageModel): SafeHtml {
 ${formErrorsView(m.errors, [])}
 ${m.page ? html`${m.page.items.length > 0 ? incidentItemsView(m.page.items) : html`<p class="empty">No published incident shows this pattern yet.</p>`}
 ${pagerView(m.page, withQuery(path, params), (after) => withQuery(path, { ...params, after }))}` : ''}
+</section>
+<section id="runbooks" aria-labelledby="pattern-runbooks">
+<h2 id="pattern-runbooks">Runbooks citing this pattern</h2>
+${(m.citations?.length ?? 0) === 0 ? html`<p class="empty">No runbook cites this pattern yet.</p>` : ''}
+${citedByView(m.citations, citeFormPath('pattern', '', p.key), p.name)}
 </section>
 </article>`;
   return layoutView({ title: p.name, main, active: 'patterns', description: p.description });

@@ -18,7 +18,9 @@ const REFERENCES = 'Tracker references as people write them: T134456, OPS-123, a
 export class ActionablePatchInput {
   @Field(() => String, { nullable: true, description: 'At most 300 characters.' }) title?: string;
   @Field(() => String, { nullable: true, description: 'At most 20000 characters.' }) description?: string;
-  @Field(() => String, { nullable: true }) owner?: string | null;
+  @Field(() => String, { nullable: true, description: 'Free-text owner, for imported or older records; setting it clears an account or team owner. Set one of owner, ownerAccount, ownerTeam.' }) owner?: string | null;
+  @Field(() => String, { nullable: true, description: 'Sign-in name of the account that owns it (clears the other owners).' }) ownerAccount?: string | null;
+  @Field(() => String, { nullable: true, description: 'Name of the team that owns it (clears the other owners).' }) ownerTeam?: string | null;
   @Field(() => String, { nullable: true, description: 'Calendar date YYYY-MM-DD.' }) dueDate?: string | null;
   @Field(() => ActionablePriorityEnum, { nullable: true }) priority?: ActionablePriority | null;
   @Field(() => [String], { nullable: true, description: 'Keys of the causal factors (of the same incident) this work addresses; replaces the list.' }) addresses?: string[];
@@ -31,7 +33,9 @@ export class CreateActionableInput {
   @Field(() => String, { nullable: true, description: 'Stable key, unique in the incident; derived from the title when omitted.' }) key?: string | null;
   @Field({ description: 'At most 300 characters.' }) title!: string;
   @Field(() => String, { nullable: true, description: 'At most 20000 characters.' }) description?: string;
-  @Field(() => String, { nullable: true }) owner?: string | null;
+  @Field(() => String, { nullable: true, description: 'Free-text owner, for imported or older records; setting it clears an account or team owner. Set one of owner, ownerAccount, ownerTeam.' }) owner?: string | null;
+  @Field(() => String, { nullable: true, description: 'Sign-in name of the account that owns it (clears the other owners).' }) ownerAccount?: string | null;
+  @Field(() => String, { nullable: true, description: 'Name of the team that owns it (clears the other owners).' }) ownerTeam?: string | null;
   @Field(() => String, { nullable: true, description: 'Calendar date YYYY-MM-DD.' }) dueDate?: string | null;
   @Field(() => ActionablePriorityEnum, { nullable: true }) priority?: ActionablePriority | null;
   @Field(() => [String], { nullable: true, description: 'Keys of the causal factors (of the same incident) this work addresses.' }) addresses?: string[];

@@ -1,3 +1,4 @@
+import { CitationNotice } from '../../runbooks/runbook.types';
 import { Field, ID, ObjectType } from '@nestjs/graphql';
 import { Actionable, CausalFactor, CausalLink, Incident, TimelineEvent } from '../../incidents/types/incident.types';
 
@@ -12,11 +13,13 @@ export class CreateActionablePayload {
 @ObjectType()
 export class UpdateActionablePayload {
   @Field(() => Actionable) actionable!: Actionable;
+  @Field(() => [CitationNotice], { description: 'Runbooks citing what changed, when the change (closing, a new slug or title) may make them wrong; empty otherwise.' }) notices!: CitationNotice[];
 }
 
 @ObjectType()
 export class TransitionActionablePayload {
   @Field(() => Actionable) actionable!: Actionable;
+  @Field(() => [CitationNotice], { description: 'Runbooks citing what changed, when the change (closing, a new slug or title) may make them wrong; empty otherwise.' }) notices!: CitationNotice[];
 }
 
 @ObjectType()
@@ -33,6 +36,7 @@ export class CreateIncidentPayload {
 @ObjectType()
 export class UpdateIncidentPayload {
   @Field(() => Incident) incident!: Incident;
+  @Field(() => [CitationNotice], { description: 'Runbooks citing what changed, when the change (closing, a new slug or title) may make them wrong; empty otherwise.' }) notices!: CitationNotice[];
 }
 
 @ObjectType()
@@ -56,6 +60,7 @@ export class DeleteTimelineEventPayload {
 export class UpsertCausalFactorPayload {
   @Field(() => Incident, { description: 'The incident at its new version.' }) incident!: Incident;
   @Field(() => CausalFactor) causalFactor!: CausalFactor;
+  @Field(() => [CitationNotice], { description: 'Runbooks citing what changed, when the change (closing, a new slug or title) may make them wrong; empty otherwise.' }) notices!: CitationNotice[];
 }
 
 @ObjectType()
