@@ -53,7 +53,7 @@ describe('suggested models over GraphQL', () => {
     expect(assumed.from).toBe('DEFAULT');
     expect(assumed.provenance.kind).toBe('ASSUMPTION');
     expect(best!.matches.find((m) => m.actionableKey === 'raise-haproxy-session-limit')?.remedy).toBe('raise-cap');
-    expect(best!.checks.every((c) => ['reproduces', 'fitted', 'construction'].includes(c.kind))).toBe(true);
+    expect(best!.checks.every((c) => ['REPRODUCES', 'FITTED', 'CONSTRUCTION'].includes(c.kind))).toBe(true);
   });
 
   it('refuses a parameter outside its range, naming the field, and one without a template', async () => {

@@ -109,7 +109,7 @@ describe('incident-level writes for editors', () => {
       i: {
         ...NEW_INCIDENT,
         slug: 'Not A Slug',
-        timeline: [{ key: 'e1', at: 'yesterday', precision: 'MINUTE', kind: 'TRIGGER', text: 'x' }],
+        timeline: [{ key: 'e1', at: '2026-01-01T00:00:00Z', precision: 'NONE', kind: 'TRIGGER', text: 'x' }],
         causalLinks: [{ from: 'no-gateway-timeout', to: 'nowhere', kind: 'CAUSES' }],
         actionables: [{ key: 'a1', title: 'x', dueDate: '2026-13-01', references: ['what is this'] }],
       },
@@ -118,9 +118,15 @@ describe('incident-level writes for editors', () => {
     const fields = (bad.errors?.[0]?.extensions?.problems as { field: string }[]).map((p) => p.field);
     expect(fields).toEqual(['input.actionables[0].dueDate', 'input.actionables[0].references[0]']);
     const stillBad = await gql(`mutation C($i: CreateIncidentInput!) { createIncident(input: $i) { incident { slug } } }`, {
-      i: { ...NEW_INCIDENT, slug: 'Not A Slug', timeline: [{ key: 'e1', at: 'yesterday', precision: 'MINUTE', kind: 'TRIGGER', text: 'x' }], causalLinks: [{ from: 'no-gateway-timeout', to: 'nowhere', kind: 'CAUSES' }], actionables: [] },
+      i: { ...NEW_INCIDENT, slug: 'Not A Slug', timeline: [{ key: 'e1', at: '2026-01-01T00:00:00Z', precision: 'NONE', kind: 'TRIGGER', text: 'x' }], causalLinks: [{ from: 'no-gateway-timeout', to: 'nowhere', kind: 'CAUSES' }], actionables: [] },
     });
-    expect((stillBad.errors?.[0]?.extensions?.problems as { field: string }[]).map((p) => p.field)).toEqual(['input.slug', 'input.timeline[0].at', 'input.causalLinks[0].to']);
+    expect((stillBad.errors?.[0]?.extensions?.problems as { field: string }[]).map((p) => p.field)).toEqual(['input.slug', 'input.timeline[0].precision', 'input.causalLinks[0].to']);
+    // A time that is no instant is refused by its DateTime type, before anything else is checked.
+    const notATime = await gql(`mutation C($i: CreateIncidentInput!) { createIncident(input: $i) { incident { slug } } }`, {
+      i: { ...NEW_INCIDENT, slug: 'not-a-slug', timeline: [{ key: 'e1', at: 'yesterday', precision: 'MINUTE', kind: 'TRIGGER', text: 'x' }], keyTimes: { started: { at: '2026-02-30T10:00:00Z', precision: 'MINUTE' } } },
+    });
+    expect(notATime.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT' });
+    expect((notATime.errors?.[0]?.extensions?.problems as { field: string }[]).map((p) => p.field)).toEqual(['input.keyTimes.started.at', 'input.timeline[0].at']);
     expect(await prisma.incident.count({ where: { slug: 'not-a-slug' } })).toBe(0);
   });
 
@@ -200,7 +206,8 @@ describe('incident-level writes for editors', () => {
     const removed = await gql<{ deleteTimelineEvent: { incident: Incident } }>(`mutation { deleteTimelineEvent(input: { slug: "${slug}", expectedVersion: ${v}, key: "on-call-paged" }) { incident { version timeline { key } } } }`);
     expect(removed.data.deleteTimelineEvent.incident).toEqual({ version: v + 1, timeline: [{ key: 'queue-backs-up' }, { key: 'gateway-silent' }] });
     const missing = await gql(`mutation { deleteTimelineEvent(input: { slug: "${slug}", expectedVersion: ${v + 1}, key: "on-call-paged" }) { incident { version } } }`);
-    expect(missing.errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
+    // `what` is the schema's type name, as every value in an error's extensions is in the API's terms.
+    expect(missing.errors?.[0]?.extensions).toMatchObject({ code: 'NOT_FOUND', what: 'TimelineEvent', field: 'input.key' });
 
     const trail = (await history(slug)).filter((e) => e.entity === 'TIMELINE_EVENT' || e.field === 'timeline.order');
     expect(trail.map((e) => [e.entityKey, e.action, e.field])).toEqual([

@@ -1,7 +1,7 @@
 import { Field, Float, InputType, ObjectType, registerEnumType } from '@nestjs/graphql';
 import { JSONScalar } from '../common/json.scalar';
 import { Incident } from '../incidents/types/incident.types';
-import { IncidentModel, ModelSpecVersion, ParameterProvenance, ParameterValueInput } from './model.types';
+import { CheckKindEnum, IncidentModel, ModelSpecVersion, ParameterProvenance, ParameterValueInput } from './model.types';
 
 export enum ParameterSourceEnum {
   TEXT = 'text',
@@ -22,6 +22,9 @@ registerEnumType(ParameterSourceEnum, {
   },
 });
 
+export const SuggestionReasonSourceEnum = { PATTERN: 'pattern', FACTOR: 'factor', COMPONENT: 'component', TEXT: 'text', ACTIONABLE: 'actionable' } as const;
+registerEnumType(SuggestionReasonSourceEnum, { name: 'SuggestionReasonSource', description: "The part of the incident a template's ranking reason comes from." });
+
 @ObjectType({ description: 'A failure-pattern template: a parameterised model of one class of failure.' })
 export class ModelTemplateInfo {
   @Field() key!: string;
@@ -33,7 +36,7 @@ export class ModelTemplateInfo {
 
 @ObjectType({ description: 'One reason a template was ranked for an incident.' })
 export class SuggestionReason {
-  @Field({ description: '`pattern`, `factor`, `component`, `text` or `actionable`.' }) from!: string;
+  @Field(() => SuggestionReasonSourceEnum) from!: string;
   @Field() detail!: string;
   @Field(() => Float) weight!: number;
 }
@@ -81,7 +84,7 @@ export class UnmatchedActionable {
 export class SuggestedCheck {
   @Field() name!: string;
   @Field() description!: string;
-  @Field({ description: '`reproduces`, `fitted`, `construction`, or `unlabelled`.' }) kind!: string;
+  @Field(() => CheckKindEnum, { nullable: true, description: 'What passing would mean; null when the draft does not say.' }) kind!: string | null;
 }
 
 @ObjectType({ description: 'A draft model for an incident from one template. Nothing is stored until a person attaches it.' })

@@ -29,7 +29,7 @@ export function suggestionView(s: Suggestion | (Omit<Suggestion, 'score' | 'reas
     parameters: s.parameters.map((p) => ({ ...p, provenance: provenanceOf(p.provenance)! })),
     matches: s.matches.map((m) => ({ ...m, scenarioKey: spec.scenarios.find((x) => x.actionableKey === m.actionableKey)?.key ?? m.fixKey })),
     unmatched: s.unmatched,
-    checks: (spec.checks ?? []).map((c) => ({ name: c.name, description: c.description, kind: c.kind ?? 'unlabelled' })),
+    checks: (spec.checks ?? []).map((c) => ({ name: c.name, description: c.description, kind: c.kind ?? null })),
     failureCriterion: spec.failure?.description ?? '',
     spec,
   };

@@ -28,6 +28,9 @@ registerEnumType(CheckKindEnum, {
   },
 });
 
+export const ThresholdOpEnum = { BELOW: 'below', ABOVE: 'above' } as const;
+registerEnumType(ThresholdOpEnum, { name: 'ThresholdOp', description: 'Which side of the threshold the metric is on while the failure holds.' });
+
 export const ProvenanceKindEnum = { SOURCE: 'source', DERIVED: 'derived', ASSUMPTION: 'assumption' } as const;
 registerEnumType(ProvenanceKindEnum, { name: 'ProvenanceKind' });
 
@@ -162,8 +165,8 @@ export class ModelRun extends Node {
   @Field(() => Int, { description: 'Times the run was started: a run whose process died is started again, a bounded number of times.' }) attempts!: number;
 }
 
-@ObjectType()
-export class ModelScenario {
+@ObjectType({ description: "A scenario of an incident's model: as it happened, or with one fix switched on.", implements: () => [Node] })
+export class ModelScenario extends Node {
   @Field() key!: string;
   @Field() title!: string;
   @Field() description!: string;
@@ -183,7 +186,7 @@ export class IncidentModel {
 export class FailureCriterion {
   @Field() description!: string;
   @Field() metric!: string;
-  @Field({ description: '"below" or "above" the threshold.' }) op!: string;
+  @Field(() => ThresholdOpEnum) op!: string;
   @Field(() => Float, { description: 'Seconds the condition must hold.' }) sustain!: number;
   @Field(() => SourceQuote, { description: "The source's statement that the failure happened." }) source!: SourceQuote;
 }

@@ -7,7 +7,7 @@ import { IncidentsModule } from '../incidents/incidents.module';
 import { ModelSuggestionsResolver } from './model-suggestions.resolver';
 import { ModelSuggestionsService } from './model-suggestions.service';
 import { ModelExplorationResolver } from './model-exploration.resolver';
-import { IncidentModelFieldResolver, IncidentModelResolver, ModelRunResolver, ModelScenarioResolver, ModelsResolver } from './models.resolver';
+import { ActionableScenarioResolver, IncidentModelFieldResolver, IncidentModelResolver, ModelRunResolver, ModelScenarioResolver, ModelsResolver } from './models.resolver';
 
 /** The run options of this installation, shared by the API and `npm run worker`. */
 export function modelRunOptions(c: AppConfig, execution: 'inline' | 'queue' = c.models.execution): ModelRunOptions {
@@ -63,12 +63,13 @@ class ModelRunsLifecycle implements OnApplicationBootstrap, OnModuleDestroy {
     IncidentModelFieldResolver,
     IncidentModelResolver,
     ModelScenarioResolver,
+    ActionableScenarioResolver,
     ModelRunResolver,
     ModelSuggestionsResolver,
     ModelSuggestionsService,
     ModelExplorations,
     ModelExplorationResolver,
   ],
-  exports: [ModelRunsService, ModelScenarioLink, ModelSuggestionsService, ModelExplorations],
+  exports: [ModelRunsService, ModelSuggestionsService, ModelExplorations],
 })
 export class ModelsModule {}

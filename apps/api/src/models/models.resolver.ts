@@ -1,8 +1,8 @@
 import { Args, Context, Float, ID, Int, Mutation, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
 import type { Request } from 'express';
-import { evidenceCount, ModelLoaders, ModelRunsService, type IncidentModelView, type ModelRunRecord, type ScenarioComparison, type ScenarioRecord } from '@hindsight/model-runs';
+import { ActionableScenarioLoaders, evidenceCount, ModelLoaders, ModelRunsService, ModelScenarioLink, type IncidentModelView, type ModelRunRecord, type ScenarioComparison, type ScenarioRecord } from '@hindsight/model-runs';
 import type { ParameterProvenance as ProvenanceSpec } from '@hindsight/models';
-import type { IncidentLoaders, IncidentRecord } from '@hindsight/incidents';
+import type { ActionableRecord, IncidentLoaders, IncidentRecord } from '@hindsight/incidents';
 import { principalOf } from '../auth/request-principal';
 import { principalKey } from '@hindsight/tracking';
 import { ReadOperation } from '../auth/roles.decorator';
@@ -96,6 +96,19 @@ export class ModelScenarioResolver {
   @ResolveField(() => ModelRun, { nullable: true, description: 'The newest run with default parameters and seed.' })
   latestRun(@Parent() s: ScenarioRecord, @AllLoaders() all: RequestLoaders) {
     return modelLoaders(all, this.models).latestRun.load(`${s.incidentId}:${s.key}`);
+  }
+}
+
+@Resolver(() => Actionable)
+export class ActionableScenarioResolver {
+  constructor(private readonly link: ModelScenarioLink) {}
+
+  @ResolveField(() => ModelScenario, {
+    nullable: true,
+    description: "The scenario of the incident's model that switches this work's fix on, when there is one; its `latestRun.verdict` says whether the fix would have prevented the failure.",
+  })
+  scenario(@Parent() a: ActionableRecord, @AllLoaders() all: RequestLoaders): Promise<ScenarioRecord | null> {
+    return all.of(ActionableScenarioLoaders, () => new ActionableScenarioLoaders(this.link)).scenario.load(a.id);
   }
 }
 

@@ -9,6 +9,9 @@ import { toGlobalId } from '../node/global-id';
 import {
   CreateIncidentInput,
   DeleteCausalFactorInput,
+  type KeyTimeInput,
+  type KeyTimesInput,
+  type TimelineEventInput,
   DeleteCausalLinkInput,
   DeleteIncidentInput,
   DeleteTimelineEventInput,
@@ -29,6 +32,21 @@ import {
   UpsertTimelineEventPayload,
 } from './types/tracking.payloads';
 
+/** The writers keep instants as ISO 8601 text, as documents and imports carry them; GraphQL parsed them into DateTimes. */
+function instantText(at: Date | null | undefined): string | null | undefined {
+  return at instanceof Date ? at.toISOString() : at;
+}
+
+function eventText(event: TimelineEventInput) {
+  return { ...event, at: instantText(event.at) };
+}
+
+function keyTimesText(keyTimes: KeyTimesInput | null | undefined) {
+  if (!keyTimes) return keyTimes;
+  // Only the key times sent: an omitted one stays as it is, null clears it.
+  return Object.fromEntries(Object.entries(keyTimes).map(([name, t]: [string, KeyTimeInput | null]) => [name, t ? { ...t, at: instantText(t.at) ?? null } : t]));
+}
+
 /**
  * Incident-level corrections for editors. Each returns the incident at its new version and the
  * child it wrote (or the id of the child it removed), read after the write committed.
@@ -42,18 +60,18 @@ export class IncidentMutationsResolver {
 
   @Mutation(() => CreateIncidentPayload, { description: 'A whole incident in one call (the importer uses it). CONFLICT when the slug is taken. Editor.' })
   async createIncident(@Args('input') input: CreateIncidentInput, @CurrentPrincipal() actor: Principal) {
-    const { status, note, ...incident } = input;
-    return { incident: await this.incidents.create(incident, status, actor, note) };
+    const { status, note, keyTimes, timeline, ...incident } = input;
+    return { incident: await this.incidents.create({ ...incident, keyTimes: keyTimesText(keyTimes), timeline: timeline?.map(eventText) }, status, actor, note) };
   }
 
   @Mutation(() => UpdateIncidentPayload, { description: 'Changes fields of an incident, including its slug (the old one keeps working as an alias). Editor.' })
   async updateIncident(@Args('input') input: UpdateIncidentInput, @CurrentPrincipal() actor: Principal) {
-    return { incident: await this.incidents.update(input.slug, input.expectedVersion, input.patch, actor, input.note) };
+    return { incident: await this.incidents.update(input.slug, input.expectedVersion, { ...input.patch, keyTimes: keyTimesText(input.patch.keyTimes) ?? undefined }, actor, input.note) };
   }
 
   @Mutation(() => UpsertTimelineEventPayload, { description: 'Adds a timeline event, or replaces the one with the same key. Editor.' })
   async upsertTimelineEvent(@Args('input') input: UpsertTimelineEventInput, @CurrentPrincipal() actor: Principal) {
-    const incident = await this.incidents.upsertTimelineEvent(input.slug, input.expectedVersion, input.event, input.position, actor, input.note);
+    const incident = await this.incidents.upsertTimelineEvent(input.slug, input.expectedVersion, eventText(input.event), input.position, actor, input.note);
     return { incident, timelineEvent: await this.prisma.timelineEvent.findFirstOrThrow({ where: { incidentId: incident.id, key: input.event.key } }) };
   }
 

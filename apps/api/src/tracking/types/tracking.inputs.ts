@@ -55,7 +55,7 @@ export class IncidentSourcePatchInput {
 
 @InputType()
 export class KeyTimeInput {
-  @Field(() => String, { nullable: true, description: 'ISO 8601 instant with a zone, e.g. 2016-05-05T02:16:10Z.' }) at!: string | null;
+  @Field(() => Date, { nullable: true, description: 'For imprecise times the start of the interval; null (with precision NONE) when the source gives no time.' }) at!: Date | null;
   @Field(() => TimePrecisionEnum) precision!: TimePrecision;
 }
 
@@ -71,7 +71,7 @@ export class KeyTimesInput {
 export class TimelineEventInput {
   @Field({ description: 'Stable key, unique in the incident: lower-case letters, digits and dashes.' }) key!: string;
   @Field(() => String, { nullable: true, description: 'The time exactly as the source wrote it.' }) asWritten?: string | null;
-  @Field(() => String, { nullable: true, description: 'ISO 8601 instant with a zone; the start of the interval for imprecise times.' }) at?: string | null;
+  @Field(() => Date, { nullable: true, description: 'The start of the interval for imprecise times.' }) at?: Date | null;
   @Field(() => TimePrecisionEnum, { nullable: true, description: 'Required with `at`; NONE without.' }) precision?: TimePrecision | null;
   @Field(() => TimelineEventKindEnum) kind!: TimelineEventKind;
   @Field() text!: string;
