@@ -11,7 +11,7 @@ const SUGGEST = `query S($input: SuggestModelsInput!) {
       matches { actionableKey remedy fixKey scenarioKey }
       unmatched { actionableKey remedies }
       checks { name kind }
-      failureCriterion
+      criterion
     }
   }
 }`;

@@ -160,10 +160,10 @@ describe('executable models over GraphQL', () => {
   it("gives every actionable a model can express the verdict its fix scenario's run shows", async () => {
     const { failed } = await runDefaultScenarios(t.app.get(PrismaService), t.app.get(ModelRunsService));
     expect(failed).toEqual([]);
-    type V = { outcome: string; reason: string; delaySeconds: number | null; run: { met: boolean; onset: number | null }; baseline: { met: boolean }; baselineScenario: string };
+    type V = { outcome: string; reason: string; delaySeconds: number | null; run: { met: boolean; onset: number | null }; baseline: { met: boolean }; baselineScenarioKey: string };
     type A = { key: string; scenario: { key: string; latestRun: { status: string; verdict: V | null } | null } | null };
     const res = await t.gql<{ actionables: { nodes: A[] } }>(
-      `{ actionables(first: 100) { nodes { key scenario { key latestRun { status verdict { outcome reason delaySeconds baselineScenario run { met onset } baseline { met } } } } } } }`,
+      `{ actionables(first: 100) { nodes { key scenario { key latestRun { status verdict { outcome reason delaySeconds baselineScenarioKey run { met onset } baseline { met } } } } } } }`,
     );
     expect(res.errors).toBeUndefined();
     const linked = res.data.actionables.nodes.filter((a) => a.scenario);

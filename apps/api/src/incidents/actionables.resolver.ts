@@ -6,6 +6,8 @@ import {
   type ActionableRecord,
   type IncidentLoaders,
 } from '@hindsight/incidents';
+import { parseCalendarDate } from '@hindsight/tracking';
+import { CalendarDateScalar } from '../common/calendar-date.scalar';
 import { ActionableOrderEnum } from '../common/graphql-enums';
 import { Loaders } from '../common/gql-context';
 import { toConnection } from '../common/page-info.type';
@@ -28,11 +30,13 @@ export class ActionablesResolver {
     @Loaders() loaders: IncidentLoaders,
     @Info() info: GraphQLResolveInfo,
   ) {
-    const page = await this.service.listActionables(filter ?? {}, { orderBy, first, after, last, before }, { loaders, include: actionableInclude(nodesOf(selectionOf(info))) });
+    // The input guard has checked the day; the service compares it as midnight UTC.
+    const dueBefore = filter?.dueBefore ? parseCalendarDate(filter.dueBefore) : null;
+    const page = await this.service.listActionables({ ...filter, dueBefore }, { orderBy, first, after, last, before }, { loaders, include: actionableInclude(nodesOf(selectionOf(info))) });
     return toConnection(page);
   }
 
-  @ResolveField(() => String, { nullable: true, description: 'Calendar date, YYYY-MM-DD.' })
+  @ResolveField(() => CalendarDateScalar, { nullable: true })
   dueDate(@Parent() a: ActionableRecord): string | null {
     return a.dueDate ? a.dueDate.toISOString().slice(0, 10) : null;
   }

@@ -25,7 +25,7 @@ registerEnumType(ParameterSourceEnum, {
 export const SuggestionReasonSourceEnum = { PATTERN: 'pattern', FACTOR: 'factor', COMPONENT: 'component', TEXT: 'text', ACTIONABLE: 'actionable' } as const;
 registerEnumType(SuggestionReasonSourceEnum, { name: 'SuggestionReasonSource', description: "The part of the incident a template's ranking reason comes from." });
 
-@ObjectType({ description: 'A failure-pattern template: a parameterised model of one class of failure.' })
+@ObjectType('ModelTemplate', { description: 'A failure-pattern template: a parameterised model of one class of failure.' })
 export class ModelTemplateInfo {
   @Field() key!: string;
   @Field() title!: string;
@@ -96,7 +96,7 @@ export class ModelSuggestion {
   @Field(() => [SuggestedActionableMatch]) matches!: SuggestedActionableMatch[];
   @Field(() => [UnmatchedActionable]) unmatched!: UnmatchedActionable[];
   @Field(() => [SuggestedCheck]) checks!: SuggestedCheck[];
-  @Field({ description: 'The failure criterion in words.' }) failureCriterion!: string;
+  @Field({ name: 'criterion', description: 'The failure criterion in words.' }) failureCriterion!: string;
   @Field(() => JSONScalar, { description: 'The draft engine spec, as `createModelSpec` takes it.' }) spec!: unknown;
 }
 
@@ -129,4 +129,5 @@ export class AttachSuggestedModelInput {
 export class AttachSuggestedModelPayload {
   @Field(() => ModelSpecVersion, { description: 'The spec version created (or the identical one already stored).' }) specVersion!: ModelSpecVersion;
   @Field(() => IncidentModel) model!: unknown;
+  @Field(() => Incident, { description: 'The incident the model is now attached to.' }) incident!: unknown;
 }

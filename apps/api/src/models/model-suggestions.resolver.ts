@@ -72,6 +72,6 @@ export class ModelSuggestionsResolver {
     const draft = this.suggestions.draft(t, await this.suggestions.incidentText(incident, loaders), overrides);
     const { specVersion, view } = await this.suggestions.confirm(incident, draft.spec, input.expectedModel, 'input.expectedModel');
     const { key, version, title, model } = view.spec;
-    return { specVersion, model: { ...view, key, version, title, description: model.description } };
+    return { specVersion, model: { ...view, key, version, title, description: model.description }, incident: await loaders.incident.load(view.incidentId) };
   }
 }

@@ -69,7 +69,7 @@ export class FixVerdict {
   @Field(() => Float, { nullable: true, description: 'DELAYED: seconds later than the baseline.' }) delaySeconds!: number | null;
   @Field(() => FailureEvaluation) run!: FailureEvaluation;
   @Field(() => FailureEvaluation, { description: 'The run judged against.' }) baseline!: FailureEvaluation;
-  @Field({ description: 'Scenario of the baseline run, usually as-happened.' }) baselineScenario!: string;
+  @Field({ name: 'baselineScenarioKey', description: 'Key of the scenario of the baseline run, usually as-happened.' }) baselineScenario!: string;
 }
 
 @ObjectType({ description: 'A what-if value a scenario did not apply, because the scenario sets that parameter itself (its fix).' })
@@ -115,7 +115,7 @@ export class ModelSummaryFigure {
 export class ModelCheck {
   @Field() name!: string;
   @Field() description!: string;
-  @Field({ description: 'The scenario the check was evaluated on.' }) scenario!: string;
+  @Field({ name: 'scenarioKey', description: 'Key of the scenario the check was evaluated on.' }) scenario!: string;
   @Field({ description: 'The expectation in words, e.g. "≈ 51,660 sessions (±2 %)".' }) expectedText!: string;
   @Field(() => Float, { nullable: true }) observed!: number | null;
   @Field() unit!: string;

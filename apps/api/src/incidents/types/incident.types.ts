@@ -16,6 +16,7 @@ import {
   TimePrecisionEnum,
   TimelineEventKindEnum,
 } from '../../common/graphql-enums';
+import { CalendarDateScalar } from '../../common/calendar-date.scalar';
 import { PageInfo } from '../../common/page-info.type';
 import { Node } from '../../node/node.interface';
 
@@ -154,7 +155,7 @@ export class ActionableFilterInput {
   @Field(() => [ActionableStatusEnum], { nullable: true }) status?: ActionableStatus[] | null;
   @Field(() => String, { nullable: true }) owner?: string | null;
   @Field(() => Boolean, { nullable: true, description: 'Due date passed while still open or in progress.' }) overdue?: boolean | null;
-  @Field(() => Date, { nullable: true, description: 'Due on a day before the (UTC) day of this instant.' }) dueBefore?: Date | null;
+  @Field(() => CalendarDateScalar, { nullable: true, description: 'Due on a day before this one.' }) dueBefore?: string | null;
   @Field(() => String, { nullable: true, description: 'A pattern key of the incident.' }) pattern?: string | null;
   @Field(() => String, { nullable: true, description: 'The slug of the incident.' }) incident?: string | null;
   @Field(() => Boolean, { nullable: true }) hasExternalRef?: boolean | null;

@@ -9,6 +9,7 @@ import {
   TimePrecisionEnum,
   TimelineEventKindEnum,
 } from '../../common/graphql-enums';
+import { CalendarDateScalar } from '../../common/calendar-date.scalar';
 import { ActionablePriorityEnum } from '../tracking-enums';
 
 export const POSITION_DESCRIPTION = 'Index in the list (0 = first); omitted keeps an existing item in place and appends a new one.';
@@ -19,7 +20,7 @@ export class ActionablePatchInput {
   @Field(() => String, { nullable: true, description: 'At most 300 characters.' }) title?: string;
   @Field(() => String, { nullable: true, description: 'At most 20000 characters.' }) description?: string;
   @Field(() => String, { nullable: true }) owner?: string | null;
-  @Field(() => String, { nullable: true, description: 'Calendar date YYYY-MM-DD.' }) dueDate?: string | null;
+  @Field(() => CalendarDateScalar, { nullable: true }) dueDate?: string | null;
   @Field(() => ActionablePriorityEnum, { nullable: true }) priority?: ActionablePriority | null;
   @Field(() => [String], { nullable: true, description: 'Keys of the causal factors (of the same incident) this work addresses; replaces the list.' }) addresses?: string[];
   @Field(() => [String], { nullable: true, description: `${REFERENCES} Replaces the list.` }) references?: string[];
@@ -32,7 +33,7 @@ export class CreateActionableInput {
   @Field({ description: 'At most 300 characters.' }) title!: string;
   @Field(() => String, { nullable: true, description: 'At most 20000 characters.' }) description?: string;
   @Field(() => String, { nullable: true }) owner?: string | null;
-  @Field(() => String, { nullable: true, description: 'Calendar date YYYY-MM-DD.' }) dueDate?: string | null;
+  @Field(() => CalendarDateScalar, { nullable: true }) dueDate?: string | null;
   @Field(() => ActionablePriorityEnum, { nullable: true }) priority?: ActionablePriority | null;
   @Field(() => [String], { nullable: true, description: 'Keys of the causal factors (of the same incident) this work addresses.' }) addresses?: string[];
   @Field(() => [String], { nullable: true, description: REFERENCES }) references?: string[];
@@ -99,7 +100,7 @@ export class IncidentActionableInput {
   @Field(() => String, { nullable: true }) description?: string | null;
   @Field(() => String, { nullable: true }) owner?: string | null;
   @Field(() => ActionableStatusEnum, { nullable: true, description: 'Defaults to OPEN.' }) status?: ActionableStatus | null;
-  @Field(() => String, { nullable: true, description: 'Calendar date YYYY-MM-DD.' }) dueDate?: string | null;
+  @Field(() => CalendarDateScalar, { nullable: true }) dueDate?: string | null;
   @Field(() => [String], { nullable: true, description: REFERENCES }) references?: string[] | null;
   @Field(() => [String], { nullable: true, description: 'Keys of causal factors in this input.' }) addresses?: string[] | null;
 }

@@ -37,7 +37,7 @@ export class OrganizationActionableCounts extends ActionableCounts {
 
 @ObjectType()
 export class PatternActionableCounts extends ActionableCounts {
-  @Field({ description: 'Pattern key.' }) pattern!: string;
+  @Field({ name: 'patternKey' }) pattern!: string;
   @Field() name!: string;
 }
 
