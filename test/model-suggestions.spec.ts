@@ -8,8 +8,8 @@ const SUGGEST = `query S($input: SuggestModelsInput!) {
     suggestions {
       template { key remedies } score reasons { from detail }
       parameters { name value unit min max from provenance { kind quote place why } figure { raw quote place anchor } }
-      matches { actionableKey remedy fixKey scenarioKey }
-      unmatched { actionableKey remedies }
+      matches { actionableKey actionable { id key } remedy fixKey scenarioKey }
+      unmatched { actionableKey actionable { id key } remedies }
       checks { name kind }
       criterion
     }
@@ -18,10 +18,11 @@ const SUGGEST = `query S($input: SuggestModelsInput!) {
 const ATTACH = `mutation A($input: AttachSuggestedModelInput!) {
   attachSuggestedModel(input: $input) {
     specVersion { key version }
+    incident { slug model { key version } }
     model { key version scenarios { key actionable { key } } parameters { name default provenance { kind } } }
   }
 }`;
-type Suggestions = { suggestModels: { suggestions: { template: { key: string }; parameters: { name: string; value: number; from: string; provenance: { kind: string; quote: string | null }; figure: { raw: string; anchor: string } | null }[]; matches: { actionableKey: string; remedy: string; scenarioKey: string }[]; checks: { kind: string }[] }[] } };
+type Suggestions = { suggestModels: { suggestions: { template: { key: string }; parameters: { name: string; value: number; from: string; provenance: { kind: string; quote: string | null }; figure: { raw: string; anchor: string } | null }[]; matches: { actionableKey: string; actionable: { id: string; key: string }; remedy: string; scenarioKey: string }[]; unmatched: { actionableKey: string; actionable: { id: string; key: string } }[]; checks: { kind: string }[] }[] } };
 
 describe('suggested models over GraphQL', () => {
   let t: TestApp;
@@ -54,6 +55,13 @@ describe('suggested models over GraphQL', () => {
     expect(assumed.provenance.kind).toBe('ASSUMPTION');
     expect(best!.matches.find((m) => m.actionableKey === 'raise-haproxy-session-limit')?.remedy).toBe('raise-cap');
     expect(best!.checks.every((c) => ['REPRODUCES', 'FITTED', 'CONSTRUCTION'].includes(c.kind))).toBe(true);
+    // Matched and unmatched actionables are the Actionable nodes themselves.
+    const named = [...best!.matches, ...res.data.suggestModels.suggestions.flatMap((s) => s.unmatched)];
+    expect(named.length).toBeGreaterThan(0);
+    for (const m of named) expect(m.actionable.key).toBe(m.actionableKey);
+    const raise = best!.matches.find((m) => m.actionableKey === 'raise-haproxy-session-limit')!;
+    const refetched = await t.gql<{ node: { key: string } }>(`query($id: ID!) { node(id: $id) { ... on Actionable { key } } }`, { id: raise.actionable.id });
+    expect(refetched.data.node.key).toBe('raise-haproxy-session-limit');
   });
 
   it('refuses a parameter outside its range, naming the field, and one without a template', async () => {
@@ -66,14 +74,16 @@ describe('suggested models over GraphQL', () => {
   });
 
   it('attaches a confirmed draft as a new spec version; runs name the version; a stale confirmation is a conflict', async () => {
-    const first = await t.gql<{ attachSuggestedModel: { specVersion: { key: string; version: string }; model: { scenarios: { key: string; actionable: { key: string } | null }[]; parameters: { name: string; default: number; provenance: { kind: string } }[] } } }>(
+    const first = await t.gql<{ attachSuggestedModel: { specVersion: { key: string; version: string }; incident: { slug: string; model: { key: string; version: string } }; model: { scenarios: { key: string; actionable: { key: string } | null }[]; parameters: { name: string; default: number; provenance: { kind: string } }[] } } }>(
       ATTACH,
       { input: { incident: STACKEGG, template: 'connection-cap', parameters: [{ name: 'backlog', value: 2048 }], expectedModel: null } },
       as('editor'),
     );
     expect(first.errors).toBeUndefined();
-    const { specVersion, model } = first.data.attachSuggestedModel;
+    const { specVersion, model, incident } = first.data.attachSuggestedModel;
     expect(specVersion).toEqual({ key: `${STACKEGG}-connection-cap`, version: '1' });
+    // The payload carries the incident it changed, with the model now attached to it.
+    expect(incident).toEqual({ slug: STACKEGG, model: { key: `${STACKEGG}-connection-cap`, version: '1' } });
     expect(model.parameters.find((p) => p.name === 'backlog')).toMatchObject({ default: 2048, provenance: { kind: 'ASSUMPTION' } });
     const raise = model.scenarios.find((s) => s.actionable?.key === 'raise-haproxy-session-limit')!;
     expect(raise).toBeDefined();

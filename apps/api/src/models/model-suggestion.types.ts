@@ -1,6 +1,6 @@
 import { Field, Float, InputType, ObjectType, registerEnumType } from '@nestjs/graphql';
 import { JSONScalar } from '../common/json.scalar';
-import { Incident } from '../incidents/types/incident.types';
+import { Actionable, Incident } from '../incidents/types/incident.types';
 import { CheckKindEnum, IncidentModel, ModelSpecVersion, ParameterProvenance, ParameterValueInput } from './model.types';
 
 export enum ParameterSourceEnum {
@@ -66,7 +66,9 @@ export class SuggestedParameter {
 @ObjectType({ description: "An actionable matched to a fix scenario of the draft by the kind of remedy it describes." })
 export class SuggestedActionableMatch {
   @Field() actionableKey!: string;
-  @Field() actionableTitle!: string;
+  @Field(() => Actionable) actionable?: Actionable;
+  /** Not in the schema: the incident whose actionable this is, for resolving `actionable`. */
+  incidentId!: string;
   @Field({ description: 'The remedy kind (`add-timeout`, `retry-budget`, `raise-cap`, …).' }) remedy!: string;
   @Field({ description: "The actionable's words that name the remedy." }) evidence!: string;
   @Field({ description: 'The fix of the template it is modelled by.' }) fixKey!: string;
@@ -76,7 +78,9 @@ export class SuggestedActionableMatch {
 @ObjectType({ description: 'An actionable the draft has no fix scenario for.' })
 export class UnmatchedActionable {
   @Field() actionableKey!: string;
-  @Field() title!: string;
+  @Field(() => Actionable) actionable?: Actionable;
+  /** Not in the schema: the incident whose actionable this is, for resolving `actionable`. */
+  incidentId!: string;
   @Field(() => [String], { description: 'Remedy kinds read from it (none for measuring, monitoring or process work).' }) remedies!: string[];
 }
 

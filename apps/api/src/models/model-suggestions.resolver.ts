@@ -1,4 +1,4 @@
-import { Args, Mutation, Query, Resolver } from '@nestjs/graphql';
+import { Args, Mutation, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
 import { AppError } from '@hindsight/domain';
 import type { IncidentLoaders } from '@hindsight/incidents';
 import { TEMPLATES, type ModelSuggestion as Suggestion, type ModelTemplate } from '@hindsight/model-templates';
@@ -9,9 +9,12 @@ import {
   AttachSuggestedModelPayload,
   ModelSuggestion,
   ModelTemplateInfo,
+  SuggestedActionableMatch,
   SuggestModelsInput,
   SuggestModelsPayload,
+  UnmatchedActionable,
 } from './model-suggestion.types';
+import { Actionable } from '../incidents/types/incident.types';
 import { ModelSuggestionsService } from './model-suggestions.service';
 import { provenanceOf } from './models.resolver';
 
@@ -20,15 +23,15 @@ export function templateInfo(t: ModelTemplate): ModelTemplateInfo {
 }
 
 /** The GraphQL shape of one draft. */
-export function suggestionView(s: Suggestion | (Omit<Suggestion, 'score' | 'reasons'> & { score?: number; reasons?: Suggestion['reasons'] })): ModelSuggestion {
+export function suggestionView(incidentId: string, s: Suggestion | (Omit<Suggestion, 'score' | 'reasons'> & { score?: number; reasons?: Suggestion['reasons'] })): ModelSuggestion {
   const spec = s.spec;
   return {
     template: templateInfo(s.template),
     score: s.score ?? 0,
     reasons: s.reasons ?? [],
     parameters: s.parameters.map((p) => ({ ...p, provenance: provenanceOf(p.provenance)! })),
-    matches: s.matches.map((m) => ({ ...m, scenarioKey: spec.scenarios.find((x) => x.actionableKey === m.actionableKey)?.key ?? m.fixKey })),
-    unmatched: s.unmatched,
+    matches: s.matches.map((m) => ({ ...m, incidentId, scenarioKey: spec.scenarios.find((x) => x.actionableKey === m.actionableKey)?.key ?? m.fixKey })),
+    unmatched: s.unmatched.map((u) => ({ ...u, incidentId })),
     checks: (spec.checks ?? []).map((c) => ({ name: c.name, description: c.description, kind: c.kind ?? null })),
     failureCriterion: spec.failure?.description ?? '',
     spec,
@@ -55,10 +58,10 @@ export class ModelSuggestionsResolver {
     if (input.template) {
       const t = this.suggestions.template(input.template, 'input.template');
       const overrides = this.suggestions.overrides(t, input.parameters ?? [], (i, part) => `input.parameters[${i}].${part}`);
-      return { incident, suggestions: [suggestionView(this.suggestions.draft(t, text, overrides))] };
+      return { incident, suggestions: [suggestionView(incident.id, this.suggestions.draft(t, text, overrides))] };
     }
     if (input.parameters?.length) throw AppError.badField('input.parameters', 'parameters need a template: name the template they belong to');
-    return { incident, suggestions: this.suggestions.suggest(text).map(suggestionView) };
+    return { incident, suggestions: this.suggestions.suggest(text).map((s) => suggestionView(incident.id, s)) };
   }
 
   @Mutation(() => AttachSuggestedModelPayload, {
@@ -73,5 +76,26 @@ export class ModelSuggestionsResolver {
     const { specVersion, view } = await this.suggestions.confirm(incident, draft.spec, input.expectedModel, 'input.expectedModel');
     const { key, version, title, model } = view.spec;
     return { specVersion, model: { ...view, key, version, title, description: model.description }, incident: await loaders.incident.load(view.incidentId) };
+  }
+}
+
+/** The actionable a draft speaks of: the Actionable node itself, so caches hold one copy of it. */
+async function actionableOf(parent: { incidentId: string; actionableKey: string }, loaders: IncidentLoaders) {
+  const found = (await loaders.actionables.load(parent.incidentId)).find((a) => a.key === parent.actionableKey);
+  if (!found) throw AppError.notFound('Actionable', parent.actionableKey, 'actionableKey');
+  return found;
+}
+
+@Resolver(() => SuggestedActionableMatch)
+export class SuggestedActionableMatchResolver {
+  @ResolveField(() => Actionable) actionable(@Parent() m: SuggestedActionableMatch, @Loaders() loaders: IncidentLoaders) {
+    return actionableOf(m, loaders);
+  }
+}
+
+@Resolver(() => UnmatchedActionable)
+export class UnmatchedActionableResolver {
+  @ResolveField(() => Actionable) actionable(@Parent() u: UnmatchedActionable, @Loaders() loaders: IncidentLoaders) {
+    return actionableOf(u, loaders);
   }
 }

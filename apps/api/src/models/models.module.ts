@@ -4,7 +4,7 @@ import { MODEL_EXECUTOR, MODEL_RUN_OPTIONS, ModelExplorations, ModelRunQueue, Mo
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/app-config.token';
 import { IncidentsModule } from '../incidents/incidents.module';
-import { ModelSuggestionsResolver } from './model-suggestions.resolver';
+import { ModelSuggestionsResolver, SuggestedActionableMatchResolver, UnmatchedActionableResolver } from './model-suggestions.resolver';
 import { ModelSuggestionsService } from './model-suggestions.service';
 import { ModelExplorationResolver } from './model-exploration.resolver';
 import { ActionableScenarioResolver, IncidentModelFieldResolver, IncidentModelResolver, ModelRunResolver, ModelScenarioResolver, ModelsResolver } from './models.resolver';
@@ -66,6 +66,8 @@ class ModelRunsLifecycle implements OnApplicationBootstrap, OnModuleDestroy {
     ActionableScenarioResolver,
     ModelRunResolver,
     ModelSuggestionsResolver,
+    SuggestedActionableMatchResolver,
+    UnmatchedActionableResolver,
     ModelSuggestionsService,
     ModelExplorations,
     ModelExplorationResolver,
