@@ -111,22 +111,22 @@ describe('incident-level writes for editors', () => {
         slug: 'Not A Slug',
         timeline: [{ key: 'e1', at: '2026-01-01T00:00:00Z', precision: 'NONE', kind: 'TRIGGER', text: 'x' }],
         causalLinks: [{ from: 'no-gateway-timeout', to: 'nowhere', kind: 'CAUSES' }],
-        actionables: [{ key: 'a1', title: 'x', dueDate: '2026-13-01', references: ['what is this'] }],
+        actionables: [{ key: 'a1', title: 'x', dueDate: '2026-12-01', references: ['what is this', 'T1', 'nor this'] }],
       },
     });
     expect(bad.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
     const fields = (bad.errors?.[0]?.extensions?.problems as { field: string }[]).map((p) => p.field);
-    expect(fields).toEqual(['input.actionables[0].dueDate', 'input.actionables[0].references[0]']);
+    expect(fields).toEqual(['input.actionables[0].references[0]', 'input.actionables[0].references[2]']);
     const stillBad = await gql(`mutation C($i: CreateIncidentInput!) { createIncident(input: $i) { incident { slug } } }`, {
       i: { ...NEW_INCIDENT, slug: 'Not A Slug', timeline: [{ key: 'e1', at: '2026-01-01T00:00:00Z', precision: 'NONE', kind: 'TRIGGER', text: 'x' }], causalLinks: [{ from: 'no-gateway-timeout', to: 'nowhere', kind: 'CAUSES' }], actionables: [] },
     });
     expect((stillBad.errors?.[0]?.extensions?.problems as { field: string }[]).map((p) => p.field)).toEqual(['input.slug', 'input.timeline[0].precision', 'input.causalLinks[0].to']);
-    // A time that is no instant is refused by its DateTime type, before anything else is checked.
+    // A time that is no instant, or a due date that is no day, is refused by its type, before anything else is checked.
     const notATime = await gql(`mutation C($i: CreateIncidentInput!) { createIncident(input: $i) { incident { slug } } }`, {
-      i: { ...NEW_INCIDENT, slug: 'not-a-slug', timeline: [{ key: 'e1', at: 'yesterday', precision: 'MINUTE', kind: 'TRIGGER', text: 'x' }], keyTimes: { started: { at: '2026-02-30T10:00:00Z', precision: 'MINUTE' } } },
+      i: { ...NEW_INCIDENT, slug: 'not-a-slug', timeline: [{ key: 'e1', at: 'yesterday', precision: 'MINUTE', kind: 'TRIGGER', text: 'x' }], keyTimes: { started: { at: '2026-02-30T10:00:00Z', precision: 'MINUTE' } }, actionables: [{ key: 'a1', title: 'x', dueDate: '2026-13-01' }] },
     });
     expect(notATime.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT' });
-    expect((notATime.errors?.[0]?.extensions?.problems as { field: string }[]).map((p) => p.field)).toEqual(['input.keyTimes.started.at', 'input.timeline[0].at']);
+    expect((notATime.errors?.[0]?.extensions?.problems as { field: string }[]).map((p) => p.field)).toEqual(['input.actionables[0].dueDate', 'input.keyTimes.started.at', 'input.timeline[0].at']);
     expect(await prisma.incident.count({ where: { slug: 'not-a-slug' } })).toBe(0);
   });
 
@@ -224,10 +224,12 @@ describe('incident-level writes for editors', () => {
   it('upserts factors and links, refuses to delete a factor an actionable addresses, and removes its links with it', async () => {
     const slug = NEW_INCIDENT.slug;
     let v = await version(slug);
-    const factor = await gql<{ upsertCausalFactor: { incident: Incident } }>(
-      `mutation { upsertCausalFactor(input: { slug: "${slug}", expectedVersion: ${v}, factor: { key: "gateway-outage", role: TRIGGER, component: "gateway", text: "The gateway goes silent." }, position: 0 }) { incident { version causalFactors { key } } } }`,
+    // A factor whose component the source does not name leaves it out: it reads back as null.
+    const factor = await gql<{ upsertCausalFactor: { incident: Incident; causalFactor: { key: string; component: string | null } } }>(
+      `mutation { upsertCausalFactor(input: { slug: "${slug}", expectedVersion: ${v}, factor: { key: "gateway-outage", role: TRIGGER, text: "The gateway goes silent." }, position: 0 }) { incident { version causalFactors { key } } causalFactor { key component } } }`,
     );
     expect(factor.data.upsertCausalFactor.incident.causalFactors.map((f) => f.key)).toEqual(['gateway-outage', 'no-gateway-timeout', 'workers-block']);
+    expect(factor.data.upsertCausalFactor.causalFactor).toEqual({ key: 'gateway-outage', component: null });
     v++;
     const link = (op: string, to: string) =>
       gql<Record<string, { incident: Incident }>>(`mutation { ${op}(input: { slug: "${slug}", expectedVersion: ${v}, link: { from: "gateway-outage", to: "${to}", kind: CAUSES } }) { incident { version causalLinks { from { key } to { key } } } } }`);

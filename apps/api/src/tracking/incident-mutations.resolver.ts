@@ -9,6 +9,7 @@ import { toGlobalId } from '../node/global-id';
 import {
   CreateIncidentInput,
   DeleteCausalFactorInput,
+  type CausalFactorInput,
   type KeyTimeInput,
   type KeyTimesInput,
   type TimelineEventInput,
@@ -41,6 +42,11 @@ function eventText(event: TimelineEventInput) {
   return { ...event, at: instantText(event.at) };
 }
 
+/** An omitted component is an unknown one, as in imported records. */
+function factorOf(factor: CausalFactorInput) {
+  return { ...factor, component: factor.component ?? null };
+}
+
 function keyTimesText(keyTimes: KeyTimesInput | null | undefined) {
   if (!keyTimes) return keyTimes;
   // Only the key times sent: an omitted one stays as it is, null clears it.
@@ -60,8 +66,8 @@ export class IncidentMutationsResolver {
 
   @Mutation(() => CreateIncidentPayload, { description: 'A whole incident in one call (the importer uses it). CONFLICT when the slug is taken. Editor.' })
   async createIncident(@Args('input') input: CreateIncidentInput, @CurrentPrincipal() actor: Principal) {
-    const { status, note, keyTimes, timeline, ...incident } = input;
-    return { incident: await this.incidents.create({ ...incident, keyTimes: keyTimesText(keyTimes), timeline: timeline?.map(eventText) }, status, actor, note) };
+    const { status, note, keyTimes, timeline, causalFactors, ...incident } = input;
+    return { incident: await this.incidents.create({ ...incident, keyTimes: keyTimesText(keyTimes), timeline: timeline?.map(eventText), causalFactors: causalFactors?.map(factorOf) }, status, actor, note) };
   }
 
   @Mutation(() => UpdateIncidentPayload, { description: 'Changes fields of an incident, including its slug (the old one keeps working as an alias). Editor.' })
@@ -84,7 +90,7 @@ export class IncidentMutationsResolver {
 
   @Mutation(() => UpsertCausalFactorPayload, { description: 'Adds a causal factor, or replaces the one with the same key. Editor.' })
   async upsertCausalFactor(@Args('input') input: UpsertCausalFactorInput, @CurrentPrincipal() actor: Principal) {
-    const incident = await this.incidents.upsertCausalFactor(input.slug, input.expectedVersion, input.factor, input.position, actor, input.note);
+    const incident = await this.incidents.upsertCausalFactor(input.slug, input.expectedVersion, factorOf(input.factor), input.position, actor, input.note);
     return { incident, causalFactor: await this.prisma.causalFactor.findFirstOrThrow({ where: { incidentId: incident.id, key: input.factor.key } }) };
   }
 

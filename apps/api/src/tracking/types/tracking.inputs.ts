@@ -82,7 +82,7 @@ export class TimelineEventInput {
 export class CausalFactorInput {
   @Field({ description: 'Stable key, unique in the incident.' }) key!: string;
   @Field(() => FactorRoleEnum) role!: FactorRole;
-  @Field() component!: string;
+  @Field(() => String, { nullable: true, description: 'Null when the source names no component.' }) component!: string | null;
   @Field() text!: string;
 }
 
