@@ -2,8 +2,8 @@ import { issueTokens } from './support/api-tokens';
 import { startTestApp, type TestApp } from './support/test-app';
 
 const STACKEGG = 'stackegg-haproxy-session-cap-2015';
-const SUGGEST = `query S($input: SuggestModelsInput!) {
-  suggestModels(input: $input) {
+const SUGGEST = `query S($incident: String!, $template: String, $parameters: [ParameterValueInput!]) {
+  suggestModels(incident: $incident, template: $template, parameters: $parameters) {
     incident { slug }
     suggestions {
       template { key remedies } score reasons { from detail }
@@ -36,14 +36,14 @@ describe('suggested models over GraphQL', () => {
   });
 
   it('is for editors only', async () => {
-    const anonymous = await t.gql(SUGGEST, { input: { incident: STACKEGG } });
+    const anonymous = await t.gql(SUGGEST, { incident: STACKEGG });
     expect(anonymous.errors?.[0]?.extensions?.code).toMatch(/UNAUTHENTICATED|FORBIDDEN/);
-    const viewer = await t.gql(SUGGEST, { input: { incident: STACKEGG } }, as('viewer'));
+    const viewer = await t.gql(SUGGEST, { incident: STACKEGG }, as('viewer'));
     expect(viewer.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
   });
 
   it('ranks the connection-cap template first for StackEgg, with its figures and where they stand', async () => {
-    const res = await t.gql<Suggestions>(SUGGEST, { input: { incident: STACKEGG } }, as('editor'));
+    const res = await t.gql<Suggestions>(SUGGEST, { incident: STACKEGG }, as('editor'));
     expect(res.errors).toBeUndefined();
     const [best] = res.data.suggestModels.suggestions;
     expect(best!.template.key).toBe('connection-cap');
@@ -65,12 +65,14 @@ describe('suggested models over GraphQL', () => {
   });
 
   it('refuses a parameter outside its range, naming the field, and one without a template', async () => {
-    const bad = await t.gql(SUGGEST, { input: { incident: STACKEGG, template: 'connection-cap', parameters: [{ name: 'holdSeconds', value: -1 }] } }, as('editor'));
-    expect(bad.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'input.parameters[0].value' });
-    const loose = await t.gql(SUGGEST, { input: { incident: STACKEGG, parameters: [{ name: 'holdSeconds', value: 5 }] } }, as('editor'));
-    expect(loose.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'input.parameters' });
-    const unknown = await t.gql(SUGGEST, { input: { incident: STACKEGG, template: 'nope' } }, as('editor'));
-    expect(unknown.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'input.template' });
+    const bad = await t.gql(SUGGEST, { incident: STACKEGG, template: 'connection-cap', parameters: [{ name: 'holdSeconds', value: -1 }] }, as('editor'));
+    expect(bad.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'parameters[0].value' });
+    const loose = await t.gql(SUGGEST, { incident: STACKEGG, parameters: [{ name: 'holdSeconds', value: 5 }] }, as('editor'));
+    expect(loose.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'parameters' });
+    const unknown = await t.gql(SUGGEST, { incident: STACKEGG, template: 'nope' }, as('editor'));
+    expect(unknown.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'template' });
+    const nowhere = await t.gql(SUGGEST, { incident: 'no-such-incident' }, as('editor'));
+    expect(nowhere.errors?.[0]?.extensions).toMatchObject({ code: 'NOT_FOUND', what: 'Incident' });
   });
 
   it('attaches a confirmed draft as a new spec version; runs name the version; a stale confirmation is a conflict', async () => {

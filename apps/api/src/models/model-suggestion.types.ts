@@ -104,15 +104,8 @@ export class ModelSuggestion {
   @Field(() => JSONScalar, { description: 'The draft engine spec, as `createModelSpec` takes it.' }) spec!: unknown;
 }
 
-@InputType()
-export class SuggestModelsInput {
-  @Field({ description: "The incident's slug." }) incident!: string;
-  @Field(() => String, { nullable: true, description: 'Only this template (with `parameters` applied); all ranked templates when omitted.' }) template?: string | null;
-  @Field(() => [ParameterValueInput], { nullable: true, description: 'Values a person set, replacing what was read or assumed.' }) parameters?: ParameterValueInput[] | null;
-}
-
-@ObjectType()
-export class SuggestModelsPayload {
+@ObjectType({ description: 'Draft models for one incident, best first.' })
+export class ModelSuggestions {
   @Field(() => Incident) incident!: unknown;
   @Field(() => [ModelSuggestion], { description: 'Best first.' }) suggestions!: ModelSuggestion[];
 }

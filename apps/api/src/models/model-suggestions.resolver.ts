@@ -10,10 +10,10 @@ import {
   ModelSuggestion,
   ModelTemplateInfo,
   SuggestedActionableMatch,
-  SuggestModelsInput,
-  SuggestModelsPayload,
+  ModelSuggestions,
   UnmatchedActionable,
 } from './model-suggestion.types';
+import { ParameterValueInput } from './model.types';
 import { Actionable } from '../incidents/types/incident.types';
 import { ModelSuggestionsService } from './model-suggestions.service';
 import { provenanceOf } from './models.resolver';
@@ -48,19 +48,24 @@ export class ModelSuggestionsResolver {
   }
 
   @RequireRole('editor')
-  @Query(() => SuggestModelsPayload, {
+  @Query(() => ModelSuggestions, {
     description:
       'Draft models for an incident (editor): templates ranked by its patterns, factors, components and text, each with its parameters read from the text (with provenance) or assumed (with why), its actionables matched to fix scenarios, and its checks. Nothing is stored.',
   })
-  async suggestModels(@Args('input') input: SuggestModelsInput, @Loaders() loaders: IncidentLoaders): Promise<SuggestModelsPayload> {
-    const incident = await this.suggestions.findIncident(input.incident);
+  async suggestModels(
+    @Args('incident', { description: "The incident's slug." }) incidentSlug: string,
+    @Args('template', { type: () => String, nullable: true, description: 'Only this template (with `parameters` applied); all ranked templates when omitted.' }) template: string | null,
+    @Args('parameters', { type: () => [ParameterValueInput], nullable: true, description: 'Values a person set, replacing what was read or assumed.' }) parameters: ParameterValueInput[] | null,
+    @Loaders() loaders: IncidentLoaders,
+  ): Promise<ModelSuggestions> {
+    const incident = await this.suggestions.findIncident(incidentSlug);
     const text = await this.suggestions.incidentText(incident, loaders);
-    if (input.template) {
-      const t = this.suggestions.template(input.template, 'input.template');
-      const overrides = this.suggestions.overrides(t, input.parameters ?? [], (i, part) => `input.parameters[${i}].${part}`);
+    if (template) {
+      const t = this.suggestions.template(template, 'template');
+      const overrides = this.suggestions.overrides(t, parameters ?? [], (i, part) => `parameters[${i}].${part}`);
       return { incident, suggestions: [suggestionView(incident.id, this.suggestions.draft(t, text, overrides))] };
     }
-    if (input.parameters?.length) throw AppError.badField('input.parameters', 'parameters need a template: name the template they belong to');
+    if (parameters?.length) throw AppError.badField('parameters', 'parameters need a template: name the template they belong to');
     return { incident, suggestions: this.suggestions.suggest(text).map((s) => suggestionView(incident.id, s)) };
   }
 
