@@ -22,7 +22,7 @@ const ATTACH = `mutation A($input: AttachSuggestedModelInput!) {
     model { key version scenarios { key actionable { key } } parameters { name default provenance { kind } } }
   }
 }`;
-type Suggestions = { suggestModels: { suggestions: { template: { key: string }; parameters: { name: string; value: number; from: string; provenance: { kind: string; quote: string | null }; figure: { raw: string; anchor: string } | null }[]; matches: { actionableKey: string; actionable: { id: string; key: string }; remedy: string; scenarioKey: string }[]; unmatched: { actionableKey: string; actionable: { id: string; key: string } }[]; checks: { kind: string }[] }[] } };
+type Suggestions = { suggestModels: { suggestions: { template: { key: string }; reasons: { from: string }[]; parameters: { name: string; value: number; from: string; provenance: { kind: string; quote: string | null }; figure: { raw: string; anchor: string } | null }[]; matches: { actionableKey: string; actionable: { id: string; key: string }; remedy: string; scenarioKey: string }[]; unmatched: { actionableKey: string; actionable: { id: string; key: string } }[]; checks: { kind: string }[] }[] } };
 
 describe('suggested models over GraphQL', () => {
   let t: TestApp;
@@ -55,6 +55,8 @@ describe('suggested models over GraphQL', () => {
     expect(assumed.provenance.kind).toBe('ASSUMPTION');
     expect(best!.matches.find((m) => m.actionableKey === 'raise-haproxy-session-limit')?.remedy).toBe('raise-cap');
     expect(best!.checks.every((c) => ['REPRODUCES', 'FITTED', 'CONSTRUCTION'].includes(c.kind))).toBe(true);
+    expect(best!.reasons.length).toBeGreaterThan(0);
+    expect(best!.reasons.every((r) => ['PATTERN', 'FACTOR', 'COMPONENT', 'TEXT', 'ACTIONABLE'].includes(r.from))).toBe(true);
     // Matched and unmatched actionables are the Actionable nodes themselves.
     const named = [...best!.matches, ...res.data.suggestModels.suggestions.flatMap((s) => s.unmatched)];
     expect(named.length).toBeGreaterThan(0);
