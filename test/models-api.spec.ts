@@ -13,7 +13,7 @@ const RUN = `mutation R($incident: String!, $scenario: String!, $parameters: [Pa
   runModel(input: { incident: $incident, scenario: $scenario, parameters: $parameters, seed: $seed }) { run {
     id status scenarioKey seed engineVersion specVersion durationMs
     parameters { name value } summary { name value unit } checks { name pass expectedText observed explanation }
-    time series { key unit values } events { key at label } checksPassed
+    time series { key unit values } events { key time label } checksPassed
   } }
 }`;
 type Run = { id: string; status: string; summary: { name: string; value: number }[]; checks: { name: string; pass: boolean }[]; time: number[]; series: { key: string; unit: string; values: (number | null)[] }[]; checksPassed: boolean };

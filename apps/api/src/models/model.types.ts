@@ -138,7 +138,7 @@ export class ModelSeries {
 @ObjectType({ description: 'A trigger or intervention of the scenario, on the simulated time axis.' })
 export class ModelRunEvent {
   @Field() key!: string;
-  @Field(() => Float, { description: 'Seconds of simulated time.' }) at!: number;
+  @Field(() => Float, { name: 'time', description: 'Seconds of simulated time, on the axis of ModelRun.time.' }) at!: number;
   @Field() kind!: string;
   @Field() label!: string;
 }
