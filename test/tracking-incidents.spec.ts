@@ -170,6 +170,23 @@ describe('incident-level writes for editors', () => {
     ]);
   });
 
+  it('sets key times given as DateTimes, keeps the omitted ones, and refuses a null keyTimes', async () => {
+    const slug = 'stackegg-haproxy-session-cap-2015';
+    type K = { at: string; precision: string } | null;
+    const read = async () => (await gql<{ incident: { started: K; detected: K; resolved: K } }>(`{ incident(slug: "${slug}") { started { at precision } detected { at precision } resolved { at precision } } }`)).data.incident;
+    const before = await read();
+    const v = await version(slug);
+    const res = await gql<{ updateIncident: { incident: { started: K; detected: K; resolved: K } } }>(
+      `mutation($v: Int!) { updateIncident(input: { slug: "${slug}", expectedVersion: $v, patch: { keyTimes: { started: { at: "2015-03-31T10:20:00+02:00", precision: MINUTE }, detected: null } } }) { incident { started { at precision } detected { at precision } resolved { at precision } } } }`,
+      { v },
+    );
+    expect(res.errors).toBeUndefined();
+    // An instant with an offset is stored as the same instant; null clears one; an omitted one stays.
+    expect(res.data.updateIncident.incident).toEqual({ started: { at: '2015-03-31T08:20:00.000Z', precision: 'MINUTE' }, detected: null, resolved: before.resolved });
+    const refused = await gql(`mutation($v: Int!) { updateIncident(input: { slug: "${slug}", expectedVersion: $v, patch: { keyTimes: null } }) { incident { version } } }`, { v: v + 1 });
+    expect(refused.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'input.patch.keyTimes' });
+  });
+
   it('answers a stale version with CONFLICT and the current values, and writes nothing', async () => {
     const slug = 'stackegg-haproxy-session-cap-2015';
     const v = await version(slug);

@@ -72,7 +72,11 @@ export class IncidentMutationsResolver {
 
   @Mutation(() => UpdateIncidentPayload, { description: 'Changes fields of an incident, including its slug (the old one keeps working as an alias). Editor.' })
   async updateIncident(@Args('input') input: UpdateIncidentInput, @CurrentPrincipal() actor: Principal) {
-    return { incident: await this.incidents.update(input.slug, input.expectedVersion, { ...input.patch, keyTimes: keyTimesText(input.patch.keyTimes) ?? undefined }, actor, input.note) };
+    // Key times sent are turned into the writer's text; omitted (undefined) or null pass as they are.
+    const { keyTimes, ...rest } = input.patch;
+    // (null is refused by the writer, naming the field, as before.)
+    const patch: Parameters<IncidentWritesService['update']>[2] = { ...rest, ...(keyTimes === undefined ? {} : { keyTimes: keyTimes === null ? (null as never) : keyTimesText(keyTimes)! }) };
+    return { incident: await this.incidents.update(input.slug, input.expectedVersion, patch, actor, input.note) };
   }
 
   @Mutation(() => UpsertTimelineEventPayload, { description: 'Adds a timeline event, or replaces the one with the same key. Editor.' })
