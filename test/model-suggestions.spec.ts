@@ -17,7 +17,7 @@ const SUGGEST = `query S($incident: String!, $template: String, $parameters: [Pa
 }`;
 const ATTACH = `mutation A($input: AttachSuggestedModelInput!) {
   attachSuggestedModel(input: $input) {
-    specVersion { key version }
+    specVersion { id key version }
     incident { slug model { key version } }
     model { key version scenarios { key actionable { key } } parameters { name default provenance { kind } } }
   }
@@ -78,25 +78,27 @@ describe('suggested models over GraphQL', () => {
   });
 
   it('attaches a confirmed draft as a new spec version; runs name the version; a stale confirmation is a conflict', async () => {
-    const first = await t.gql<{ attachSuggestedModel: { specVersion: { key: string; version: string }; incident: { slug: string; model: { key: string; version: string } }; model: { scenarios: { key: string; actionable: { key: string } | null }[]; parameters: { name: string; default: number; provenance: { kind: string } }[] } } }>(
+    const first = await t.gql<{ attachSuggestedModel: { specVersion: { id: string; key: string; version: string }; incident: { slug: string; model: { key: string; version: string } }; model: { scenarios: { key: string; actionable: { key: string } | null }[]; parameters: { name: string; default: number; provenance: { kind: string } }[] } } }>(
       ATTACH,
       { input: { incident: STACKEGG, template: 'connection-cap', parameters: [{ name: 'backlog', value: 2048 }], expectedModel: null } },
       as('editor'),
     );
     expect(first.errors).toBeUndefined();
     const { specVersion, model, incident } = first.data.attachSuggestedModel;
-    expect(specVersion).toEqual({ key: `${STACKEGG}-connection-cap`, version: '1' });
+    expect(specVersion).toMatchObject({ key: `${STACKEGG}-connection-cap`, version: '1' });
     // The payload carries the incident it changed, with the model now attached to it.
     expect(incident).toEqual({ slug: STACKEGG, model: { key: `${STACKEGG}-connection-cap`, version: '1' } });
     expect(model.parameters.find((p) => p.name === 'backlog')).toMatchObject({ default: 2048, provenance: { kind: 'ASSUMPTION' } });
     const raise = model.scenarios.find((s) => s.actionable?.key === 'raise-haproxy-session-limit')!;
     expect(raise).toBeDefined();
 
-    const run = await t.gql<{ runModel: { run: { specVersion: string; status: string; verdict: { outcome: string } | null } } }>(
-      `mutation { runModel(input: { incident: "${STACKEGG}", scenario: "${raise.key}" }) { run { specVersion status verdict { outcome } } } }`,
+    const run = await t.gql<{ runModel: { run: { spec: { id: string; version: string }; status: string; verdict: { outcome: string } | null } } }>(
+      `mutation { runModel(input: { incident: "${STACKEGG}", scenario: "${raise.key}" }) { run { spec { id version } status verdict { outcome } } } }`,
     );
     expect(run.errors).toBeUndefined();
-    expect(run.data.runModel.run).toMatchObject({ specVersion: '1', status: 'SUCCEEDED', verdict: { outcome: 'PREVENTED' } });
+    expect(run.data.runModel.run).toMatchObject({ spec: { version: '1' }, status: 'SUCCEEDED', verdict: { outcome: 'PREVENTED' } });
+    // The run's spec is the very ModelSpecVersion node the attach returned.
+    expect(run.data.runModel.run.spec.id).toBe(first.data.attachSuggestedModel.specVersion.id);
 
     const stale = await t.gql(ATTACH, { input: { incident: STACKEGG, template: 'connection-cap', parameters: [{ name: 'backlog', value: 4096 }], expectedModel: null } }, as('editor'));
     expect(stale.errors?.[0]?.extensions).toMatchObject({ code: 'CONFLICT', field: 'input.expectedModel' });
@@ -108,7 +110,7 @@ describe('suggested models over GraphQL', () => {
     );
     expect(second.errors).toBeUndefined();
     expect(second.data.attachSuggestedModel.specVersion.version).toBe('2');
-    const again = await t.gql<{ runModel: { run: { specVersion: string } } }>(`mutation { runModel(input: { incident: "${STACKEGG}", scenario: "as-happened" }) { run { specVersion } } }`);
-    expect(again.data.runModel.run.specVersion).toBe('2');
+    const again = await t.gql<{ runModel: { run: { spec: { version: string } } } }>(`mutation { runModel(input: { incident: "${STACKEGG}", scenario: "as-happened" }) { run { spec { version } } } }`);
+    expect(again.data.runModel.run.spec.version).toBe('2');
   });
 });

@@ -11,7 +11,7 @@ import { testPrisma } from './support/test-db';
 const STACKEGG = 'stackegg-haproxy-session-cap-2015';
 const RUN = `mutation R($incident: String!, $scenario: String!, $parameters: [ParameterValueInput!], $seed: Int) {
   runModel(input: { incident: $incident, scenario: $scenario, parameters: $parameters, seed: $seed }) { run {
-    id status scenarioKey seed engineVersion specVersion durationMs
+    id status scenarioKey seed engineVersion spec { key version } durationMs
     parameters { name value } summary { name value unit } checks { name pass expectedText observed explanation }
     time series { key unit values } events { key time label } checksPassed
   } }

@@ -149,7 +149,6 @@ export class ModelRun extends Node {
   @Field() scenarioKey!: string;
   @Field(() => Int) seed!: number;
   @Field() engineVersion!: string;
-  @Field() specVersion!: string;
   @Field() queuedAt!: Date;
   @Field(() => Date, { nullable: true }) startedAt!: Date | null;
   @Field(() => Date, { nullable: true }) finishedAt!: Date | null;
