@@ -236,13 +236,13 @@ describe('roles: who may run which mutation', () => {
     {
       mutation: 'updateAccount',
       role: 'admin',
-      query: `mutation { updateAccount(input: { name: "spare-person", role: EDITOR }) { account { role } } }`,
+      query: `mutation { updateAccount(input: { account: "spare-person", role: EDITOR }) { account { role } } }`,
       variables: async () => ({}),
     },
     {
       mutation: 'resetAccountPassword',
       role: 'admin',
-      query: `mutation { resetAccountPassword(input: { name: "spare-person" }) { account { name } } }`,
+      query: `mutation { resetAccountPassword(input: { account: "spare-person" }) { account { name } } }`,
       variables: async () => ({}),
     },
   ];

@@ -84,7 +84,7 @@ describe('paging every connection with graphql-request', () => {
     actionables: root('actionables', () => client),
     patterns: root('patterns', () => client),
     apiTokens: root('apiTokens', () => admin),
-    accountList: root('accountList', () => admin),
+    accounts: root('accounts', () => admin),
     draftIncidents: () => ({
       c: editor,
       query: (args) => `{ draftIncidents(${args}) { ${DRAFT_SELECTION} } }`,

@@ -16,7 +16,7 @@ const HEAVY_INCIDENT = `incident(slug: "${STACKEGG}") { title timeline { key tex
 const HEAVY_PAGE = 'incidents(first: 100) { totalCount nodes { slug title narrative timeline { key text } causalFactors { key text } actionables { key title status } } }';
 const FLOODS: [string, string][] = [
   ['4,000 aliases of __schema', INTROSPECTION_FLOOD],
-  ['1,000 aliases of actionableStats', aliases(1000, 'actionableStats { total open overdue byOrganization { organization total } byPattern { pattern total } }')],
+  ['1,000 aliases of actionableStats', aliases(1000, 'actionableStats { total open overdue byOrganization { organization total } byPattern { patternKey total } }')],
   ['1,000 aliases of a heavy incident(slug)', aliases(1000, HEAVY_INCIDENT)],
   ['200 aliases of incidents(first: 100)', aliases(200, HEAVY_PAGE)],
 ];

@@ -289,16 +289,16 @@ const ROWS: Record<string, Row> = {
   },
   updateAccount: {
     role: 'admin',
-    base: () => ({ name: 'no-such-person', role: 'EDITOR' }),
-    baseOutcome: { code: 'NOT_FOUND', field: 'name' },
+    base: () => ({ account: 'no-such-person', role: 'EDITOR' }),
+    baseOutcome: { code: 'NOT_FOUND', field: 'account' },
     // `disabled` is a Boolean: like an enum, any other value is refused by the schema.
-    args: { name: [{ kind: 'name', expect: notFound('name') }], role: [{ kind: 'enum' }], disabled: [{ kind: 'enum' }] },
+    args: { account: [{ kind: 'name', expect: { ...notFound('account'), negative: { code: 'NOT_FOUND', field: 'account' } } }], role: [{ kind: 'enum' }], disabled: [{ kind: 'enum' }] },
   },
   resetAccountPassword: {
     role: 'admin',
-    base: () => ({ name: 'no-such-person' }),
-    baseOutcome: { code: 'NOT_FOUND', field: 'name' },
-    args: { name: [{ kind: 'name', expect: notFound('name') }] },
+    base: () => ({ account: 'no-such-person' }),
+    baseOutcome: { code: 'NOT_FOUND', field: 'account' },
+    args: { account: [{ kind: 'name', expect: { ...notFound('account'), negative: { code: 'NOT_FOUND', field: 'account' } } }] },
   },
   citeInRunbook: {
     role: 'editor',

@@ -128,13 +128,15 @@ A malformed message made every consumer crash and retry it forever.
   });
 
   it('lets an editor import, review and publish a draft', async () => {
-    type Out = { importPostmortem: { created: boolean; incident: { slug: string; status: string; version: number; timeline: { asWritten: string; precision: string }[]; actionables: { status: string; references: { ref: string }[] }[] }; report: { format: string; warnings: { code: string }[] } } };
+    type Out = { importPostmortem: { created: boolean; incident: { slug: string; status: string; version: number; timeline: { asWritten: string; precision: string }[]; actionables: { status: string; references: { ref: string }[] }[] }; report: { format: string; warnings: { code: string }[]; sections: { kind: string }[] } } };
     const res = await t.gql<Out>(IMPORT, { input: { document, sourceUrl: 'https://wiki.example.com/pm/42' } }, as('editor'));
     expect(res.errors).toBeUndefined();
     const { incident, report, created } = res.data.importPostmortem;
     expect(created).toBe(true);
     expect(incident.status).toBe('DRAFT');
     expect(report.format).toBe('MARKDOWN');
+    // Section kinds are the SectionKind enum, as every closed set of values is.
+    expect(report.sections.map((x) => x.kind)).toEqual(expect.arrayContaining(['SUMMARY', 'TIMELINE', 'ACTIONABLES']));
     expect(incident.timeline.map((e) => e.asWritten)).toEqual(['09:12', '09:20', '~09:45']);
     expect(incident.timeline[2]!.precision).toBe('APPROXIMATE');
     expect(incident.actionables.map((a) => a.status)).toEqual(['DONE', 'OPEN']);

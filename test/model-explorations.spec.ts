@@ -11,11 +11,11 @@ const STACKEGG = 'stackegg-haproxy-session-cap-2015';
 const ENSEMBLE = `mutation E($input: RunModelEnsembleInput!) {
   runModelEnsemble(input: $input) {
     status runsFinished
-    ensemble { inputHash scenario seeds time series { key unit mean p10 p50 p90 } summary { name mean p10 p90 n } failure { met runs probability } checks { name pass } notEvaluated { name reason } text }
+    ensemble { inputHash scenarioKey seeds time series { key unit mean p10 p50 p90 } summary { name mean p10 p90 n } failure { met runs probability } checks { name pass } notEvaluated { name reason } text }
   }
 }`;
 const SWEEP = `mutation S($input: RunModelSweepInput!) {
-  runModelSweep(input: $input) { status runsFinished sweep { scenario axes { parameter unit values } points { values { parameter value } failureMet onset figures { name value } errorCode } text } }
+  runModelSweep(input: $input) { status runsFinished sweep { scenarioKey axes { parameter unit values } points { values { parameter value } failureMet onset figures { name value } errorCode } text } }
 }`;
 const BOUNDARY = `mutation B($input: FindModelBoundaryInput!) {
   findModelBoundary(input: $input) { status runsFinished boundary { parameter unit metAtFrom metAtTo below above probes { value failureMet } text } }

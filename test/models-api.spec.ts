@@ -11,9 +11,9 @@ import { testPrisma } from './support/test-db';
 const STACKEGG = 'stackegg-haproxy-session-cap-2015';
 const RUN = `mutation R($incident: String!, $scenario: String!, $parameters: [ParameterValueInput!], $seed: Int) {
   runModel(input: { incident: $incident, scenario: $scenario, parameters: $parameters, seed: $seed }) { run {
-    id status scenarioKey seed engineVersion specVersion durationMs
+    id status scenarioKey seed engineVersion spec { key version } durationMs
     parameters { name value } summary { name value unit } checks { name pass expectedText observed explanation }
-    time series { key unit values } events { key at label } checksPassed
+    time series { key unit values } events { key time label } checksPassed
   } }
 }`;
 type Run = { id: string; status: string; summary: { name: string; value: number }[]; checks: { name: string; pass: boolean }[]; time: number[]; series: { key: string; unit: string; values: (number | null)[] }[]; checksPassed: boolean };
@@ -125,27 +125,49 @@ describe('executable models over GraphQL', () => {
     expect(raised).toBeGreaterThan(asHappened);
   });
 
-  it('tells a reviewer whether an actionable\'s fix would have prevented the failure', async () => {
-    const res = await t.gql<{ incident: { actionables: { key: string; scenario: { key: string } | null; latestRun: { status: string; failurePrevented: boolean | null } | null }[] } }>(
-      `{ incident(slug: "${STACKEGG}") { actionables { key scenario { key } latestRun { status failurePrevented } } } }`,
+  it("answers an actionable's scenario and its run as the same ModelScenario and ModelRun nodes the model lists, refetchable by id", async () => {
+    type Run = { __typename: string; id: string; status: string; scenarioKey: string; verdict: { outcome: string } | null };
+    type Scenario = { __typename: string; id: string; key: string; actionable: { id: string } | null; latestRun: Run | null };
+    const res = await t.gql<{ incident: { model: { scenarios: Scenario[] }; actionables: { id: string; key: string; scenario: Scenario | null }[] } }>(
+      `fragment S on ModelScenario { __typename id key actionable { id } latestRun { __typename id status scenarioKey verdict { outcome } } }
+       { incident(slug: "${STACKEGG}") { model { scenarios { ...S } } actionables { id key scenario { ...S } } } }`,
     );
     expect(res.errors).toBeUndefined();
     const linked = res.data.incident.actionables.filter((a) => a.scenario);
     expect(linked.length).toBeGreaterThan(0);
-    expect(linked.every((a) => a.latestRun?.status === 'succeeded')).toBe(true);
+    const listed = new Map(res.data.incident.model.scenarios.map((s) => [s.id, s]));
+    for (const a of linked) {
+      const s = a.scenario!;
+      // One type per concept: the same object, with the same global id, however it is reached.
+      expect(s.__typename).toBe('ModelScenario');
+      expect(s).toEqual(listed.get(s.id));
+      expect(s.actionable?.id).toBe(a.id);
+      expect(s.latestRun).toMatchObject({ __typename: 'ModelRun', status: 'SUCCEEDED', scenarioKey: s.key });
+    }
+
+    // A normalised cache refetches both by id alone and gets the same objects back.
+    const ids = linked.flatMap((a) => [a.scenario!.id, a.scenario!.latestRun!.id]);
+    const again = await t.gql<{ nodes: (Scenario | Run | null)[] }>(
+      `query($ids: [ID!]!) { nodes(ids: $ids) { __typename id ... on ModelScenario { key actionable { id } latestRun { __typename id status scenarioKey verdict { outcome } } } ... on ModelRun { status scenarioKey verdict { outcome } } } }`,
+      { ids },
+    );
+    expect(again.errors).toBeUndefined();
+    expect(again.data.nodes).toEqual(linked.flatMap((a) => [a.scenario, { ...a.scenario!.latestRun }]));
+    const one = await t.gql<{ node: Run }>(`query($id: ID!) { node(id: $id) { ... on ModelRun { __typename id status scenarioKey verdict { outcome } } } }`, { id: linked[0]!.scenario!.latestRun!.id });
+    expect(one.data.node).toEqual(linked[0]!.scenario!.latestRun);
   });
 
   it("gives every actionable a model can express the verdict its fix scenario's run shows", async () => {
     const { failed } = await runDefaultScenarios(t.app.get(PrismaService), t.app.get(ModelRunsService));
     expect(failed).toEqual([]);
-    type V = { outcome: string; reason: string; delaySeconds: number | null; run: { met: boolean; onset: number | null }; baseline: { met: boolean }; baselineScenario: string };
-    type A = { key: string; scenario: { key: string } | null; latestRun: { status: string; failurePrevented: boolean | null; verdict: V | null } | null };
+    type V = { outcome: string; reason: string; delaySeconds: number | null; run: { met: boolean; onset: number | null }; baseline: { met: boolean }; baselineScenarioKey: string };
+    type A = { key: string; scenario: { key: string; latestRun: { status: string; verdict: V | null } | null } | null };
     const res = await t.gql<{ actionables: { nodes: A[] } }>(
-      `{ actionables(first: 100) { nodes { key scenario { key } latestRun { status failurePrevented verdict { outcome reason delaySeconds baselineScenario run { met onset } baseline { met } } } } } }`,
+      `{ actionables(first: 100) { nodes { key scenario { key latestRun { status verdict { outcome reason delaySeconds baselineScenarioKey run { met onset } baseline { met } } } } } } }`,
     );
     expect(res.errors).toBeUndefined();
     const linked = res.data.actionables.nodes.filter((a) => a.scenario);
-    const outcomes = Object.fromEntries(linked.map((a) => [a.key, a.latestRun?.verdict?.outcome]));
+    const outcomes = Object.fromEntries(linked.map((a) => [a.key, a.scenario?.latestRun?.verdict?.outcome]));
     expect(outcomes).toEqual({
       'lower-keep-alive-to-5s-during-stackegg': 'PREVENTED',
       'raise-haproxy-session-limit': 'PREVENTED',
@@ -166,17 +188,16 @@ describe('executable models over GraphQL', () => {
       'cluster-outbound-call-timeouts': 'PREVENTED',
     });
     for (const a of linked) {
-      const v = a.latestRun!.verdict!;
-      // The verdict is what the run shows, and failurePrevented is derived from it.
+      const v = a.scenario!.latestRun!.verdict!;
+      // The verdict is what the run shows.
       expect([a.key, v.run.met]).toEqual([a.key, v.outcome !== 'PREVENTED']);
       expect([a.key, v.baseline.met]).toEqual([a.key, true]);
-      expect([a.key, a.latestRun!.failurePrevented]).toEqual([a.key, v.outcome === 'PREVENTED']);
       expect(v.reason.length).toBeGreaterThan(40);
     }
     // The three fixes whose own checks pass while the failure still happens are not called preventions.
     expect(outcomes['embed-initial-game-state-in-page']).not.toBe('PREVENTED');
     expect(outcomes['changeprop-safer-retry-policy']).not.toBe('PREVENTED');
-    expect(linked.find((a) => a.key === 'embed-initial-game-state-in-page')!.latestRun!.verdict!.reason).toMatch(/^Not prevented/);
+    expect(linked.find((a) => a.key === 'embed-initial-game-state-in-page')!.scenario!.latestRun!.verdict!.reason).toMatch(/^Not prevented/);
   });
 
   it('never answers with a stored run of another engine version', async () => {
@@ -216,7 +237,7 @@ describe('executable models over GraphQL', () => {
     expect(m.evidenceCount).toBe(2);
     expect(m.failureCriterion).toEqual({
       description: 'fewer than 90 % of page connections succeed for at least 30 s',
-      op: 'below',
+      op: 'BELOW',
       sustain: 30,
       source: { quote: 'This resulted in a 6 minute public outage on Stack Overflow.' },
     });

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import { PrismaService } from '@hindsight/db';
 import { issueTokens } from './support/api-tokens';
 import { gid } from './support/global-ids';
+import { attachSeedModels } from './support/model-seeds';
 import { startTestApp, type TestApp } from './support/test-app';
 
 const STACKEGG = 'stackegg-haproxy-session-cap-2015';
@@ -12,14 +14,15 @@ describe('global ids and node(id:)', () => {
 
   beforeAll(async () => {
     t = await startTestApp();
+    await attachSeedModels(t.app);
     as = (await issueTokens(t)).as;
   });
   afterAll(() => t.close());
 
   it('refetches every kind of object of an incident by its id, with its type', async () => {
     const res = await t.gql<{
-      incident: { id: string; timeline: { id: string }[]; causalFactors: { id: string }[]; causalLinks: { id: string }[]; actionables: { id: string; key: string }[]; patterns: { id: string; key: string }[]; history: { nodes: { id: string }[] } };
-    }>(`{ incident(slug: "${STACKEGG}") { id timeline { id } causalFactors { id } causalLinks { id } actionables { id key } patterns { id key } history { nodes { id } } } }`);
+      incident: { id: string; timeline: { id: string }[]; causalFactors: { id: string }[]; causalLinks: { id: string }[]; actionables: { id: string; key: string }[]; patterns: { id: string; key: string }[]; history: { nodes: { id: string }[] }; model: { scenarios: { id: string }[] } };
+    }>(`{ incident(slug: "${STACKEGG}") { id timeline { id } causalFactors { id } causalLinks { id } actionables { id key } patterns { id key } history { nodes { id } } model { scenarios { id } } } }`);
     expect(res.errors).toBeUndefined();
     const i = res.data.incident;
     const wanted = [
@@ -29,6 +32,7 @@ describe('global ids and node(id:)', () => {
       [i.causalLinks[0]!.id, 'CausalLink'],
       [i.actionables[0]!.id, 'Actionable'],
       [i.patterns[0]!.id, 'Pattern'],
+      [i.model.scenarios[0]!.id, 'ModelScenario'],
     ] as const;
     const ids = wanted.map(([id]) => id);
     expect(new Set(ids).size).toBe(ids.length);
@@ -39,6 +43,22 @@ describe('global ids and node(id:)', () => {
     expect(one.data.node.slug).toBe(STACKEGG);
     const item = await t.gql<{ actionable: { key: string } }>(`query($id: ID!) { actionable(id: $id) { key } }`, { id: i.actionables[0]!.id });
     expect(item.data.actionable.key).toBe(i.actionables[0]!.key);
+  });
+
+  it("answers null for a model scenario of an incident readers may not see", async () => {
+    const res = await t.gql<{ incident: { model: { scenarios: { id: string }[] } } }>(`{ incident(slug: "${STACKEGG}") { model { scenarios { id } } } }`);
+    const id = res.data.incident.model.scenarios[0]!.id;
+    const prisma = t.app.get(PrismaService);
+    await prisma.incident.update({ where: { slug: STACKEGG }, data: { status: 'draft' } });
+    try {
+      const hidden = await t.gql<{ node: unknown }>(`query($id: ID!) { node(id: $id) { id } }`, { id });
+      expect(hidden.errors).toBeUndefined();
+      expect(hidden.data.node).toBeNull();
+    } finally {
+      await prisma.incident.update({ where: { slug: STACKEGG }, data: { status: 'published' } });
+    }
+    const shown = await t.gql<{ node: { id: string } }>(`query($id: ID!) { node(id: $id) { id } }`, { id });
+    expect(shown.data.node).toEqual({ id });
   });
 
   it('answers null for an id that names nothing, and BAD_USER_INPUT for what is no id of this API', async () => {

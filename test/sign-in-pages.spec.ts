@@ -358,26 +358,33 @@ describe('people sign in, and their role decides what the pages let them do', ()
     });
 
     it('admins manage accounts over the API; others are refused', async () => {
-      const create = 'mutation($input: CreateAccountInput!) { createAccount(input: $input) { account { name role disabledAt } password } }';
+      const create = 'mutation($input: CreateAccountInput!) { createAccount(input: $input) { account { id name role disabledAt } password } }';
       const before = await tableHashes(t.db.url);
       const refused = await t.gql(create, { input: { name: 'new-person', role: 'EDITOR' } }, as('editor'));
       expect(refused.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
       expect(await tableHashes(t.db.url)).toEqual(before);
-      const made = await t.gql<{ createAccount: { account: { name: string; role: string }; password: string } }>(create, { input: { name: 'new-person', role: 'EDITOR' } }, as('admin'));
+      const made = await t.gql<{ createAccount: { account: { id: string; name: string; role: string }; password: string } }>(create, { input: { name: 'new-person', role: 'EDITOR' } }, as('admin'));
       expect(made.errors).toBeUndefined();
       expect(made.data.createAccount.account).toMatchObject({ name: 'new-person', role: 'EDITOR' });
       const signedIn = await signIn('new-person', made.data.createAccount.password);
       expect(signedIn.status).toBe(303);
       const cookie = sessionOf(signedIn);
-      const disable = await t.gql('mutation { updateAccount(input: { name: "new-person", disabled: true }) { account { disabledAt } } }', {}, as('admin'));
+      const disable = await t.gql('mutation { updateAccount(input: { account: "new-person", disabled: true }) { account { disabledAt } } }', {}, as('admin'));
       expect(disable.errors).toBeUndefined();
       // Disabling ends the sessions at once.
       const after = await request(t.app.getHttpServer()).get(EDIT).set('Cookie', cookie);
       expect(after.status).toBe(303);
       expect(after.headers.location).toContain('ended=1');
-      const list = await t.gql<{ accountList: { totalCount: number; nodes: { name: string }[] } }>('{ accountList(first: 2) { totalCount nodes { name } } }', {}, as('admin'));
-      expect(list.data.accountList.totalCount).toBe(6);
-      expect(list.data.accountList.nodes.map((n) => n.name)).toEqual(['admin-person', 'editor-person']);
+      const list = await t.gql<{ accounts: { totalCount: number; nodes: { name: string }[] } }>('{ accounts(first: 2) { totalCount nodes { name } } }', {}, as('admin'));
+      expect(list.data.accounts.totalCount).toBe(6);
+      expect(list.data.accounts.nodes.map((n) => n.name)).toEqual(['admin-person', 'editor-person']);
+      // An account is named by its global id as well as by its name.
+      const byId = await t.gql<{ updateAccount: { account: { name: string; disabledAt: string | null } } }>(
+        'mutation($id: ID!) { updateAccount(input: { account: $id, disabled: false }) { account { name disabledAt } } }',
+        { id: made.data.createAccount.account.id },
+        as('admin'),
+      );
+      expect(byId.data.updateAccount.account).toEqual({ name: 'new-person', disabledAt: null });
     });
   });
 

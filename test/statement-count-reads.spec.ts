@@ -31,9 +31,9 @@ const QUERIES: Record<string, { query: string; variables?: Record<string, unknow
     statements: 3,
   },
   'actionables board by owner and due date': {
-    query: `query($owner: String) { actionables(first: 100, orderBy: DUE_DATE_ASC, filter: { owner: $owner, dueBefore: "2100-01-01T00:00:00Z" }) { nodes { key history(last: 3) { nodes { action } } incident { slug timeline { key } } } } }`,
+    query: `query($owner: String) { actionables(first: 100, orderBy: DUE_DATE_ASC, filter: { owner: $owner, dueBefore: "2100-01-01" }) { nodes { key history(last: 3) { nodes { action } } incident { slug timeline { key } } } } }`,
   },
-  'actionables board by priority': { query: `{ actionables(first: 100, orderBy: PRIORITY) { pageInfo { endCursor } nodes { key scenario { key } latestRun { status } } } }` },
+  'actionables board by priority': { query: `{ actionables(first: 100, orderBy: PRIORITY) { pageInfo { endCursor } nodes { key scenario { key latestRun { status } } } } }` },
   patterns: { query: `{ patterns(first: 100) { totalCount nodes { key name incidentCount } } }` },
   'drafts with nested fields': { query: `{ draftIncidents(first: 100) { nodes { report { __typename } incident { slug timeline { key } actionables { key references { ref } } patterns { key } } } } }`, editor: true },
 };

@@ -109,18 +109,24 @@ describe('incident-level writes for editors', () => {
       i: {
         ...NEW_INCIDENT,
         slug: 'Not A Slug',
-        timeline: [{ key: 'e1', at: 'yesterday', precision: 'MINUTE', kind: 'TRIGGER', text: 'x' }],
+        timeline: [{ key: 'e1', at: '2026-01-01T00:00:00Z', precision: 'NONE', kind: 'TRIGGER', text: 'x' }],
         causalLinks: [{ from: 'no-gateway-timeout', to: 'nowhere', kind: 'CAUSES' }],
-        actionables: [{ key: 'a1', title: 'x', dueDate: '2026-13-01', references: ['what is this'] }],
+        actionables: [{ key: 'a1', title: 'x', dueDate: '2026-12-01', references: ['what is this', 'T1', 'nor this'] }],
       },
     });
     expect(bad.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
     const fields = (bad.errors?.[0]?.extensions?.problems as { field: string }[]).map((p) => p.field);
-    expect(fields).toEqual(['input.actionables[0].dueDate', 'input.actionables[0].references[0]']);
+    expect(fields).toEqual(['input.actionables[0].references[0]', 'input.actionables[0].references[2]']);
     const stillBad = await gql(`mutation C($i: CreateIncidentInput!) { createIncident(input: $i) { incident { slug } } }`, {
-      i: { ...NEW_INCIDENT, slug: 'Not A Slug', timeline: [{ key: 'e1', at: 'yesterday', precision: 'MINUTE', kind: 'TRIGGER', text: 'x' }], causalLinks: [{ from: 'no-gateway-timeout', to: 'nowhere', kind: 'CAUSES' }], actionables: [] },
+      i: { ...NEW_INCIDENT, slug: 'Not A Slug', timeline: [{ key: 'e1', at: '2026-01-01T00:00:00Z', precision: 'NONE', kind: 'TRIGGER', text: 'x' }], causalLinks: [{ from: 'no-gateway-timeout', to: 'nowhere', kind: 'CAUSES' }], actionables: [] },
     });
-    expect((stillBad.errors?.[0]?.extensions?.problems as { field: string }[]).map((p) => p.field)).toEqual(['input.slug', 'input.timeline[0].at', 'input.causalLinks[0].to']);
+    expect((stillBad.errors?.[0]?.extensions?.problems as { field: string }[]).map((p) => p.field)).toEqual(['input.slug', 'input.timeline[0].precision', 'input.causalLinks[0].to']);
+    // A time that is no instant, or a due date that is no day, is refused by its type, before anything else is checked.
+    const notATime = await gql(`mutation C($i: CreateIncidentInput!) { createIncident(input: $i) { incident { slug } } }`, {
+      i: { ...NEW_INCIDENT, slug: 'not-a-slug', timeline: [{ key: 'e1', at: 'yesterday', precision: 'MINUTE', kind: 'TRIGGER', text: 'x' }], keyTimes: { started: { at: '2026-02-30T10:00:00Z', precision: 'MINUTE' } }, actionables: [{ key: 'a1', title: 'x', dueDate: '2026-13-01' }] },
+    });
+    expect(notATime.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT' });
+    expect((notATime.errors?.[0]?.extensions?.problems as { field: string }[]).map((p) => p.field)).toEqual(['input.actionables[0].dueDate', 'input.keyTimes.started.at', 'input.timeline[0].at']);
     expect(await prisma.incident.count({ where: { slug: 'not-a-slug' } })).toBe(0);
   });
 
@@ -164,6 +170,23 @@ describe('incident-level writes for editors', () => {
     ]);
   });
 
+  it('sets key times given as DateTimes, keeps the omitted ones, and refuses a null keyTimes', async () => {
+    const slug = 'stackegg-haproxy-session-cap-2015';
+    type K = { at: string; precision: string } | null;
+    const read = async () => (await gql<{ incident: { started: K; detected: K; resolved: K } }>(`{ incident(slug: "${slug}") { started { at precision } detected { at precision } resolved { at precision } } }`)).data.incident;
+    const before = await read();
+    const v = await version(slug);
+    const res = await gql<{ updateIncident: { incident: { started: K; detected: K; resolved: K } } }>(
+      `mutation($v: Int!) { updateIncident(input: { slug: "${slug}", expectedVersion: $v, patch: { keyTimes: { started: { at: "2015-03-31T10:20:00+02:00", precision: MINUTE }, detected: null } } }) { incident { started { at precision } detected { at precision } resolved { at precision } } } }`,
+      { v },
+    );
+    expect(res.errors).toBeUndefined();
+    // An instant with an offset is stored as the same instant; null clears one; an omitted one stays.
+    expect(res.data.updateIncident.incident).toEqual({ started: { at: '2015-03-31T08:20:00.000Z', precision: 'MINUTE' }, detected: null, resolved: before.resolved });
+    const refused = await gql(`mutation($v: Int!) { updateIncident(input: { slug: "${slug}", expectedVersion: $v, patch: { keyTimes: null } }) { incident { version } } }`, { v: v + 1 });
+    expect(refused.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'input.patch.keyTimes' });
+  });
+
   it('answers a stale version with CONFLICT and the current values, and writes nothing', async () => {
     const slug = 'stackegg-haproxy-session-cap-2015';
     const v = await version(slug);
@@ -200,7 +223,8 @@ describe('incident-level writes for editors', () => {
     const removed = await gql<{ deleteTimelineEvent: { incident: Incident } }>(`mutation { deleteTimelineEvent(input: { slug: "${slug}", expectedVersion: ${v}, key: "on-call-paged" }) { incident { version timeline { key } } } }`);
     expect(removed.data.deleteTimelineEvent.incident).toEqual({ version: v + 1, timeline: [{ key: 'queue-backs-up' }, { key: 'gateway-silent' }] });
     const missing = await gql(`mutation { deleteTimelineEvent(input: { slug: "${slug}", expectedVersion: ${v + 1}, key: "on-call-paged" }) { incident { version } } }`);
-    expect(missing.errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
+    // `what` is the schema's type name, as every value in an error's extensions is in the API's terms.
+    expect(missing.errors?.[0]?.extensions).toMatchObject({ code: 'NOT_FOUND', what: 'TimelineEvent', field: 'input.key' });
 
     const trail = (await history(slug)).filter((e) => e.entity === 'TIMELINE_EVENT' || e.field === 'timeline.order');
     expect(trail.map((e) => [e.entityKey, e.action, e.field])).toEqual([
@@ -217,10 +241,12 @@ describe('incident-level writes for editors', () => {
   it('upserts factors and links, refuses to delete a factor an actionable addresses, and removes its links with it', async () => {
     const slug = NEW_INCIDENT.slug;
     let v = await version(slug);
-    const factor = await gql<{ upsertCausalFactor: { incident: Incident } }>(
-      `mutation { upsertCausalFactor(input: { slug: "${slug}", expectedVersion: ${v}, factor: { key: "gateway-outage", role: TRIGGER, component: "gateway", text: "The gateway goes silent." }, position: 0 }) { incident { version causalFactors { key } } } }`,
+    // A factor whose component the source does not name leaves it out: it reads back as null.
+    const factor = await gql<{ upsertCausalFactor: { incident: Incident; causalFactor: { key: string; component: string | null } } }>(
+      `mutation { upsertCausalFactor(input: { slug: "${slug}", expectedVersion: ${v}, factor: { key: "gateway-outage", role: TRIGGER, text: "The gateway goes silent." }, position: 0 }) { incident { version causalFactors { key } } causalFactor { key component } } }`,
     );
     expect(factor.data.upsertCausalFactor.incident.causalFactors.map((f) => f.key)).toEqual(['gateway-outage', 'no-gateway-timeout', 'workers-block']);
+    expect(factor.data.upsertCausalFactor.causalFactor).toEqual({ key: 'gateway-outage', component: null });
     v++;
     const link = (op: string, to: string) =>
       gql<Record<string, { incident: Incident }>>(`mutation { ${op}(input: { slug: "${slug}", expectedVersion: ${v}, link: { from: "gateway-outage", to: "${to}", kind: CAUSES } }) { incident { version causalLinks { from { key } to { key } } } } }`);

@@ -5,7 +5,6 @@ export * from './external-reference.parser';
 export * from './actionable-input.validator';
 export { appendAuditEvents, type AuditDraft } from './audit-log';
 export { MAX_HISTORY, TrackingLoaders } from './tracking-loaders';
-export * from './scenario-link';
 export * from './actionable-writes.service';
 export * from './incident-writes.service';
 export * from './actionable-stats.service';

@@ -1,6 +1,5 @@
 import DataLoader from 'dataloader';
 import { Prisma, type PrismaService } from '@hindsight/db';
-import type { LinkedScenario, LinkedScenarioRun, ScenarioLink } from './scenario-link';
 import type { AuditEventRecord } from './tracking.types';
 
 /** The most recent events kept per record in one batch; the API's `last` argument is capped at it. */
@@ -11,18 +10,11 @@ export const MAX_HISTORY = 500;
  * kind, whatever the number of parents on the page. Create one instance per request.
  */
 export class TrackingLoaders {
-  constructor(
-    private readonly prisma: PrismaService,
-    private readonly scenarios: ScenarioLink,
-  ) {}
+  constructor(private readonly prisma: PrismaService) {}
 
   readonly actionableHistory = new DataLoader<string, AuditEventRecord[]>((ids) => this.history(Prisma.sql`"actionableId"`, ids));
 
   readonly incidentHistory = new DataLoader<string, AuditEventRecord[]>((ids) => this.history(Prisma.sql`"incidentId"`, ids));
-
-  readonly scenario = new DataLoader<string, LinkedScenario | null>((ids) => this.scenarios.scenariosFor(ids));
-
-  readonly latestRun = new DataLoader<string, LinkedScenarioRun | null>((ids) => this.scenarios.latestRunsFor(ids));
 
   /** The last MAX_HISTORY events of each record, oldest first. */
   private async history(column: Prisma.Sql, ids: readonly string[]): Promise<AuditEventRecord[][]> {

@@ -1,5 +1,8 @@
 import { Args, Int, Mutation, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
+import { PrismaService } from '@hindsight/db';
+import { AppError } from '@hindsight/domain';
 import { AccountsService, type Principal } from '@hindsight/tracking';
+import { isGlobalIdOf, localIdOf } from '../node/global-id';
 import { toConnection, type ConnectionCounts } from '../common/page-info.type';
 import { CurrentPrincipal } from './current-principal.decorator';
 import { RequireRole } from './roles.decorator';
@@ -17,10 +20,13 @@ import {
 /** People's accounts over the API, for admins. The CLI (`npm run account`) does the same. */
 @Resolver(() => Account)
 export class AccountsResolver {
-  constructor(private readonly accounts: AccountsService) {}
+  constructor(
+    private readonly accounts: AccountsService,
+    private readonly prisma: PrismaService,
+  ) {}
 
   @RequireRole('admin')
-  @Query(() => AccountConnection, { description: 'Accounts by name. Pages both ways: first/after or last/before (at most 100; 20 by default). Admin only.' })
+  @Query(() => AccountConnection, { name: 'accounts', description: 'Accounts by name. Pages both ways: first/after or last/before (at most 100; 20 by default). Admin only.' })
   async accountList(
     @Args('first', { type: () => Int, nullable: true, description: 'At most 100; 20 by default.' }) first: number | null,
     @Args('after', { type: () => String, nullable: true }) after: string | null,
@@ -39,13 +45,34 @@ export class AccountsResolver {
   @RequireRole('admin')
   @Mutation(() => UpdateAccountPayload, { description: 'Changes an account\'s role, or disables or enables it. Admin only.' })
   async updateAccount(@Args('input') input: UpdateAccountInput, @CurrentPrincipal() actor: Principal) {
-    return { account: await this.accounts.update(input.name, { role: input.role, disabled: input.disabled }, actor) };
+    const name = await this.nameOf(input.account);
+    return { account: await named(input.account, () => this.accounts.update(name, { role: input.role, disabled: input.disabled }, actor)) };
   }
 
   @RequireRole('admin')
   @Mutation(() => ResetAccountPasswordPayload, { description: 'Sets a new generated password, returned once, and ends the account\'s sessions. Admin only.' })
-  resetAccountPassword(@Args('input') input: ResetAccountPasswordInput, @CurrentPrincipal() actor: Principal) {
-    return this.accounts.resetPassword(input.name, actor);
+  async resetAccountPassword(@Args('input') input: ResetAccountPasswordInput, @CurrentPrincipal() actor: Principal) {
+    const name = await this.nameOf(input.account);
+    return named(input.account, () => this.accounts.resetPassword(name, actor));
+  }
+
+  /** The name behind `input.account`, a global id or the name itself. */
+  private async nameOf(account: string): Promise<string> {
+    if (!/^[A-Za-z0-9_-]+$/.test(account) || !isGlobalIdOf(account, 'Account')) return account;
+    const id = localIdOf(account, 'Account', 'input.account');
+    const row = /^[0-9a-f-]{36}$/.test(id) ? await this.prisma.account.findUnique({ where: { id }, select: { name: true } }) : null;
+    if (!row) throw AppError.notFound('Account', account, 'account');
+    return row.name;
+  }
+}
+
+/** The service names the account it could not find by `name`; the client sent it as `account`. */
+async function named<T>(account: string, write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    if (error instanceof AppError && error.code === 'NOT_FOUND') throw AppError.notFound('Account', account, 'account');
+    throw error;
   }
 }
 

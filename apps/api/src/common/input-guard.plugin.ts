@@ -17,6 +17,7 @@ import {
   type ValueNode,
 } from 'graphql';
 import { echo, type FieldProblem } from '@hindsight/domain';
+import { CALENDAR_DATE_SCALAR_NAME, calendarDateProblem } from './calendar-date.scalar';
 import { DATE_TIME_SCALAR_NAME, dateTimeProblem } from './date-time.scalar';
 
 /** JSON arguments (model specs) nested deeper than this are refused before anything walks them. */
@@ -37,7 +38,7 @@ export function textProblem(text: string): string | null {
 /**
  * Every argument of the operation, literal or variable, checked before anything executes: each
  * value must coerce to its declared type, every string (including JSON keys and values) must be
- * storable text, every DateTime a real instant, and JSON nested at most MAX_JSON_DEPTH levels.
+ * storable text, every DateTime a real instant, every Date a real day, and JSON nested at most MAX_JSON_DEPTH levels.
  * Problems name the argument path (`input.title`, `filter.startedFrom`, `spec.stations[0]`).
  *
  * One walk over the arguments instead of a check in each resolver: a new mutation is covered the
@@ -137,8 +138,8 @@ export function findInputProblems(
       return walkJson(valueFromASTUntyped(node, variables), field, 0);
     }
     if (node.kind !== Kind.STRING) return;
-    if (name === DATE_TIME_SCALAR_NAME) {
-      const problem = dateTimeProblem(node.value);
+    if (name === DATE_TIME_SCALAR_NAME || name === CALENDAR_DATE_SCALAR_NAME) {
+      const problem = name === DATE_TIME_SCALAR_NAME ? dateTimeProblem(node.value) : calendarDateProblem(node.value);
       if (problem) add(field, problem);
       return;
     }

@@ -1,16 +1,19 @@
 import { Field, Float, InputType, Int, ObjectType, registerEnumType } from '@nestjs/graphql';
-import { DOCUMENT_FORMATS, type DocumentFormat } from '@hindsight/importer';
+import { DOCUMENT_FORMATS, SECTION_KINDS, type DocumentFormat, type SectionKind } from '@hindsight/importer';
 import { Incident } from '../incidents/types/incident.types';
 import { PageInfo } from '../common/page-info.type';
 
 export const DocumentFormatEnum = Object.fromEntries(DOCUMENT_FORMATS.map((f) => [f.toUpperCase(), f])) as Record<string, DocumentFormat>;
 registerEnumType(DocumentFormatEnum, { name: 'DocumentFormat' });
 
+export const SectionKindEnum = Object.fromEntries(SECTION_KINDS.map((k) => [k.toUpperCase(), k])) as Record<string, SectionKind>;
+registerEnumType(SectionKindEnum, { name: 'SectionKind', description: 'What a section of a postmortem is about, whatever its heading says.' });
+
 @ObjectType()
 export class RecognisedSection {
   @Field() heading!: string;
   @Field(() => Int) line!: number;
-  @Field({ description: 'summary, impact, timeline, causes, actionables, background, resolution, related or other.' }) kind!: string;
+  @Field(() => SectionKindEnum) kind!: SectionKind;
   @Field(() => Float, { description: '0 to 1.' }) confidence!: number;
 }
 

@@ -9,6 +9,8 @@ import {
   type ActionableRecord,
   type IncidentLoaders,
 } from '@hindsight/incidents';
+import { parseCalendarDate } from '@hindsight/tracking';
+import { CalendarDateScalar } from '../common/calendar-date.scalar';
 import { ActionableOrderEnum } from '../common/graphql-enums';
 import { Loaders } from '../common/gql-context';
 import { toConnection } from '../common/page-info.type';
@@ -39,11 +41,13 @@ export class ActionablesResolver {
       if (principal?.via !== 'session') throw AppError.badField('filter.assignedToMe', 'needs a signed-in person: an API token belongs to no account');
       assignedTo = principal.accountId;
     }
-    const page = await this.service.listActionables({ ...rest, assignedTo }, { orderBy, first, after, last, before }, { loaders, include: actionableInclude(nodesOf(selectionOf(info))) });
+    // The input guard has checked the day; the service compares it as midnight UTC.
+    const dueBefore = rest.dueBefore ? parseCalendarDate(rest.dueBefore) : null;
+    const page = await this.service.listActionables({ ...rest, dueBefore, assignedTo }, { orderBy, first, after, last, before }, { loaders, include: actionableInclude(nodesOf(selectionOf(info))) });
     return toConnection(page);
   }
 
-  @ResolveField(() => String, { nullable: true, description: 'Calendar date, YYYY-MM-DD.' })
+  @ResolveField(() => CalendarDateScalar, { nullable: true })
   dueDate(@Parent() a: ActionableRecord): string | null {
     return a.dueDate ? a.dueDate.toISOString().slice(0, 10) : null;
   }

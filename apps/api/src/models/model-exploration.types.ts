@@ -100,7 +100,7 @@ export class EnsembleCheckSkipped {
 @ObjectType({ description: 'One scenario run with consecutive seeds, summarised.' })
 export class ModelEnsemble {
   @Field({ description: 'Hash of the runs’ own input hashes.' }) inputHash!: string;
-  @Field() scenario!: string;
+  @Field({ name: 'scenarioKey' }) scenario!: string;
   @Field(() => [Int], { description: 'At most 200.' }) seeds!: number[];
   @Field(() => [Float]) time!: number[];
   @Field(() => [EnsembleSeries], { description: 'One per probe of the model (at most 200).' }) series!: EnsembleSeries[];
@@ -151,10 +151,10 @@ export class SweepPoint {
 
 @ObjectType({ description: 'A scenario run at every point of a grid over one or two parameters (at most 400 points).' })
 export class ModelSweep {
-  @Field() scenario!: string;
+  @Field({ name: 'scenarioKey' }) scenario!: string;
   @Field(() => Int) seed!: number;
   @Field(() => [SweepAxis]) axes!: SweepAxis[];
-  @Field(() => String, { nullable: true }) failureCriterion!: string | null;
+  @Field(() => String, { name: 'criterion', nullable: true, description: "The model's failure criterion in words; null when it states none." }) failureCriterion!: string | null;
   @Field(() => [SweepPoint]) points!: SweepPoint[];
   @Field() text!: string;
 }
@@ -174,7 +174,7 @@ export class BoundaryProbe {
 
 @ObjectType({ description: 'Where, between two values of one parameter, the failure criterion flips (bisection; assumes one flip).' })
 export class ModelBoundary {
-  @Field() scenario!: string;
+  @Field({ name: 'scenarioKey' }) scenario!: string;
   @Field() parameter!: string;
   @Field() unit!: string;
   @Field() metAtFrom!: boolean;

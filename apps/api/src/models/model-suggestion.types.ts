@@ -1,7 +1,7 @@
 import { Field, Float, InputType, ObjectType, registerEnumType } from '@nestjs/graphql';
 import { JSONScalar } from '../common/json.scalar';
-import { Incident } from '../incidents/types/incident.types';
-import { IncidentModel, ModelSpecVersion, ParameterProvenance, ParameterValueInput } from './model.types';
+import { Actionable, Incident } from '../incidents/types/incident.types';
+import { CheckKindEnum, IncidentModel, ModelSpecVersion, ParameterProvenance, ParameterValueInput } from './model.types';
 
 export enum ParameterSourceEnum {
   TEXT = 'text',
@@ -22,7 +22,10 @@ registerEnumType(ParameterSourceEnum, {
   },
 });
 
-@ObjectType({ description: 'A failure-pattern template: a parameterised model of one class of failure.' })
+export const SuggestionReasonSourceEnum = { PATTERN: 'pattern', FACTOR: 'factor', COMPONENT: 'component', TEXT: 'text', ACTIONABLE: 'actionable' } as const;
+registerEnumType(SuggestionReasonSourceEnum, { name: 'SuggestionReasonSource', description: "The part of the incident a template's ranking reason comes from." });
+
+@ObjectType('ModelTemplate', { description: 'A failure-pattern template: a parameterised model of one class of failure.' })
 export class ModelTemplateInfo {
   @Field() key!: string;
   @Field() title!: string;
@@ -33,7 +36,7 @@ export class ModelTemplateInfo {
 
 @ObjectType({ description: 'One reason a template was ranked for an incident.' })
 export class SuggestionReason {
-  @Field({ description: '`pattern`, `factor`, `component`, `text` or `actionable`.' }) from!: string;
+  @Field(() => SuggestionReasonSourceEnum) from!: string;
   @Field() detail!: string;
   @Field(() => Float) weight!: number;
 }
@@ -63,7 +66,9 @@ export class SuggestedParameter {
 @ObjectType({ description: "An actionable matched to a fix scenario of the draft by the kind of remedy it describes." })
 export class SuggestedActionableMatch {
   @Field() actionableKey!: string;
-  @Field() actionableTitle!: string;
+  @Field(() => Actionable) actionable?: Actionable;
+  /** Not in the schema: the incident whose actionable this is, for resolving `actionable`. */
+  incidentId!: string;
   @Field({ description: 'The remedy kind (`add-timeout`, `retry-budget`, `raise-cap`, …).' }) remedy!: string;
   @Field({ description: "The actionable's words that name the remedy." }) evidence!: string;
   @Field({ description: 'The fix of the template it is modelled by.' }) fixKey!: string;
@@ -73,7 +78,9 @@ export class SuggestedActionableMatch {
 @ObjectType({ description: 'An actionable the draft has no fix scenario for.' })
 export class UnmatchedActionable {
   @Field() actionableKey!: string;
-  @Field() title!: string;
+  @Field(() => Actionable) actionable?: Actionable;
+  /** Not in the schema: the incident whose actionable this is, for resolving `actionable`. */
+  incidentId!: string;
   @Field(() => [String], { description: 'Remedy kinds read from it (none for measuring, monitoring or process work).' }) remedies!: string[];
 }
 
@@ -81,7 +88,7 @@ export class UnmatchedActionable {
 export class SuggestedCheck {
   @Field() name!: string;
   @Field() description!: string;
-  @Field({ description: '`reproduces`, `fitted`, `construction`, or `unlabelled`.' }) kind!: string;
+  @Field(() => CheckKindEnum, { nullable: true, description: 'What passing would mean; null when the draft does not say.' }) kind!: string | null;
 }
 
 @ObjectType({ description: 'A draft model for an incident from one template. Nothing is stored until a person attaches it.' })
@@ -93,19 +100,12 @@ export class ModelSuggestion {
   @Field(() => [SuggestedActionableMatch]) matches!: SuggestedActionableMatch[];
   @Field(() => [UnmatchedActionable]) unmatched!: UnmatchedActionable[];
   @Field(() => [SuggestedCheck]) checks!: SuggestedCheck[];
-  @Field({ description: 'The failure criterion in words.' }) failureCriterion!: string;
+  @Field({ name: 'criterion', description: 'The failure criterion in words.' }) failureCriterion!: string;
   @Field(() => JSONScalar, { description: 'The draft engine spec, as `createModelSpec` takes it.' }) spec!: unknown;
 }
 
-@InputType()
-export class SuggestModelsInput {
-  @Field({ description: "The incident's slug." }) incident!: string;
-  @Field(() => String, { nullable: true, description: 'Only this template (with `parameters` applied); all ranked templates when omitted.' }) template?: string | null;
-  @Field(() => [ParameterValueInput], { nullable: true, description: 'Values a person set, replacing what was read or assumed.' }) parameters?: ParameterValueInput[] | null;
-}
-
-@ObjectType()
-export class SuggestModelsPayload {
+@ObjectType({ description: 'Draft models for one incident, best first.' })
+export class ModelSuggestions {
   @Field(() => Incident) incident!: unknown;
   @Field(() => [ModelSuggestion], { description: 'Best first.' }) suggestions!: ModelSuggestion[];
 }
@@ -126,4 +126,5 @@ export class AttachSuggestedModelInput {
 export class AttachSuggestedModelPayload {
   @Field(() => ModelSpecVersion, { description: 'The spec version created (or the identical one already stored).' }) specVersion!: ModelSpecVersion;
   @Field(() => IncidentModel) model!: unknown;
+  @Field(() => Incident, { description: 'The incident the model is now attached to.' }) incident!: unknown;
 }

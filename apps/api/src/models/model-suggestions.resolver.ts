@@ -1,4 +1,4 @@
-import { Args, Mutation, Query, Resolver } from '@nestjs/graphql';
+import { Args, Mutation, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
 import { AppError } from '@hindsight/domain';
 import type { IncidentLoaders } from '@hindsight/incidents';
 import { TEMPLATES, type ModelSuggestion as Suggestion, type ModelTemplate } from '@hindsight/model-templates';
@@ -9,9 +9,12 @@ import {
   AttachSuggestedModelPayload,
   ModelSuggestion,
   ModelTemplateInfo,
-  SuggestModelsInput,
-  SuggestModelsPayload,
+  SuggestedActionableMatch,
+  ModelSuggestions,
+  UnmatchedActionable,
 } from './model-suggestion.types';
+import { ParameterValueInput } from './model.types';
+import { Actionable } from '../incidents/types/incident.types';
 import { ModelSuggestionsService } from './model-suggestions.service';
 import { provenanceOf } from './models.resolver';
 
@@ -20,16 +23,16 @@ export function templateInfo(t: ModelTemplate): ModelTemplateInfo {
 }
 
 /** The GraphQL shape of one draft. */
-export function suggestionView(s: Suggestion | (Omit<Suggestion, 'score' | 'reasons'> & { score?: number; reasons?: Suggestion['reasons'] })): ModelSuggestion {
+export function suggestionView(incidentId: string, s: Suggestion | (Omit<Suggestion, 'score' | 'reasons'> & { score?: number; reasons?: Suggestion['reasons'] })): ModelSuggestion {
   const spec = s.spec;
   return {
     template: templateInfo(s.template),
     score: s.score ?? 0,
     reasons: s.reasons ?? [],
     parameters: s.parameters.map((p) => ({ ...p, provenance: provenanceOf(p.provenance)! })),
-    matches: s.matches.map((m) => ({ ...m, scenarioKey: spec.scenarios.find((x) => x.actionableKey === m.actionableKey)?.key ?? m.fixKey })),
-    unmatched: s.unmatched,
-    checks: (spec.checks ?? []).map((c) => ({ name: c.name, description: c.description, kind: c.kind ?? 'unlabelled' })),
+    matches: s.matches.map((m) => ({ ...m, incidentId, scenarioKey: spec.scenarios.find((x) => x.actionableKey === m.actionableKey)?.key ?? m.fixKey })),
+    unmatched: s.unmatched.map((u) => ({ ...u, incidentId })),
+    checks: (spec.checks ?? []).map((c) => ({ name: c.name, description: c.description, kind: c.kind ?? null })),
     failureCriterion: spec.failure?.description ?? '',
     spec,
   };
@@ -45,20 +48,25 @@ export class ModelSuggestionsResolver {
   }
 
   @RequireRole('editor')
-  @Query(() => SuggestModelsPayload, {
+  @Query(() => ModelSuggestions, {
     description:
       'Draft models for an incident (editor): templates ranked by its patterns, factors, components and text, each with its parameters read from the text (with provenance) or assumed (with why), its actionables matched to fix scenarios, and its checks. Nothing is stored.',
   })
-  async suggestModels(@Args('input') input: SuggestModelsInput, @Loaders() loaders: IncidentLoaders): Promise<SuggestModelsPayload> {
-    const incident = await this.suggestions.findIncident(input.incident);
+  async suggestModels(
+    @Args('incident', { description: "The incident's slug." }) incidentSlug: string,
+    @Args('template', { type: () => String, nullable: true, description: 'Only this template (with `parameters` applied); all ranked templates when omitted.' }) template: string | null,
+    @Args('parameters', { type: () => [ParameterValueInput], nullable: true, description: 'Values a person set, replacing what was read or assumed.' }) parameters: ParameterValueInput[] | null,
+    @Loaders() loaders: IncidentLoaders,
+  ): Promise<ModelSuggestions> {
+    const incident = await this.suggestions.findIncident(incidentSlug);
     const text = await this.suggestions.incidentText(incident, loaders);
-    if (input.template) {
-      const t = this.suggestions.template(input.template, 'input.template');
-      const overrides = this.suggestions.overrides(t, input.parameters ?? [], (i, part) => `input.parameters[${i}].${part}`);
-      return { incident, suggestions: [suggestionView(this.suggestions.draft(t, text, overrides))] };
+    if (template) {
+      const t = this.suggestions.template(template, 'template');
+      const overrides = this.suggestions.overrides(t, parameters ?? [], (i, part) => `parameters[${i}].${part}`);
+      return { incident, suggestions: [suggestionView(incident.id, this.suggestions.draft(t, text, overrides))] };
     }
-    if (input.parameters?.length) throw AppError.badField('input.parameters', 'parameters need a template: name the template they belong to');
-    return { incident, suggestions: this.suggestions.suggest(text).map(suggestionView) };
+    if (parameters?.length) throw AppError.badField('parameters', 'parameters need a template: name the template they belong to');
+    return { incident, suggestions: this.suggestions.suggest(text).map((s) => suggestionView(incident.id, s)) };
   }
 
   @Mutation(() => AttachSuggestedModelPayload, {
@@ -72,6 +80,27 @@ export class ModelSuggestionsResolver {
     const draft = this.suggestions.draft(t, await this.suggestions.incidentText(incident, loaders), overrides);
     const { specVersion, view } = await this.suggestions.confirm(incident, draft.spec, input.expectedModel, 'input.expectedModel');
     const { key, version, title, model } = view.spec;
-    return { specVersion, model: { ...view, key, version, title, description: model.description } };
+    return { specVersion, model: { ...view, key, version, title, description: model.description }, incident: await loaders.incident.load(view.incidentId) };
+  }
+}
+
+/** The actionable a draft speaks of: the Actionable node itself, so caches hold one copy of it. */
+async function actionableOf(parent: { incidentId: string; actionableKey: string }, loaders: IncidentLoaders) {
+  const found = (await loaders.actionables.load(parent.incidentId)).find((a) => a.key === parent.actionableKey);
+  if (!found) throw AppError.notFound('Actionable', parent.actionableKey, 'actionableKey');
+  return found;
+}
+
+@Resolver(() => SuggestedActionableMatch)
+export class SuggestedActionableMatchResolver {
+  @ResolveField(() => Actionable) actionable(@Parent() m: SuggestedActionableMatch, @Loaders() loaders: IncidentLoaders) {
+    return actionableOf(m, loaders);
+  }
+}
+
+@Resolver(() => UnmatchedActionable)
+export class UnmatchedActionableResolver {
+  @ResolveField(() => Actionable) actionable(@Parent() u: UnmatchedActionable, @Loaders() loaders: IncidentLoaders) {
+    return actionableOf(u, loaders);
   }
 }

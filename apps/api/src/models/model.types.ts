@@ -28,6 +28,9 @@ registerEnumType(CheckKindEnum, {
   },
 });
 
+export const ThresholdOpEnum = { BELOW: 'below', ABOVE: 'above' } as const;
+registerEnumType(ThresholdOpEnum, { name: 'ThresholdOp', description: 'Which side of the threshold the metric is on while the failure holds.' });
+
 export const ProvenanceKindEnum = { SOURCE: 'source', DERIVED: 'derived', ASSUMPTION: 'assumption' } as const;
 registerEnumType(ProvenanceKindEnum, { name: 'ProvenanceKind' });
 
@@ -66,7 +69,7 @@ export class FixVerdict {
   @Field(() => Float, { nullable: true, description: 'DELAYED: seconds later than the baseline.' }) delaySeconds!: number | null;
   @Field(() => FailureEvaluation) run!: FailureEvaluation;
   @Field(() => FailureEvaluation, { description: 'The run judged against.' }) baseline!: FailureEvaluation;
-  @Field({ description: 'Scenario of the baseline run, usually as-happened.' }) baselineScenario!: string;
+  @Field({ name: 'baselineScenarioKey', description: 'Key of the scenario of the baseline run, usually as-happened.' }) baselineScenario!: string;
 }
 
 @ObjectType({ description: 'A what-if value a scenario did not apply, because the scenario sets that parameter itself (its fix).' })
@@ -112,7 +115,7 @@ export class ModelSummaryFigure {
 export class ModelCheck {
   @Field() name!: string;
   @Field() description!: string;
-  @Field({ description: 'The scenario the check was evaluated on.' }) scenario!: string;
+  @Field({ name: 'scenarioKey', description: 'Key of the scenario the check was evaluated on.' }) scenario!: string;
   @Field({ description: 'The expectation in words, e.g. "≈ 51,660 sessions (±2 %)".' }) expectedText!: string;
   @Field(() => Float, { nullable: true }) observed!: number | null;
   @Field() unit!: string;
@@ -135,7 +138,7 @@ export class ModelSeries {
 @ObjectType({ description: 'A trigger or intervention of the scenario, on the simulated time axis.' })
 export class ModelRunEvent {
   @Field() key!: string;
-  @Field(() => Float, { description: 'Seconds of simulated time.' }) at!: number;
+  @Field(() => Float, { name: 'time', description: 'Seconds of simulated time, on the axis of ModelRun.time.' }) at!: number;
   @Field() kind!: string;
   @Field() label!: string;
 }
@@ -146,7 +149,6 @@ export class ModelRun extends Node {
   @Field() scenarioKey!: string;
   @Field(() => Int) seed!: number;
   @Field() engineVersion!: string;
-  @Field() specVersion!: string;
   @Field() queuedAt!: Date;
   @Field(() => Date, { nullable: true }) startedAt!: Date | null;
   @Field(() => Date, { nullable: true }) finishedAt!: Date | null;
@@ -162,8 +164,8 @@ export class ModelRun extends Node {
   @Field(() => Int, { description: 'Times the run was started: a run whose process died is started again, a bounded number of times.' }) attempts!: number;
 }
 
-@ObjectType()
-export class ModelScenario {
+@ObjectType({ description: "A scenario of an incident's model: as it happened, or with one fix switched on.", implements: () => [Node] })
+export class ModelScenario extends Node {
   @Field() key!: string;
   @Field() title!: string;
   @Field() description!: string;
@@ -183,7 +185,7 @@ export class IncidentModel {
 export class FailureCriterion {
   @Field() description!: string;
   @Field() metric!: string;
-  @Field({ description: '"below" or "above" the threshold.' }) op!: string;
+  @Field(() => ThresholdOpEnum) op!: string;
   @Field(() => Float, { description: 'Seconds the condition must hold.' }) sustain!: number;
   @Field(() => SourceQuote, { description: "The source's statement that the failure happened." }) source!: SourceQuote;
 }

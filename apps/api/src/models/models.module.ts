@@ -4,10 +4,10 @@ import { MODEL_EXECUTOR, MODEL_RUN_OPTIONS, ModelExplorations, ModelRunQueue, Mo
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/app-config.token';
 import { IncidentsModule } from '../incidents/incidents.module';
-import { ModelSuggestionsResolver } from './model-suggestions.resolver';
+import { ModelSuggestionsResolver, SuggestedActionableMatchResolver, UnmatchedActionableResolver } from './model-suggestions.resolver';
 import { ModelSuggestionsService } from './model-suggestions.service';
 import { ModelExplorationResolver } from './model-exploration.resolver';
-import { IncidentModelFieldResolver, IncidentModelResolver, ModelRunResolver, ModelScenarioResolver, ModelsResolver } from './models.resolver';
+import { ActionableScenarioResolver, IncidentModelFieldResolver, IncidentModelResolver, ModelRunResolver, ModelScenarioResolver, ModelsResolver } from './models.resolver';
 
 /** The run options of this installation, shared by the API and `npm run worker`. */
 export function modelRunOptions(c: AppConfig, execution: 'inline' | 'queue' = c.models.execution): ModelRunOptions {
@@ -63,12 +63,15 @@ class ModelRunsLifecycle implements OnApplicationBootstrap, OnModuleDestroy {
     IncidentModelFieldResolver,
     IncidentModelResolver,
     ModelScenarioResolver,
+    ActionableScenarioResolver,
     ModelRunResolver,
     ModelSuggestionsResolver,
+    SuggestedActionableMatchResolver,
+    UnmatchedActionableResolver,
     ModelSuggestionsService,
     ModelExplorations,
     ModelExplorationResolver,
   ],
-  exports: [ModelRunsService, ModelScenarioLink, ModelSuggestionsService, ModelExplorations],
+  exports: [ModelRunsService, ModelSuggestionsService, ModelExplorations],
 })
 export class ModelsModule {}

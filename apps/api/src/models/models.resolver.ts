@@ -1,8 +1,10 @@
 import { Args, Context, Float, ID, Int, Mutation, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
 import type { Request } from 'express';
-import { evidenceCount, ModelLoaders, ModelRunsService, type IncidentModelView, type ModelRunRecord, type ScenarioComparison, type ScenarioRecord } from '@hindsight/model-runs';
+import DataLoader from 'dataloader';
+import { PrismaService } from '@hindsight/db';
+import { ActionableScenarioLoaders, evidenceCount, ModelLoaders, ModelRunsService, ModelScenarioLink, type IncidentModelView, type ModelRunRecord, type ScenarioComparison, type ScenarioRecord } from '@hindsight/model-runs';
 import type { ParameterProvenance as ProvenanceSpec } from '@hindsight/models';
-import type { IncidentLoaders, IncidentRecord } from '@hindsight/incidents';
+import type { ActionableRecord, IncidentLoaders, IncidentRecord } from '@hindsight/incidents';
 import { principalOf } from '../auth/request-principal';
 import { principalKey } from '@hindsight/tracking';
 import { ReadOperation } from '../auth/roles.decorator';
@@ -99,8 +101,39 @@ export class ModelScenarioResolver {
   }
 }
 
+@Resolver(() => Actionable)
+export class ActionableScenarioResolver {
+  constructor(private readonly link: ModelScenarioLink) {}
+
+  @ResolveField(() => ModelScenario, {
+    nullable: true,
+    description: "The scenario of the incident's model that switches this work's fix on, when there is one; its `latestRun.verdict` says whether the fix would have prevented the failure.",
+  })
+  scenario(@Parent() a: ActionableRecord, @AllLoaders() all: RequestLoaders): Promise<ScenarioRecord | null> {
+    return all.of(ActionableScenarioLoaders, () => new ActionableScenarioLoaders(this.link)).scenario.load(a.id);
+  }
+}
+
+/** The spec versions runs were made with, one statement per request for however many runs. */
+export class ModelSpecLoaders {
+  constructor(private readonly prisma: PrismaService) {}
+
+  readonly spec = new DataLoader<string, ModelSpecVersion>(async (ids) => {
+    const rows = await this.prisma.modelSpec.findMany({ where: { id: { in: [...ids] } }, select: { id: true, key: true, version: true, title: true, checksum: true, createdAt: true } });
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    return ids.map((id) => byId.get(id) ?? new Error(`model spec ${id} is missing`));
+  });
+}
+
 @Resolver(() => ModelRun)
 export class ModelRunResolver {
+  constructor(private readonly prisma: PrismaService) {}
+
+  @ResolveField(() => ModelSpecVersion, { description: 'The version of the model spec the run was made with.' })
+  spec(@Parent() run: ModelRunRecord, @AllLoaders() all: RequestLoaders) {
+    return all.of(ModelSpecLoaders, () => new ModelSpecLoaders(this.prisma)).spec.load(run.specId);
+  }
+
   @ResolveField(() => [ParameterValue], { description: 'The values the caller set; everything else is the default.' })
   parameters(@Parent() run: ModelRunRecord): ParameterValue[] {
     return Object.entries(run.parameters).map(([name, value]) => ({ name, value }));

@@ -17,6 +17,7 @@ export const NODE_TYPES = [
   'AuditEvent',
   'ApiToken',
   'Account',
+  'ModelScenario',
   'ModelRun',
   'ModelSpecVersion',
   'Runbook',

@@ -85,6 +85,11 @@ export class NodeResolver {
         if (principal?.role !== 'admin') return null;
         return this.prisma.account.findUnique({ where: { id }, select: { id: true, name: true, role: true, createdBy: true, createdAt: true, lastSignInAt: true, disabledAt: true } });
       }
+      case 'ModelScenario':
+        return this.prisma.scenario.findFirst({
+          where: { id, binding: { incident: { status: 'published' } } },
+          select: { id: true, incidentId: true, key: true, position: true, title: true, description: true, actionableKey: true },
+        });
       case 'ModelRun':
         return this.models.findRun(id).catch((error: unknown) => {
           if (error instanceof AppError && error.code === 'NOT_FOUND') return null;

@@ -10,6 +10,10 @@ import { CitationNotices, toNoticeType } from '../runbooks/citation-notices';
 import {
   CreateIncidentInput,
   DeleteCausalFactorInput,
+  type CausalFactorInput,
+  type KeyTimeInput,
+  type KeyTimesInput,
+  type TimelineEventInput,
   DeleteCausalLinkInput,
   DeleteIncidentInput,
   DeleteTimelineEventInput,
@@ -30,6 +34,26 @@ import {
   UpsertTimelineEventPayload,
 } from './types/tracking.payloads';
 
+/** The writers keep instants as ISO 8601 text, as documents and imports carry them; GraphQL parsed them into DateTimes. */
+function instantText(at: Date | null | undefined): string | null | undefined {
+  return at instanceof Date ? at.toISOString() : at;
+}
+
+function eventText(event: TimelineEventInput) {
+  return { ...event, at: instantText(event.at) };
+}
+
+/** An omitted component is an unknown one, as in imported records. */
+function factorOf(factor: CausalFactorInput) {
+  return { ...factor, component: factor.component ?? null };
+}
+
+function keyTimesText(keyTimes: KeyTimesInput | null | undefined) {
+  if (!keyTimes) return keyTimes;
+  // Only the key times sent: an omitted one stays as it is, null clears it.
+  return Object.fromEntries(Object.entries(keyTimes).map(([name, t]: [string, KeyTimeInput | null]) => [name, t ? { ...t, at: instantText(t.at) ?? null } : t]));
+}
+
 /**
  * Incident-level corrections for editors. Each returns the incident at its new version and the
  * child it wrote (or the id of the child it removed), read after the write committed.
@@ -44,21 +68,25 @@ export class IncidentMutationsResolver {
 
   @Mutation(() => CreateIncidentPayload, { description: 'A whole incident in one call (the importer uses it). CONFLICT when the slug is taken. Editor.' })
   async createIncident(@Args('input') input: CreateIncidentInput, @CurrentPrincipal() actor: Principal) {
-    const { status, note, ...incident } = input;
-    return { incident: await this.incidents.create(incident, status, actor, note) };
+    const { status, note, keyTimes, timeline, causalFactors, ...incident } = input;
+    return { incident: await this.incidents.create({ ...incident, keyTimes: keyTimesText(keyTimes), timeline: timeline?.map(eventText), causalFactors: causalFactors?.map(factorOf) }, status, actor, note) };
   }
 
   @Mutation(() => UpdateIncidentPayload, { description: 'Changes fields of an incident, including its slug (the old one keeps working as an alias). Editor.' })
   async updateIncident(@Args('input') input: UpdateIncidentInput, @CurrentPrincipal() actor: Principal) {
+    // Key times sent are turned into the writer's text; omitted (undefined) or null pass as they are.
+    const { keyTimes, ...rest } = input.patch;
+    // (null is refused by the writer, naming the field, as before.)
+    const patch: Parameters<IncidentWritesService['update']>[2] = { ...rest, ...(keyTimes === undefined ? {} : { keyTimes: keyTimes === null ? (null as never) : keyTimesText(keyTimes)! }) };
     const before = await this.notices.incident(input.slug);
-    const incident = await this.incidents.update(input.slug, input.expectedVersion, input.patch, actor, input.note);
+    const incident = await this.incidents.update(input.slug, input.expectedVersion, patch, actor, input.note);
     const after = { name: incident.title, slug: incident.slug };
     return { incident, notices: before ? (await this.notices.between({ kind: 'incident', id: before.id }, before, after)).map(toNoticeType) : [] };
   }
 
   @Mutation(() => UpsertTimelineEventPayload, { description: 'Adds a timeline event, or replaces the one with the same key. Editor.' })
   async upsertTimelineEvent(@Args('input') input: UpsertTimelineEventInput, @CurrentPrincipal() actor: Principal) {
-    const incident = await this.incidents.upsertTimelineEvent(input.slug, input.expectedVersion, input.event, input.position, actor, input.note);
+    const incident = await this.incidents.upsertTimelineEvent(input.slug, input.expectedVersion, eventText(input.event), input.position, actor, input.note);
     return { incident, timelineEvent: await this.prisma.timelineEvent.findFirstOrThrow({ where: { incidentId: incident.id, key: input.event.key } }) };
   }
 
@@ -72,7 +100,7 @@ export class IncidentMutationsResolver {
   @Mutation(() => UpsertCausalFactorPayload, { description: 'Adds a causal factor, or replaces the one with the same key. Editor.' })
   async upsertCausalFactor(@Args('input') input: UpsertCausalFactorInput, @CurrentPrincipal() actor: Principal) {
     const before = await this.notices.factor(input.slug, input.factor.key);
-    const incident = await this.incidents.upsertCausalFactor(input.slug, input.expectedVersion, input.factor, input.position, actor, input.note);
+    const incident = await this.incidents.upsertCausalFactor(input.slug, input.expectedVersion, factorOf(input.factor), input.position, actor, input.note);
     const causalFactor = await this.prisma.causalFactor.findFirstOrThrow({ where: { incidentId: incident.id, key: input.factor.key } });
     const notices = before ? await this.notices.between({ kind: 'causal_factor', id: causalFactor.id }, before, { name: causalFactor.text }) : [];
     return { incident, causalFactor, notices: notices.map(toNoticeType) };

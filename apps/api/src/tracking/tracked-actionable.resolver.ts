@@ -10,12 +10,12 @@ import { Actionable, ExternalReference, Incident } from '../incidents/types/inci
 import { TrackerLinks } from './tracker-links';
 import { ActionablePriorityEnum } from './tracking-enums';
 import { TrackingLoadersProvider } from './tracking-loaders.provider';
-import { AuditEventConnection, LinkedScenario, LinkedScenarioRun } from './types/tracking.types';
+import { AuditEventConnection } from './types/tracking.types';
 
 const HISTORY_ORDER = 'AT_ASC';
 const HISTORY_NOTE = `Oldest first; pages both ways over the most recent ${MAX_HISTORY} events: last/before from the newest, first/after from the oldest of those (at most 100 a page).`;
 
-/** The tracking side of an actionable: priority, who closed it, its audit trail, its model scenario. */
+/** The tracking side of an actionable: priority, who closed it, its references and audit trail. */
 @Resolver(() => Actionable)
 export class TrackedActionableResolver {
   constructor(
@@ -75,16 +75,6 @@ export class TrackedActionableResolver {
     @Args('before', { type: () => String, nullable: true }) before: string | null,
   ) {
     return listConnection(await this.loaders.actionableHistory(context, a.id), (e) => e.id, HISTORY_ORDER, { first, after, last, before });
-  }
-
-  @ResolveField(() => LinkedScenario, { nullable: true, description: 'The model scenario reproducing the failure this work should prevent, when one is linked.' })
-  scenario(@Parent() a: TrackedActionableRecord, @AllLoaders() context: RequestLoaders) {
-    return this.loaders.for(context).scenario.load(a.id);
-  }
-
-  @ResolveField(() => LinkedScenarioRun, { nullable: true, description: "The scenario's latest run: would the fix have prevented the failure?" })
-  latestRun(@Parent() a: TrackedActionableRecord, @AllLoaders() context: RequestLoaders) {
-    return this.loaders.for(context).latestRun.load(a.id);
   }
 }
 

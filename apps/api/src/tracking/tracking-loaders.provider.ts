@@ -1,19 +1,16 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { PrismaService } from '@hindsight/db';
-import { SCENARIO_LINK, TrackingLoaders, type AuditEventRecord, type ScenarioLink } from '@hindsight/tracking';
+import { TrackingLoaders, type AuditEventRecord } from '@hindsight/tracking';
 import type { RequestLoaders } from '../common/request-loaders';
 import type { AuditEvent } from './types/tracking.types';
 
 /** Tracking loaders, held by the request's RequestLoaders like every other kind. */
 @Injectable()
 export class TrackingLoadersProvider {
-  constructor(
-    private readonly prisma: PrismaService,
-    @Inject(SCENARIO_LINK) private readonly scenarios: ScenarioLink,
-  ) {}
+  constructor(private readonly prisma: PrismaService) {}
 
   for(loaders: RequestLoaders): TrackingLoaders {
-    return loaders.of(TrackingLoaders, () => new TrackingLoaders(this.prisma, this.scenarios));
+    return loaders.of(TrackingLoaders, () => new TrackingLoaders(this.prisma));
   }
 
   /** The most recent MAX_HISTORY events of an actionable, oldest first (the window its history connection pages). */

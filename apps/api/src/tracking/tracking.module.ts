@@ -3,14 +3,11 @@ import {
   ActionableStatsService,
   ActionableWritesService,
   IncidentWritesService,
-  SCENARIO_LINK,
   TRACKING_OPTIONS,
   type TrackingOptions,
 } from '@hindsight/tracking';
-import { ModelScenarioLink } from '@hindsight/model-runs';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/app-config.token';
-import { ModelsModule } from '../models/models.module';
 import { RunbooksModule } from '../runbooks/runbooks.module';
 import { TeamsModule } from '../teams/teams.module';
 import { ActionableMutationsResolver } from './actionable-mutations.resolver';
@@ -22,11 +19,9 @@ import { TrackingLoadersProvider } from './tracking-loaders.provider';
 
 /** The write side: actionable tracking, incident corrections, audit trail and stats over GraphQL. */
 @Module({
-  imports: [ModelsModule, RunbooksModule, TeamsModule],
+  imports: [RunbooksModule, TeamsModule],
   providers: [
     { provide: TRACKING_OPTIONS, inject: [APP_CONFIG], useFactory: (config: AppConfig): TrackingOptions => ({ trackers: config.trackers, severityLevels: config.severityLevels }) },
-    // Which scenario models an actionable's fix, and its latest run, come from the models.
-    { provide: SCENARIO_LINK, useExisting: ModelScenarioLink },
     ActionableWritesService,
     IncidentWritesService,
     ActionableStatsService,

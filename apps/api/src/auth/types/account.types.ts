@@ -1,4 +1,4 @@
-import { Field, InputType, Int, ObjectType } from '@nestjs/graphql';
+import { Field, ID, InputType, Int, ObjectType } from '@nestjs/graphql';
 import type { Role } from '@hindsight/tracking';
 import { PageInfo } from '../../common/page-info.type';
 import { Node } from '../../node/node.interface';
@@ -42,7 +42,7 @@ export class CreateAccountPayload {
 
 @InputType()
 export class UpdateAccountInput {
-  @Field() name!: string;
+  @Field(() => ID, { description: 'Global id or name of the account.' }) account!: string;
   @Field(() => RoleEnum, { nullable: true }) role?: Role | null;
   @Field(() => Boolean, { nullable: true, description: 'true: the account cannot sign in and its sessions end at once.' }) disabled?: boolean | null;
 }
@@ -54,7 +54,7 @@ export class UpdateAccountPayload {
 
 @InputType()
 export class ResetAccountPasswordInput {
-  @Field() name!: string;
+  @Field(() => ID, { description: 'Global id or name of the account.' }) account!: string;
 }
 
 @ObjectType()

@@ -27,15 +27,27 @@ function mapError(error: unknown): AppError | null {
   return fromDatabaseError(error);
 }
 
-/** Record names (as the libs' NOT_FOUND names them) whose ids the API shows as global ids. */
-const NODE_OF: Record<string, NodeType> = {
+/** What the libs' NOT_FOUND names in words, as the API's type names; the types with global ids are Nodes. */
+const TYPE_OF: Record<string, string> = {
   Actionable: 'Actionable',
   Incident: 'Incident',
+  Pattern: 'Pattern',
+  Account: 'Account',
   'Timeline event': 'TimelineEvent',
   'Causal factor': 'CausalFactor',
   'Causal link': 'CausalLink',
   'API token': 'ApiToken',
   'Model run': 'ModelRun',
+  'Model spec': 'ModelSpecVersion',
+};
+const NODE_OF: Record<string, NodeType> = {
+  Actionable: 'Actionable',
+  Incident: 'Incident',
+  TimelineEvent: 'TimelineEvent',
+  CausalFactor: 'CausalFactor',
+  CausalLink: 'CausalLink',
+  ApiToken: 'ApiToken',
+  ModelRun: 'ModelRun',
 };
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 /** Fields whose stored values are the lower-case names behind the API's enums. */
@@ -44,13 +56,18 @@ const ENUM_FIELDS = new Set(['status', 'priority', 'precision', 'kind', 'role', 
 /**
  * The libs speak the database's language (`done`, row uuids); clients read the API's (`DONE`,
  * global ids). Every error passes here, so every value in `extensions` is in the API's terms:
- * enum values as the schema names them, and record ids as the global ids the API hands out.
+ * enum values as the schema names them, record ids as the global ids the API hands out, and the
+ * kind of record NOT_FOUND names (`what`) as the schema's type name.
  */
 function inApiTerms(error: AppError): AppError {
   const details = error.details as Record<string, unknown>;
-  if (error.code === 'NOT_FOUND' && typeof details.id === 'string' && UUID.test(details.id) && typeof details.what === 'string' && NODE_OF[details.what]) {
-    const id = toGlobalId(NODE_OF[details.what]!, details.id);
-    return new AppError(error.code, error.message.split(details.id).join(id), { ...details, id });
+  if (error.code === 'NOT_FOUND' && typeof details.what === 'string') {
+    const what = TYPE_OF[details.what] ?? details.what;
+    if (typeof details.id === 'string' && UUID.test(details.id) && NODE_OF[what]) {
+      const id = toGlobalId(NODE_OF[what]!, details.id);
+      return new AppError(error.code, error.message.split(details.id).join(id), { ...details, what, id });
+    }
+    return new AppError(error.code, error.message, { ...details, what });
   }
   if (error.code === 'CONFLICT' && details.current && typeof details.current === 'object') {
     const current = apiValues(details.current) as Record<string, unknown>;

@@ -16,6 +16,7 @@ import {
   TimePrecisionEnum,
   TimelineEventKindEnum,
 } from '../../common/graphql-enums';
+import { CalendarDateScalar } from '../../common/calendar-date.scalar';
 import { PageInfo } from '../../common/page-info.type';
 import { Node } from '../../node/node.interface';
 
@@ -162,7 +163,7 @@ export class ActionableFilterInput {
   @Field(() => String, { nullable: true, description: "Case-insensitive part of the owner's name: the account's, the team's, or the free text." }) owner?: string | null;
   @Field(() => Boolean, { nullable: true, description: "true: owned by the signed-in person or one of their teams (a session only: a token belongs to no account)." }) assignedToMe?: boolean | null;
   @Field(() => Boolean, { nullable: true, description: 'Due date passed while still open or in progress.' }) overdue?: boolean | null;
-  @Field(() => Date, { nullable: true, description: 'Due on a day before the (UTC) day of this instant.' }) dueBefore?: Date | null;
+  @Field(() => CalendarDateScalar, { nullable: true, description: 'Due on a day before this one.' }) dueBefore?: string | null;
   @Field(() => String, { nullable: true, description: 'A pattern key of the incident.' }) pattern?: string | null;
   @Field(() => String, { nullable: true, description: 'The slug of the incident.' }) incident?: string | null;
   @Field(() => Boolean, { nullable: true }) hasExternalRef?: boolean | null;

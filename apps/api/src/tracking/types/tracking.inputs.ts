@@ -9,6 +9,7 @@ import {
   TimePrecisionEnum,
   TimelineEventKindEnum,
 } from '../../common/graphql-enums';
+import { CalendarDateScalar } from '../../common/calendar-date.scalar';
 import { ActionablePriorityEnum } from '../tracking-enums';
 
 export const POSITION_DESCRIPTION = 'Index in the list (0 = first); omitted keeps an existing item in place and appends a new one.';
@@ -21,7 +22,7 @@ export class ActionablePatchInput {
   @Field(() => String, { nullable: true, description: 'Free-text owner, for imported or older records; setting it clears an account or team owner. Set one of owner, ownerAccount, ownerTeam.' }) owner?: string | null;
   @Field(() => String, { nullable: true, description: 'Sign-in name of the account that owns it (clears the other owners).' }) ownerAccount?: string | null;
   @Field(() => String, { nullable: true, description: 'Name of the team that owns it (clears the other owners).' }) ownerTeam?: string | null;
-  @Field(() => String, { nullable: true, description: 'Calendar date YYYY-MM-DD.' }) dueDate?: string | null;
+  @Field(() => CalendarDateScalar, { nullable: true, description: 'Calendar date YYYY-MM-DD.' }) dueDate?: string | null;
   @Field(() => ActionablePriorityEnum, { nullable: true }) priority?: ActionablePriority | null;
   @Field(() => [String], { nullable: true, description: 'Keys of the causal factors (of the same incident) this work addresses; replaces the list.' }) addresses?: string[];
   @Field(() => [String], { nullable: true, description: `${REFERENCES} Replaces the list.` }) references?: string[];
@@ -36,7 +37,7 @@ export class CreateActionableInput {
   @Field(() => String, { nullable: true, description: 'Free-text owner, for imported or older records; setting it clears an account or team owner. Set one of owner, ownerAccount, ownerTeam.' }) owner?: string | null;
   @Field(() => String, { nullable: true, description: 'Sign-in name of the account that owns it (clears the other owners).' }) ownerAccount?: string | null;
   @Field(() => String, { nullable: true, description: 'Name of the team that owns it (clears the other owners).' }) ownerTeam?: string | null;
-  @Field(() => String, { nullable: true, description: 'Calendar date YYYY-MM-DD.' }) dueDate?: string | null;
+  @Field(() => CalendarDateScalar, { nullable: true, description: 'Calendar date YYYY-MM-DD.' }) dueDate?: string | null;
   @Field(() => ActionablePriorityEnum, { nullable: true }) priority?: ActionablePriority | null;
   @Field(() => [String], { nullable: true, description: 'Keys of the causal factors (of the same incident) this work addresses.' }) addresses?: string[];
   @Field(() => [String], { nullable: true, description: REFERENCES }) references?: string[];
@@ -59,7 +60,7 @@ export class IncidentSourcePatchInput {
 
 @InputType()
 export class KeyTimeInput {
-  @Field(() => String, { nullable: true, description: 'ISO 8601 instant with a zone, e.g. 2016-05-05T02:16:10Z.' }) at!: string | null;
+  @Field(() => Date, { nullable: true, description: 'For imprecise times the start of the interval; null (with precision NONE) when the source gives no time.' }) at!: Date | null;
   @Field(() => TimePrecisionEnum) precision!: TimePrecision;
 }
 
@@ -85,7 +86,7 @@ const TAGS = 'Free labels; stored normalised (lower case, words joined by dashes
 export class TimelineEventInput {
   @Field({ description: 'Stable key, unique in the incident: lower-case letters, digits and dashes.' }) key!: string;
   @Field(() => String, { nullable: true, description: 'The time exactly as the source wrote it.' }) asWritten?: string | null;
-  @Field(() => String, { nullable: true, description: 'ISO 8601 instant with a zone; the start of the interval for imprecise times.' }) at?: string | null;
+  @Field(() => Date, { nullable: true, description: 'The start of the interval for imprecise times.' }) at?: Date | null;
   @Field(() => TimePrecisionEnum, { nullable: true, description: 'Required with `at`; NONE without.' }) precision?: TimePrecision | null;
   @Field(() => TimelineEventKindEnum) kind!: TimelineEventKind;
   @Field() text!: string;
@@ -95,7 +96,7 @@ export class TimelineEventInput {
 export class CausalFactorInput {
   @Field({ description: 'Stable key, unique in the incident.' }) key!: string;
   @Field(() => FactorRoleEnum) role!: FactorRole;
-  @Field() component!: string;
+  @Field(() => String, { nullable: true, description: 'Null when the source names no component.' }) component!: string | null;
   @Field() text!: string;
 }
 
@@ -113,7 +114,7 @@ export class IncidentActionableInput {
   @Field(() => String, { nullable: true }) description?: string | null;
   @Field(() => String, { nullable: true }) owner?: string | null;
   @Field(() => ActionableStatusEnum, { nullable: true, description: 'Defaults to OPEN.' }) status?: ActionableStatus | null;
-  @Field(() => String, { nullable: true, description: 'Calendar date YYYY-MM-DD.' }) dueDate?: string | null;
+  @Field(() => CalendarDateScalar, { nullable: true }) dueDate?: string | null;
   @Field(() => [String], { nullable: true, description: REFERENCES }) references?: string[] | null;
   @Field(() => [String], { nullable: true, description: 'Keys of causal factors in this input.' }) addresses?: string[] | null;
 }

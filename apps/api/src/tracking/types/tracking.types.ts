@@ -1,7 +1,6 @@
-import { Field, Float, ID, Int, ObjectType } from '@nestjs/graphql';
+import { Field, Float, Int, ObjectType } from '@nestjs/graphql';
 import { MAX_HISTORY, type AuditAction, type AuditEntity } from '@hindsight/tracking';
 import { PageInfo } from '../../common/page-info.type';
-import { FixVerdict } from '../../models/model.types';
 import { AuditActionEnum, AuditEntityEnum } from '../tracking-enums';
 import { Node } from '../../node/node.interface';
 
@@ -38,7 +37,7 @@ export class OrganizationActionableCounts extends ActionableCounts {
 
 @ObjectType()
 export class PatternActionableCounts extends ActionableCounts {
-  @Field({ description: 'Pattern key.' }) pattern!: string;
+  @Field({ name: 'patternKey' }) pattern!: string;
   @Field() name!: string;
 }
 
@@ -46,28 +45,6 @@ export class PatternActionableCounts extends ActionableCounts {
 export class ActionableStats extends ActionableCounts {
   @Field(() => [OrganizationActionableCounts]) byOrganization!: OrganizationActionableCounts[];
   @Field(() => [PatternActionableCounts]) byPattern!: PatternActionableCounts[];
-}
-
-@ObjectType({ description: 'The executable-model scenario an actionable is tied to.' })
-export class LinkedScenario {
-  @Field(() => ID) id!: string;
-  @Field() key!: string;
-  @Field() name!: string;
-}
-
-@ObjectType({ description: "The latest run of an actionable's scenario: would the fix have prevented the failure?" })
-export class LinkedScenarioRun {
-  @Field(() => ID) id!: string;
-  @Field(() => Date, { nullable: true, description: 'Null while the run is queued or running.' }) finishedAt!: Date | null;
-  @Field() status!: string;
-  @Field(() => Boolean, {
-    nullable: true,
-    description: 'Derived from verdict: true for PREVENTED, false for DELAYED, REDUCED and NOT_PREVENTED, null without a verdict or with nothing to prevent.',
-  })
-  failurePrevented!: boolean | null;
-  @Field(() => FixVerdict, { nullable: true, description: "The verdict on the fix: the failure criterion on this run against the as-happened run. Null until the run succeeded, or when the model states no failure criterion." })
-  verdict!: FixVerdict | null;
-  @Field(() => String, { nullable: true }) summary!: string | null;
 }
 
 @ObjectType()
