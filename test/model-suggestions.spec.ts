@@ -128,7 +128,7 @@ describe('suggested models over GraphQL', () => {
       await prisma.$executeRawUnsafe('DROP FUNCTION refuse_binding()');
       const ok = await t.gql<{ attachSuggestedModel: { specVersion: { key: string; version: string } } }>(ATTACH, { input: { incident: STACKEGG, template: 'capacity-loss' } }, as('editor'));
       expect(ok.errors).toBeUndefined();
-      expect(ok.data.attachSuggestedModel.specVersion).toEqual({ key: `${STACKEGG}-capacity-loss`, version: '1' });
+      expect(ok.data.attachSuggestedModel.specVersion).toMatchObject({ key: `${STACKEGG}-capacity-loss`, version: '1' });
     } finally {
       await prisma.$disconnect();
     }

@@ -108,8 +108,8 @@ describe('teams, owners, the assigned-to-me board and runbook citations on the p
       as('admin'),
     );
     expect(member.data.addTeamMember.team).toEqual({ version: 2, members: { nodes: [{ name: 'editor-person' }] } });
-    const list = await t.gql<{ teamList: { totalCount: number; nodes: { name: string }[] } }>(`{ teamList { totalCount nodes { name } } }`, {}, as('viewer'));
-    expect(list.data.teamList.nodes.map((n) => n.name)).toEqual(['Network', 'SRE']);
+    const list = await t.gql<{ teams: { totalCount: number; nodes: { name: string }[] } }>(`{ teams { totalCount nodes { name } } }`, {}, as('viewer'));
+    expect(list.data.teams.nodes.map((n) => n.name)).toEqual(['Network', 'SRE']);
     const node = await t.gql<{ node: { name: string } }>(`query($id: ID!) { node(id: $id) { ... on Team { name } } }`, { id: created.data.createTeam.team.id });
     expect(node.data.node.name).toBe('Network');
   });

@@ -75,13 +75,25 @@ export class DeleteTeamPayload {
   @Field(() => ID, { description: 'Global id of the deleted team. Follow-ups it owned are left without an owner.' }) deletedTeamId!: string;
 }
 
-@InputType()
-export class TeamMemberInput {
+@InputType({ isAbstract: true })
+abstract class TeamMemberFields {
   @Field({ description: "The team's name (any case)." }) team!: string;
   @Field({ description: "The account's sign-in name." }) account!: string;
 }
 
-@ObjectType()
-export class TeamMembershipPayload {
+@InputType()
+export class AddTeamMemberInput extends TeamMemberFields {}
+
+@InputType()
+export class RemoveTeamMemberInput extends TeamMemberFields {}
+
+@ObjectType({ isAbstract: true })
+abstract class TeamMembershipFields {
   @Field(() => Team, { description: 'The team at its new version (unchanged when the account already was, or was not, a member).' }) team!: Team;
 }
+
+@ObjectType()
+export class AddTeamMemberPayload extends TeamMembershipFields {}
+
+@ObjectType()
+export class RemoveTeamMemberPayload extends TeamMembershipFields {}

@@ -10,6 +10,10 @@ import { Actionable } from '../incidents/types/incident.types';
 import { toGlobalId } from '../node/global-id';
 import {
   ActionableOwner,
+  AddTeamMemberInput,
+  AddTeamMemberPayload,
+  RemoveTeamMemberInput,
+  RemoveTeamMemberPayload,
   CreateTeamInput,
   CreateTeamPayload,
   DeleteTeamInput,
@@ -17,8 +21,6 @@ import {
   Team,
   TeamConnection,
   TeamMemberConnection,
-  TeamMemberInput,
-  TeamMembershipPayload,
 } from './team.types';
 
 /** Teams over the API: anyone who may read sees teams and members; admins change them. */
@@ -26,8 +28,8 @@ import {
 export class TeamsResolver {
   constructor(private readonly teams: TeamsService) {}
 
-  @Query(() => TeamConnection, { description: 'Teams by name. Pages both ways: first/after or last/before (at most 100; 20 by default).' })
-  async teamList(
+  @Query(() => TeamConnection, { name: 'teams', description: 'Teams by name. Pages both ways: first/after or last/before (at most 100; 20 by default).' })
+  async teamConnection(
     @Args('first', { type: () => Int, nullable: true, description: 'At most 100; 20 by default.' }) first: number | null,
     @Args('after', { type: () => String, nullable: true }) after: string | null,
     @Args('last', { type: () => Int, nullable: true, description: 'At most 100.' }) last: number | null,
@@ -60,14 +62,14 @@ export class TeamsResolver {
   }
 
   @RequireRole('admin')
-  @Mutation(() => TeamMembershipPayload, { description: 'Adds an account to a team (no change if it is a member). Admin only.' })
-  async addTeamMember(@Args('input') input: TeamMemberInput, @CurrentPrincipal() actor: Principal) {
+  @Mutation(() => AddTeamMemberPayload, { description: 'Adds an account to a team (no change if it is a member). Admin only.' })
+  async addTeamMember(@Args('input') input: AddTeamMemberInput, @CurrentPrincipal() actor: Principal) {
     return { team: await this.teams.addMember(input.team, input.account, actor) };
   }
 
   @RequireRole('admin')
-  @Mutation(() => TeamMembershipPayload, { description: 'Removes an account from a team (no change if it is not a member). Admin only.' })
-  async removeTeamMember(@Args('input') input: TeamMemberInput, @CurrentPrincipal() actor: Principal) {
+  @Mutation(() => RemoveTeamMemberPayload, { description: 'Removes an account from a team (no change if it is not a member). Admin only.' })
+  async removeTeamMember(@Args('input') input: RemoveTeamMemberInput, @CurrentPrincipal() actor: Principal) {
     return { team: await this.teams.removeMember(input.team, input.account, actor) };
   }
 }
