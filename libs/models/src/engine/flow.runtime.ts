@@ -341,7 +341,18 @@ export class FlowSimulation {
   }
 
   dispatch = (kind: number, target: unknown): void => {
+    // The commonest kinds first.
     switch (kind) {
+      case EV_SERVICE_END: {
+        const v = target as Visit;
+        v.station.onServiceEnd(v);
+        break;
+      }
+      case EV_SOURCE: {
+        const token = target as SourceToken;
+        token.source.fire(token);
+        break;
+      }
       case EV_VISIT_FLUSH:
         (target as VisitBucket).fire();
         break;
@@ -351,11 +362,6 @@ export class FlowSimulation {
       case EV_RETRY_FLUSH: {
         const b = target as RetryBucket;
         b.port.onRetryBucket(b);
-        break;
-      }
-      case EV_SERVICE_END: {
-        const v = target as Visit;
-        v.station.onServiceEnd(v);
         break;
       }
       case EV_LINGER_END: {
@@ -379,11 +385,6 @@ export class FlowSimulation {
       case EV_RATE_START: {
         const plan = target as RatePlan;
         plan.visit.station.onRatePlan(plan);
-        break;
-      }
-      case EV_SOURCE: {
-        const token = target as SourceToken;
-        token.source.fire(token);
         break;
       }
       case EV_SOURCE_RATE:
