@@ -78,6 +78,12 @@ export class FlowSimulation {
   readonly percentiles: Set<string>;
   /** Nesting of zero-duration steps taken without an event. */
   syncDepth = 0;
+  /** Ids of lineages and ports, counted per run: nothing in a run depends on earlier runs. */
+  private lastId = 0;
+
+  newId(): number {
+    return this.lastId++;
+  }
   private readonly seed: number;
 
   constructor(private readonly o: FlowSimulationOptions) {

@@ -16,9 +16,9 @@ const Infinity = globalThis.Infinity;
 
 /** What an emitted or retried request inherits from the request tree it came from. */
 export class Root {
-  private static next = 0;
-  readonly id = Root.next++;
   constructor(
+    /** Unique within its run (FlowSimulation.newId): a key of lineage maps, never a global count. */
+    readonly id: number,
     readonly source: number,
     readonly depth: number,
   ) {}
