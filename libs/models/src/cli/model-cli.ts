@@ -190,6 +190,12 @@ export function findProjectRoot(from: string = __dirname): string {
   }
 }
 
+/** `n` worker threads, whatever the runs' length. */
+function threads(n: number): { runOne: RunOne; close(): Promise<void> } {
+  const pool = new ModelRunner({ concurrency: n, maxQueue: n });
+  return { runOne: (x) => pool.run(x), close: () => pool.close() };
+}
+
 /** A spec by incident slug (from seeds/models of the project) or by file path. */
 export function loadModelSpec(target: string): ModelSpec {
   const looksLikePath = target.endsWith('.json') || target.includes('/') || target.includes(path.sep);
@@ -359,11 +365,9 @@ export async function main(argv: string[]): Promise<number> {
     if (modes === 1) {
       // --workers n: n worker threads; without it the first run decides (see runner/run-lanes.ts).
       const total = options.seeds ?? (options.sweep.length > 0 ? options.sweep.reduce((n, a) => n * a.count, 1) : 2);
-      const fixed = options.workers === null ? null : new ModelRunner({ concurrency: options.workers, maxQueue: options.workers });
-      const adaptive = fixed ? null : adaptiveRunOne(total, 2);
-      const runOne: RunOne = fixed ? (x) => fixed.run(x) : adaptive!.runOne;
+      const runner: { runOne: RunOne; close(): Promise<void> } = options.workers === null ? adaptiveRunOne(total, 2) : threads(options.workers);
+      const runOne = runner.runOne;
       const lanes = options.workers ?? 2;
-      const runner = { close: () => (fixed ? fixed.close() : adaptive!.close()) };
       try {
         if (options.seeds !== undefined) {
           const e = await runEnsemble(input, { seeds: options.seeds, concurrency: lanes }, runOne);
