@@ -75,6 +75,11 @@ describe('seed model ensemble checks', () => {
     for (const c of e.checks) expect(e.text).toContain(`${c.name}: passes`);
     // A fluid run draws no random numbers; the words say the seeds are copies.
     expect(e.text.includes('every seed gives the same run')).toBe(e.mode === 'fluid');
+    // A smaller ensemble says which checks it could not evaluate, and why.
+    const small = aggregateEnsemble(spec, runs.slice(0, 1));
+    expect(small.checks).toEqual([]);
+    for (const c of small.notEvaluated) expect(small.text).toContain(`${c.name} (needs an ensemble of`);
+    expect(small.notEvaluated.length).toBeGreaterThan(0);
   }, 120_000);
 });
 

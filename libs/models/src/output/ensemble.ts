@@ -209,7 +209,7 @@ function evaluateEnsembleCheck(check: EnsembleCheckSpec, runs: EnsembleRun[], sc
 }
 
 /** The ensemble in words, for the page, the CLI and the chart's text. */
-export function describeEnsemble(e: Pick<ModelEnsembleResult, 'failure' | 'seeds' | 'summary' | 'verdicts'> & Partial<Pick<ModelEnsembleResult, 'mode' | 'checks'>>): string {
+export function describeEnsemble(e: Pick<ModelEnsembleResult, 'failure' | 'seeds' | 'summary' | 'verdicts'> & Partial<Pick<ModelEnsembleResult, 'mode' | 'checks' | 'notEvaluated'>>): string {
   const n = e.seeds.length;
   const parts: string[] = [];
   if (e.mode === 'fluid' && n > 1) {
@@ -233,6 +233,8 @@ export function describeEnsemble(e: Pick<ModelEnsembleResult, 'failure' | 'seeds
     const passed = checks.filter((c) => c.pass).length;
     parts.push(`Ensemble checks: ${passed} of ${checks.length} ${checks.length === 1 ? 'passes' : 'pass'} (${checks.map((c) => `${c.name}: ${c.pass ? 'passes' : 'fails'}, ${c.explanation}`).join('; ')}).`);
   }
+  const skipped = e.notEvaluated ?? [];
+  if (skipped.length > 0) parts.push(`Not evaluated: ${skipped.map((c) => `${c.name} (${c.reason})`).join('; ')}.`);
   return parts.join(' ');
 }
 
