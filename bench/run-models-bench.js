@@ -24,6 +24,9 @@
  *   base=$(mktemp -d) && git archive main libs/models | tar -x -C "$base"
  *   node bench/run-models-bench.js --baseline "$base"
  *
+ * `--rounds n` sets the number of A B rounds (default 4): more rounds give the seed models'
+ * medians, whose runs take only tens of milliseconds, a steadier footing on a busy machine.
+ *
  * With `--cpu`, every time (SimPy's too) is the CPU time of the process doing the work
  * instead of the wall clock: on a machine whose cores other work keeps busy, the wall clock
  * also counts the time the benchmark waited for a core, which varies from run to run.
@@ -80,8 +83,9 @@ const quick = process.argv.includes('--quick');
 const baselineAt = process.argv.indexOf('--baseline');
 const baselineDir = baselineAt > 0 ? path.resolve(process.argv[baselineAt + 1]) : null;
 const thisRoot = path.join(__dirname, '..');
-/** Rounds of the A B A B comparison; each child times `perRound` runs after its warm-up. */
-const AB_ROUNDS = quick ? 2 : 4;
+/** Rounds of the A B A B comparison (`--rounds n`); each child times `perRound` runs after its warm-up. */
+const roundsAt = process.argv.indexOf('--rounds');
+const AB_ROUNDS = roundsAt > 0 ? Math.max(1, Math.min(50, Number(process.argv[roundsAt + 1]) || 4)) : quick ? 2 : 4;
 
 function timeInChild(root, what, runs, horizon = 0) {
   const res = spawnSync(process.execPath, [__filename, '--time', root, what, String(runs), String(horizon), ...(useCpu ? ['--cpu'] : [])], { encoding: 'utf8', timeout: 300_000 });

@@ -11,6 +11,7 @@ import { SpecLimits } from '../spec/spec.limits';
 import type { ModelEnsembleResult } from '../output/ensemble';
 import { findBoundary, runEnsemble, runSweep, type ModelBoundaryResult, type ModelSweepResult, type RunOne, type SweepAxis } from '../runner/model.exploration';
 import { ModelRunner } from '../runner/model.runner';
+import { adaptiveRunOne, MIN_PARALLEL_RUN_MS } from '../runner/run-lanes';
 
 const USAGE = `Usage: model <incident-slug | path/to/spec.json> [options]
 
@@ -31,7 +32,9 @@ Options:
                         of two parameters (at most ${SpecLimits.sweepPoints} runs)
   --boundary <p=a:b>    bisection: where between a and b the failure criterion flips
   --tolerance <w>       width at which --boundary stops (default (b − a) / 1000, 1 for integers)
-  --workers <n>         worker threads for --seeds and --sweep (default 2)
+  --workers <n>         worker threads for --seeds, --sweep and --boundary (default: the first
+                        run decides; threads only for runs of ${MIN_PARALLEL_RUN_MS} ms or more with two
+                        idle cores, else one run after another on this thread)
   --compare <key>       another scenario to draw beside it in the SVG (repeatable)
   --svg <file>          write the charts to an SVG file
   --list                list the model's scenarios and parameters
@@ -55,7 +58,8 @@ interface CliOptions {
   sweep: SweepAxis[];
   boundary: { parameter: string; from: number; to: number } | null;
   tolerance: number | undefined;
-  workers: number;
+  /** Worker threads; null: the first run decides (runner/run-lanes.ts). */
+  workers: number | null;
   compare: string[];
   svg: string | null;
   list: boolean;
@@ -65,7 +69,7 @@ interface CliOptions {
 class UsageError extends Error {}
 
 function parseArgs(argv: string[]): CliOptions {
-  const o: CliOptions = { target: null, scenario: 'as-happened', sets: {}, seed: 1, mode: undefined, fluidStep: undefined, budget: undefined, scenarioEngine: {}, seeds: undefined, sweep: [], boundary: null, tolerance: undefined, workers: 2, compare: [], svg: null, list: false, help: false };
+  const o: CliOptions = { target: null, scenario: 'as-happened', sets: {}, seed: 1, mode: undefined, fluidStep: undefined, budget: undefined, scenarioEngine: {}, seeds: undefined, sweep: [], boundary: null, tolerance: undefined, workers: null, compare: [], svg: null, list: false, help: false };
   const value = (i: number, flag: string): string => {
     const v = argv[i + 1];
     if (v === undefined || v.startsWith('--')) throw new UsageError(`${flag} needs a value`);
@@ -184,6 +188,12 @@ export function findProjectRoot(from: string = __dirname): string {
     if (parent === dir) throw new Error(`no package.json above ${from}`);
     dir = parent;
   }
+}
+
+/** `n` worker threads, whatever the runs' length. */
+function threads(n: number): { runOne: RunOne; close(): Promise<void> } {
+  const pool = new ModelRunner({ concurrency: n, maxQueue: n });
+  return { runOne: (x) => pool.run(x), close: () => pool.close() };
 }
 
 /** A spec by incident slug (from seeds/models of the project) or by file path. */
@@ -353,16 +363,19 @@ export async function main(argv: string[]): Promise<number> {
     if (modes > 1) throw new UsageError('--seeds, --sweep and --boundary ask different questions; give one of them');
     if (modes === 1 && options.svg) throw new UsageError('--svg draws single runs; it cannot be combined with --seeds, --sweep or --boundary');
     if (modes === 1) {
-      const runner = new ModelRunner({ concurrency: options.workers, maxQueue: options.workers });
-      const runOne: RunOne = (x) => runner.run(x);
+      // --workers n: n worker threads; without it the first run decides (see runner/run-lanes.ts).
+      const total = options.seeds ?? (options.sweep.length > 0 ? options.sweep.reduce((n, a) => n * a.count, 1) : 2);
+      const runner: { runOne: RunOne; close(): Promise<void> } = options.workers === null ? adaptiveRunOne(total, 2) : threads(options.workers);
+      const runOne = runner.runOne;
+      const lanes = options.workers ?? 2;
       try {
         if (options.seeds !== undefined) {
-          const e = await runEnsemble(input, { seeds: options.seeds, concurrency: options.workers }, runOne);
+          const e = await runEnsemble(input, { seeds: options.seeds, concurrency: lanes }, runOne);
           write(ensembleReport(e));
           return e.checks.every((c) => c.pass) ? 0 : 1;
         }
         if (options.sweep.length > 0) {
-          write(sweepReport(await runSweep(input, { axes: options.sweep, concurrency: options.workers }, runOne)));
+          write(sweepReport(await runSweep(input, { axes: options.sweep, concurrency: lanes }, runOne)));
           return 0;
         }
         write(boundaryReport(await findBoundary(input, { ...options.boundary!, tolerance: options.tolerance }, runOne)));

@@ -6,6 +6,7 @@ import {
   keepAliveSpec,
   overloadSpec,
   replicatedCallerSpec,
+  saturatedRateSpec,
 } from '../testing/agreement.fixtures';
 import { loadModelSpec } from '../cli/model-cli';
 import { runModel } from './model.engine';
@@ -85,6 +86,21 @@ describe('DES and fluid modes agree where both apply', () => {
     expect(close(des['callee-offered'], 100, 0.05)).toBe(true);
     expect(close(fluid['callee-offered'], des['callee-offered'], 0.05)).toBe(true);
     expect(close(fluid.success, des.success, 0.05)).toBe(true);
+  });
+});
+
+describe('a station served as a rate in fluid mode', () => {
+  it('is busy all the time when saturated, and never shows more than all of its slots', () => {
+    const spec = saturatedRateSpec();
+    const des = figures(spec, 'des', 7);
+    const fluid = figures(spec, 'fluid', 7);
+    expect(close(des.served, 250, 0.03)).toBe(true);
+    expect(close(fluid.served, des.served, 0.03)).toBe(true);
+    expect(des.utilisation).toBeGreaterThan(0.97);
+    expect(close(fluid.utilisation, des.utilisation, 0.03)).toBe(true);
+    // Each output point is an exact time average of slots held: at most the one slot.
+    expect(des['peak-utilisation']).toBeLessThanOrEqual(1 + 1e-9);
+    expect(fluid['peak-utilisation']).toBeLessThanOrEqual(1 + 1e-9);
   });
 });
 

@@ -57,4 +57,16 @@ describe('engine modules', () => {
       expect([file, code.filter((l) => /\.fluid\b|mode\.kind/.test(l)).length]).toEqual([file, 0]);
     }
   });
+
+  it('keep no counters across runs: no static field of the runtime is written', () => {
+    const files = [...fs.readdirSync(__dirname).map((f) => f), ...fs.readdirSync(path.join(__dirname, 'modes')).map((f) => `modes/${f}`)].filter((f) => f.endsWith('.ts') && !f.endsWith('.spec.ts'));
+    const mutableStatics = files.flatMap((f) =>
+      fs
+        .readFileSync(path.join(__dirname, f), 'utf8')
+        .split('\n')
+        .filter((l) => /^\s*(private |protected |public )?static (?!readonly\b)\w+\s*[=:]/.test(l))
+        .map((l) => `${f}: ${l.trim()}`),
+    );
+    expect(mutableStatics).toEqual([]);
+  });
 });

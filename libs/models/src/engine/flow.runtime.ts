@@ -78,6 +78,12 @@ export class FlowSimulation {
   readonly percentiles: Set<string>;
   /** Nesting of zero-duration steps taken without an event. */
   syncDepth = 0;
+  /** Ids of lineages and ports, counted per run: nothing in a run depends on earlier runs. */
+  private lastId = 0;
+
+  newId(): number {
+    return this.lastId++;
+  }
   private readonly seed: number;
 
   constructor(private readonly o: FlowSimulationOptions) {
@@ -341,7 +347,18 @@ export class FlowSimulation {
   }
 
   dispatch = (kind: number, target: unknown): void => {
+    // The commonest kinds first.
     switch (kind) {
+      case EV_SERVICE_END: {
+        const v = target as Visit;
+        v.station.onServiceEnd(v);
+        break;
+      }
+      case EV_SOURCE: {
+        const token = target as SourceToken;
+        token.source.fire(token);
+        break;
+      }
       case EV_VISIT_FLUSH:
         (target as VisitBucket).fire();
         break;
@@ -351,11 +368,6 @@ export class FlowSimulation {
       case EV_RETRY_FLUSH: {
         const b = target as RetryBucket;
         b.port.onRetryBucket(b);
-        break;
-      }
-      case EV_SERVICE_END: {
-        const v = target as Visit;
-        v.station.onServiceEnd(v);
         break;
       }
       case EV_LINGER_END: {
@@ -379,11 +391,6 @@ export class FlowSimulation {
       case EV_RATE_START: {
         const plan = target as RatePlan;
         plan.visit.station.onRatePlan(plan);
-        break;
-      }
-      case EV_SOURCE: {
-        const token = target as SourceToken;
-        token.source.fire(token);
         break;
       }
       case EV_SOURCE_RATE:

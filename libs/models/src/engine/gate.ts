@@ -117,6 +117,14 @@ export abstract class Gate {
 
   /** Moves the head past `count` entries (already accounted for). */
   protected shiftHead(count = 1): void {
+    if (count === 1 && this.qHead < this.queue.length) {
+      this.queue[this.qHead++] = undefined as unknown as Visit;
+      if (this.qHead > 1024 && this.qHead * 2 > this.queue.length) {
+        this.queue = this.queue.slice(this.qHead);
+        this.qHead = 0;
+      }
+      return;
+    }
     const end = Math.min(this.queue.length, this.qHead + count);
     for (let j = this.qHead; j < end; j++) this.queue[j] = undefined as unknown as Visit;
     this.qHead = end;
@@ -247,7 +255,7 @@ export class DesGate extends Gate {
         this.shiftHead();
         continue;
       }
-      if (this.dropStale(head, now, maxWait)) continue;
+      if ((this.dropAbandoned || maxWait < Infinity) && this.dropStale(head, now, maxWait)) continue;
       this.shiftHead();
       this.unqueue(head);
       this.admit(head, now);

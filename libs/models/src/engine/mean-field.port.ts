@@ -120,8 +120,8 @@ export class RetryBucket {
  * and count as work nobody waited for.
  */
 export class Port {
-  private static nextId = 0;
-  readonly id = Port.nextId++;
+  /** Unique within its run (FlowSimulation.newId). */
+  readonly id: number;
   private waits: Wait[] = [];
   private head = 0;
   private depth = 0;
@@ -139,7 +139,9 @@ export class Port {
     readonly rt: FlowSimulation,
     readonly edge: EdgeRt,
     readonly source: Source | null,
-  ) {}
+  ) {
+    this.id = rt.newId();
+  }
 
   /** True when this port's retries ride on its source's per-step arrivals. */
   private get retriesWithArrivals(): boolean {

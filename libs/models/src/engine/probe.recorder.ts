@@ -17,7 +17,8 @@ const Math = globalThis.Math;
 export class TimeGrid {
   readonly fineCount: number;
   readonly width: number;
-  private readonly perSecond: number;
+  /** Fine windows per simulated second. */
+  readonly perSecond: number;
 
   constructor(
     readonly horizon: number,
@@ -84,7 +85,25 @@ export class Level {
 
   change(t: number, delta: number): void {
     if (t > this.last) {
-      if (this.value !== 0) this.integrate(this.last, t, this.value);
+      const v = this.value;
+      if (v !== 0) {
+        const t0 = this.last;
+        const g = this.grid;
+        if (!this.on) {
+          // Only the total is kept (the arithmetic of integrate without windows).
+          const a = t0 < 0 ? 0 : t0;
+          const b = t > g.horizon ? g.horizon : t;
+          if (b > a) this.total += v * (b - a);
+        } else if (t0 === this.lastEnd && t <= g.horizon && t * g.perSecond < this.lastEndIndex + 1) {
+          // The common case, inlined: [t0, t] lies inside the window the previous
+          // integration ended in (the same arithmetic as integrate, without the lookups).
+          this.total += v * (t - t0);
+          this.buf[this.lastEndIndex] += v * (t - t0);
+          this.lastEnd = t;
+        } else {
+          this.integrate(t0, t, v);
+        }
+      }
       this.last = t;
     }
     this.value += delta;

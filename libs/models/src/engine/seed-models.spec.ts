@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { ModelSpec } from '../spec/model-spec.types';
 import { validateSpec } from '../spec/model-spec.validator';
+import { aggregateEnsemble } from '../output/ensemble';
 import { runModel } from './model.engine';
 
 const DIR = path.resolve(__dirname, '../../../../seeds/models');
@@ -38,6 +39,11 @@ describe('seed models', () => {
     expect((spec.checks ?? []).filter((c) => !c.kind).map((c) => c.name)).toEqual([]);
     // Only a check that quotes the figure it reproduces counts as evidence.
     for (const c of spec.checks ?? []) if (c.kind === 'reproduces') expect(c.source?.quote).toBeTruthy();
+    // The same for the checks over seed ensembles, which every seed model has.
+    expect((spec.ensembleChecks ?? []).length).toBeGreaterThan(0);
+    expect((spec.ensembleChecks ?? []).filter((c) => !c.kind).map((c) => c.name)).toEqual([]);
+    for (const c of spec.ensembleChecks ?? []) if (c.kind === 'reproduces') expect(c.source?.quote).toBeTruthy();
+    for (const c of spec.ensembleChecks ?? []) if (c.kind === 'fitted') expect(spec.parameters.map((p) => p.name)).toContain(c.fittedParameter);
   });
 
   const cases = SLUGS.flatMap((slug) => (specs.get(slug) as ModelSpec).scenarios.map((s): [string, string] => [slug, s.key]));
@@ -47,6 +53,34 @@ describe('seed models', () => {
     expect(failing).toEqual([]);
     for (const series of result.series) expect(series.values.length).toBeLessThanOrEqual(500);
   });
+});
+
+/** Every scenario an ensemble check is about, run over as many seeds as its checks ask for. */
+const ensembleCases = SLUGS.flatMap((slug) => {
+  const spec = specs.get(slug) as ModelSpec;
+  return spec.scenarios
+    .map((s): [string, string, number] => [slug, s.key, Math.max(0, ...(spec.ensembleChecks ?? []).filter((c) => c.scenarios === '*' || c.scenarios.includes(s.key)).map((c) => c.seeds))])
+    .filter(([, , seeds]) => seeds > 0);
+});
+
+describe('seed model ensemble checks', () => {
+  it.each(ensembleCases)('%s / %s: every ensemble check passes over %i seeds', (slug, scenarioKey, seeds) => {
+    const spec = specs.get(slug) as ModelSpec;
+    const runs = Array.from({ length: seeds }, (_, i) => runModel({ spec, scenarioKey, seed: i + 1, checks: false }));
+    const e = aggregateEnsemble(spec, runs);
+    expect(e.notEvaluated).toEqual([]);
+    expect(e.checks.length).toBeGreaterThan(0);
+    expect(e.checks.filter((c) => !c.pass).map((c) => `${c.name}: ${c.explanation}`)).toEqual([]);
+    // The page shows the ensemble in words: the checks are part of them.
+    for (const c of e.checks) expect(e.text).toContain(`${c.name}: passes`);
+    // A fluid run draws no random numbers; the words say the seeds are copies.
+    expect(e.text.includes('every seed gives the same run')).toBe(e.mode === 'fluid');
+    // A smaller ensemble says which checks it could not evaluate, and why.
+    const small = aggregateEnsemble(spec, runs.slice(0, 1));
+    expect(small.checks).toEqual([]);
+    for (const c of small.notEvaluated) expect(small.text).toContain(`${c.name} (needs an ensemble of`);
+    expect(small.notEvaluated.length).toBeGreaterThan(0);
+  }, 120_000);
 });
 
 /**

@@ -51,7 +51,7 @@ export class Source {
   ) {
     this.stats = new SourceStats(rt.grid, rt.percentiles.has(`${key}.latency`));
     this.rng = new RandomStream(seed, `source:${key}`);
-    this.root = new Root(index, 0);
+    this.root = new Root(rt.newId(), index, 0);
     this.token = new SourceToken(this, 0);
   }
 

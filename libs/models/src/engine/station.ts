@@ -182,19 +182,28 @@ export class Station {
       rt.kernel.schedule(s0, EV_RATE_START, plan);
       return;
     }
-    this.rateStart(v, h, serviceD, 0);
+    this.rateStart(v, h, serviceD, 0, meanStart);
   }
 
-  /** Fluid rate regime: a cohort's service starts now, having waited `wait` seconds. */
-  private rateStart(v: Visit, h: number, serviceD: number, wait: number): void {
+  /**
+   * Fluid rate regime: a cohort's service starts now, having waited `wait` seconds. Its slots
+   * are busy over its share of the instance's work, `m × hold / slots` seconds centred on its
+   * mean start `centre`, at the level of every slot: booked as one burst of `m` for one hold
+   * instead, consecutive cohorts piled up in some windows and left others empty, and a
+   * saturated station showed utilisation well above 1.
+   */
+  private rateStart(v: Visit, h: number, serviceD: number, wait: number, centre: number): void {
     const rt = this.rt;
     const now = rt.kernel.now;
     const st = this.stats;
     const m = v.mass;
-    st.holding.addInterval(now, now + h, m);
-    st.working.addInterval(now, now + serviceD, m);
+    const c = v.inst.gate.slots();
+    const span = (m * h) / c;
+    const t0 = centre - span / 2;
+    st.holding.addInterval(t0, t0 + span, c);
+    st.working.addInterval(t0, t0 + span, (c * serviceD) / h);
     const by = st.holdingBy[v.root.source];
-    if (by) by.addInterval(now, now + h, m);
+    if (by) by.addInterval(t0, t0 + span, c);
     st.admitted.add(now, m);
     st.recordWait(now, wait, m);
     v.rate = true;
@@ -212,7 +221,7 @@ export class Station {
     const v = plan.visit;
     const now = this.rt.kernel.now;
     this.stats.queue.change(now, -v.mass);
-    this.rateStart(v, plan.hold, plan.service, now - v.enqueuedAt);
+    this.rateStart(v, plan.hold, plan.service, now - v.enqueuedAt, now);
   }
 
   /**

@@ -16,9 +16,9 @@ const Infinity = globalThis.Infinity;
 
 /** What an emitted or retried request inherits from the request tree it came from. */
 export class Root {
-  private static next = 0;
-  readonly id = Root.next++;
   constructor(
+    /** Unique within its run (FlowSimulation.newId): a key of lineage maps, never a global count. */
+    readonly id: number,
     readonly source: number,
     readonly depth: number,
   ) {}
@@ -33,7 +33,6 @@ export class Visit {
   missNodes: number[] | null = null;
   dead = false;
   rate = false;
-  startClock = 0;
   /** Fluid: sequential repeats served back to back by a simple unlimited station. */
   repeat = 1;
   /** Fluid: number standing for (station, instance, caller port, lineage); -1 until needed. */
@@ -75,7 +74,6 @@ export class Visit {
     const b = o.mass / m;
     this.arrivedAt = this.arrivedAt * a + o.arrivedAt * b;
     this.enqueuedAt = this.enqueuedAt * a + o.enqueuedAt * b;
-    this.startClock = this.startClock * a + o.startClock * b;
     this.work = this.work * a + o.work * b;
     this.missing = this.missing * a + o.missing * b;
     this.mass = m;
@@ -93,7 +91,6 @@ export class Visit {
     p.state = this.state;
     p.missing = this.missing;
     p.rate = this.rate;
-    p.startClock = this.startClock;
     p.repeat = this.repeat;
     p.prefix = this.prefix;
     this.mass -= x;

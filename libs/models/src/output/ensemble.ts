@@ -209,9 +209,13 @@ function evaluateEnsembleCheck(check: EnsembleCheckSpec, runs: EnsembleRun[], sc
 }
 
 /** The ensemble in words, for the page, the CLI and the chart's text. */
-export function describeEnsemble(e: Pick<ModelEnsembleResult, 'failure' | 'seeds' | 'summary' | 'verdicts'>): string {
+export function describeEnsemble(e: Pick<ModelEnsembleResult, 'failure' | 'seeds' | 'summary' | 'verdicts'> & Partial<Pick<ModelEnsembleResult, 'mode' | 'checks' | 'notEvaluated'>>): string {
   const n = e.seeds.length;
   const parts: string[] = [];
+  if (e.mode === 'fluid' && n > 1) {
+    // A fluid run draws no random numbers: the runs are copies, and the bands have no width.
+    parts.push('These runs are in fluid mode, which draws no random numbers: every seed gives the same run.');
+  }
   if (e.failure) {
     const f = e.failure;
     const onset = f.met > 0 && f.onset.p50 !== null ? ` (median onset ${formatDuration(f.onset.p50)}, from ${formatDuration(f.onset.min ?? 0)} to ${formatDuration(f.onset.max ?? 0)})` : '';
@@ -224,6 +228,13 @@ export function describeEnsemble(e: Pick<ModelEnsembleResult, 'failure' | 'seeds
     if (f.mean === null) continue;
     parts.push(`${f.label}: mean ${formatQuantity(f.mean, f.unit)}, 80 % of runs between ${formatQuantity(f.p10, f.unit)} and ${formatQuantity(f.p90, f.unit)}.`);
   }
+  const checks = e.checks ?? [];
+  if (checks.length > 0) {
+    const passed = checks.filter((c) => c.pass).length;
+    parts.push(`Ensemble checks: ${passed} of ${checks.length} ${checks.length === 1 ? 'passes' : 'pass'} (${checks.map((c) => `${c.name}: ${c.pass ? 'passes' : 'fails'}, ${c.explanation}`).join('; ')}).`);
+  }
+  const skipped = e.notEvaluated ?? [];
+  if (skipped.length > 0) parts.push(`Not evaluated: ${skipped.map((c) => `${c.name} (${c.reason})`).join('; ')}.`);
   return parts.join(' ');
 }
 

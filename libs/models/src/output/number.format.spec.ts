@@ -12,6 +12,11 @@ describe('the one number formatter', () => {
     expect(formatNumber(0)).toBe('0');
     expect(formatNumber(null)).toBe('n/a');
     expect(formatNumber(-Infinity)).toBe('−∞');
+    // No exponent notation: a residue of floating point reads as a power of ten.
+    expect(formatNumber(4.95e-13)).toBe('4.95 × 10⁻¹³');
+    expect(formatNumber(-2e-7)).toBe('−2 × 10⁻⁷');
+    expect(formatNumber(0.000001)).toBe('0.000001');
+    expect(formatPercent(4.95e-15)).toBe('4.95 × 10⁻¹³ %');
   });
 
   it('keeps tick labels within five characters, negative ones included', () => {

@@ -18,7 +18,16 @@ export function formatNumber(x: number | null): string {
   else if (a >= 10) text = String(Math.round(a * 10) / 10);
   else if (a === 0) return '0';
   else text = String(Number(a.toPrecision(3)));
+  // Below 1e-6 JavaScript writes an exponent ("4.95e-13"): written out for a reader instead.
+  const e = text.indexOf('e');
+  if (e > 0) text = `${text.slice(0, e)} × 10${superscript(text.slice(e + 1))}`;
   return x < 0 && text !== '0' ? `${MINUS}${text}` : text;
+}
+
+const SUPERSCRIPT: Record<string, string> = { '-': '⁻', '+': '', '0': '⁰', '1': '¹', '2': '²', '3': '³', '4': '⁴', '5': '⁵', '6': '⁶', '7': '⁷', '8': '⁸', '9': '⁹' };
+
+function superscript(exponent: string): string {
+  return [...exponent].map((c) => SUPERSCRIPT[c] ?? c).join('');
 }
 
 function groupThousands(n: number): string {

@@ -131,6 +131,27 @@ export function replicatedCallerSpec(): ModelSpec {
   });
 }
 
+/**
+ * A single slot serving in 4 ms (much less than the fluid step, so fluid mode serves it as a
+ * rate), offered 330/s against 250/s of capacity and with no queue limit: busy all the time,
+ * never more than that. Each fluid step's cohort holds 0.66 s of work, a span that does not
+ * divide the output points evenly.
+ */
+export function saturatedRateSpec(): ModelSpec {
+  return specWith({
+    horizon: 60,
+    points: 120,
+    engine: { mode: 'des', fluidStep: 0.5 },
+    stations: [{ key: 'server', slots: 1, service: { dist: 'exponential', mean: 0.004 } }],
+    sources: [{ key: 'load', kind: 'open', target: 'server', rate: 330 }],
+    figures: [
+      { name: 'peak-utilisation', label: 'Highest utilisation of an output point', unit: 'ratio', measure: { metric: 'server.utilisation', stat: 'max', from: 10 } },
+      { name: 'utilisation', label: 'Utilisation', unit: 'ratio', measure: { metric: 'server.utilisation', stat: 'mean', from: 10 } },
+      { name: 'served', label: 'Served', unit: 'req/s', measure: { metric: 'server.throughput', stat: 'mean', from: 10 } },
+    ],
+  });
+}
+
 /** Every agreement case by name, for the golden test. */
 export const AGREEMENT_SPECS: Record<string, () => ModelSpec> = {
   'keep-alive': keepAliveSpec,
@@ -140,4 +161,5 @@ export const AGREEMENT_SPECS: Record<string, () => ModelSpec> = {
   'cache-refill': cacheRefillSpec,
   'capacity-restore': capacityRestoreSpec,
   'replicated-caller': replicatedCallerSpec,
+  'saturated-rate': saturatedRateSpec,
 };

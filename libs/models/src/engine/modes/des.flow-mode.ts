@@ -38,8 +38,8 @@ export class DesFlowMode implements FlowMode {
     return null;
   }
 
-  rootFor(_rt: FlowSimulation, source: number, depth: number): Root {
-    return new Root(source, depth);
+  rootFor(rt: FlowSimulation, source: number, depth: number): Root {
+    return new Root(rt.newId(), source, depth);
   }
 
   scheduleVisit(rt: FlowSimulation, time: number, kind: number, v: Visit): void {

@@ -65,11 +65,11 @@ export class FluidFlowMode implements FlowMode {
   }
 
   /** Lineage objects are shared so that cohorts of the same lineage can merge. */
-  rootFor(_rt: FlowSimulation, source: number, depth: number): Root {
+  rootFor(rt: FlowSimulation, source: number, depth: number): Root {
     const key = `${source}:${depth}`;
     let r = this.roots.get(key);
     if (!r) {
-      r = new Root(source, depth);
+      r = new Root(rt.newId(), source, depth);
       this.roots.set(key, r);
     }
     return r;
