@@ -4,7 +4,7 @@ export * from './actionable-workflow';
 export * from './external-reference.parser';
 export * from './actionable-input.validator';
 export { appendAuditEvents, type AuditDraft } from './audit-log';
-export { MAX_HISTORY, TrackingLoaders } from './tracking-loaders';
+export { TrackingLoaders, type HistoryPage, type HistoryWindow } from './tracking-loaders';
 export * from './actionable-writes.service';
 export * from './incident-writes.service';
 export * from './actionable-stats.service';

@@ -1,19 +1,17 @@
 import { Args, Int, Parent, ResolveField, Resolver } from '@nestjs/graphql';
 import type { ActionableStatus } from '@hindsight/domain';
 import type { ActionableRecord, IncidentLoaders, IncidentRecord } from '@hindsight/incidents';
-import { MAX_HISTORY, allowedTransitions, type ActionablePriority, type TrackedActionableRecord } from '@hindsight/tracking';
+import { allowedTransitions, type ActionablePriority, type TrackedActionableRecord } from '@hindsight/tracking';
 import { ActionableStatusEnum } from '../common/graphql-enums';
 import { AllLoaders, Loaders } from '../common/gql-context';
 import type { RequestLoaders } from '../common/request-loaders';
-import { listConnection } from '../common/list-connection';
 import { Actionable, ExternalReference, Incident } from '../incidents/types/incident.types';
 import { TrackerLinks } from './tracker-links';
 import { ActionablePriorityEnum } from './tracking-enums';
 import { TrackingLoadersProvider } from './tracking-loaders.provider';
 import { AuditEventConnection } from './types/tracking.types';
 
-const HISTORY_ORDER = 'AT_ASC';
-const HISTORY_NOTE = `Oldest first; pages both ways over the most recent ${MAX_HISTORY} events: last/before from the newest, first/after from the oldest of those (at most 100 a page).`;
+const HISTORY_NOTE = 'Oldest first; pages both ways over the whole trail: first/after from the oldest, last/before from the newest (at most 100 a page, 20 by default). A cursor belongs to the trail it came from.';
 
 /** The tracking side of an actionable: priority, who closed it, its references and audit trail. */
 @Resolver(() => Actionable)
@@ -74,7 +72,7 @@ export class TrackedActionableResolver {
     @Args('last', { type: () => Int, nullable: true }) last: number | null,
     @Args('before', { type: () => String, nullable: true }) before: string | null,
   ) {
-    return listConnection(await this.loaders.actionableHistory(context, a.id), (e) => e.id, HISTORY_ORDER, { first, after, last, before });
+    return this.loaders.actionableHistory(context, a.id, { first, after, last, before });
   }
 }
 
@@ -91,6 +89,6 @@ export class IncidentHistoryResolver {
     @Args('last', { type: () => Int, nullable: true }) last: number | null,
     @Args('before', { type: () => String, nullable: true }) before: string | null,
   ) {
-    return listConnection(await this.loaders.incidentHistory(context, i.id), (e) => e.id, HISTORY_ORDER, { first, after, last, before });
+    return this.loaders.incidentHistory(context, i.id, { first, after, last, before });
   }
 }

@@ -1,5 +1,5 @@
 import { Field, Float, Int, ObjectType } from '@nestjs/graphql';
-import { MAX_HISTORY, type AuditAction, type AuditEntity } from '@hindsight/tracking';
+import type { AuditAction, AuditEntity } from '@hindsight/tracking';
 import { PageInfo } from '../../common/page-info.type';
 import { AuditActionEnum, AuditEntityEnum } from '../tracking-enums';
 import { Node } from '../../node/node.interface';
@@ -53,7 +53,7 @@ export class AuditEventEdge {
   @Field(() => AuditEvent) node!: AuditEvent;
 }
 
-@ObjectType({ description: `A page of an audit trail. totalCount counts the events the trail can page (its most recent ${MAX_HISTORY}).` })
+@ObjectType({ description: 'A page of an audit trail. totalCount counts every event of the trail (counted only when selected).' })
 export class AuditEventConnection {
   @Field(() => [AuditEventEdge]) edges!: AuditEventEdge[];
   @Field(() => [AuditEvent]) nodes!: AuditEvent[];
