@@ -18,10 +18,10 @@ import { fromMarkdown } from 'mdast-util-from-markdown';
 import { gfmFromMarkdown } from 'mdast-util-gfm';
 import { gfm } from 'micromark-extension-gfm';
 import Parser from 'wikiparser-node';
-import { parseBlocks } from '../libs/importer/src/block.parser';
-import { detectFormat } from '../libs/importer/src/format.detector';
-import { readFrontMatter } from '../libs/importer/src/front-matter.parser';
-import { normaliseInput } from '../libs/importer/src/input.normalizer';
+import { parseBlocks } from '../libs/postmortem-parser/src/block.parser';
+import { detectFormat } from '../libs/postmortem-parser/src/format.detector';
+import { readFrontMatter } from '../libs/postmortem-parser/src/front-matter.parser';
+import { normaliseInput } from '../libs/postmortem-parser/src/input.normalizer';
 
 interface Structure { headings: string[]; weakHeadings: number; items: number[]; tables: Map<number, number> }
 

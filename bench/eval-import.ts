@@ -39,8 +39,8 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { parsePostmortem, type ImportResult } from '@hindsight/importer';
-import { silentlyLostLines } from '../libs/importer/src/testing/line-accounting';
+import { parsePostmortem, type ImportResult } from '@hindsight/postmortem-parser';
+import { silentlyLostLines } from '../libs/postmortem-parser/src/testing/line-accounting';
 
 interface ExpectedEvent { asWritten: string | null; at: string | null; text: string }
 interface ExpectedItem { title: string; status: string; links: string[] }

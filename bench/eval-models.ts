@@ -11,7 +11,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { parsePostmortem } from '@hindsight/importer';
+import { parsePostmortem } from '@hindsight/postmortem-parser';
 import { suggestModels } from '@hindsight/model-templates';
 import { runModel } from '@hindsight/models';
 

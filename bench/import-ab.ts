@@ -1,25 +1,25 @@
 /**
  * Parse time of this importer against another version of it, alternated A B A B in one process
- * so that machine load falls on both alike. The other version is a copy of `libs/importer` from
- * another commit, e.g. `git archive main libs/importer | tar -x -C <dir>`.
- * Run: node -r ./scripts/register-ts.js bench/import-ab.ts <dir-holding-libs/importer> [count]
+ * so that machine load falls on both alike. The other version is a copy of `libs/postmortem-parser` from
+ * another commit, e.g. `git archive main libs/postmortem-parser | tar -x -C <dir>`.
+ * Run: node -r ./scripts/register-ts.js bench/import-ab.ts <dir-holding-libs/postmortem-parser> [count]
  * Bounded: four passes over `count` generated documents and `count` seed-source parses.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { projectRoot } from '@hindsight/db';
-import { parsePostmortem } from '@hindsight/importer';
-import { generatePostmortemDocuments } from '../libs/importer/src/testing/generate-documents';
+import { parsePostmortem } from '@hindsight/postmortem-parser';
+import { generatePostmortemDocuments } from '../libs/postmortem-parser/src/testing/generate-documents';
 
 type Parse = typeof parsePostmortem;
 const baseDir = process.argv[2];
 const count = Number(process.argv[3] ?? 1000);
 if (!baseDir) {
-  process.stderr.write('usage: node -r ./scripts/register-ts.js bench/import-ab.ts <dir-holding-libs/importer> [count]\n');
+  process.stderr.write('usage: node -r ./scripts/register-ts.js bench/import-ab.ts <dir-holding-libs/postmortem-parser> [count]\n');
   process.exit(2);
 }
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const base = (require(path.resolve(baseDir, 'libs/importer/src/index.ts')) as { parsePostmortem: Parse }).parsePostmortem;
+const base = (require(path.resolve(baseDir, 'libs/postmortem-parser/src/index.ts')) as { parsePostmortem: Parse }).parsePostmortem;
 const docs = generatePostmortemDocuments(count, { seed: 7 }).map((d) => d.text);
 const sourcesDir = path.join(projectRoot(), 'libs', 'importer', 'test', 'fixtures', 'seed-sources');
 const sources = fs.readdirSync(sourcesDir).map((f) => fs.readFileSync(path.join(sourcesDir, f), 'utf8'));

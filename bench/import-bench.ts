@@ -12,10 +12,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { marked } from 'marked';
 import { migrate, migrationsDir, PrismaService, projectRoot, startEmbeddedPostgres } from '@hindsight/db';
-import { parsePostmortem } from '@hindsight/importer';
-import { ImportsService } from '@hindsight/imports';
+import { parsePostmortem } from '@hindsight/postmortem-parser';
+import { DraftsService } from '@hindsight/drafts';
 import { readSeedFiles, seedDatabase } from '@hindsight/incidents';
-import { generatePostmortemDocuments } from '../libs/importer/src/testing/generate-documents';
+import { generatePostmortemDocuments } from '../libs/postmortem-parser/src/testing/generate-documents';
 import { createScratchDatabase } from './scratch-database';
 
 const count = Number(process.argv[2] ?? 1000);
@@ -63,7 +63,7 @@ async function main() {
   try {
     await migrate(db.url, migrationsDir());
     await seedDatabase(prisma, readSeedFiles(path.join(projectRoot(), 'seeds')));
-    const imports = new ImportsService(prisma, { maxBytes: 1024 * 1024, trackers: {} });
+    const imports = new DraftsService(prisma, { maxBytes: 1024 * 1024, trackers: {} });
     const actor = { name: 'bench', tokenId: null };
 
     // Half the documents through the whole import (parse + store), half stored from their parse.

@@ -1,6 +1,6 @@
 import { Client } from 'pg';
 import { PrismaService } from '@hindsight/db';
-import { ImportError } from '@hindsight/importer';
+import { ImportError } from '@hindsight/postmortem-parser';
 import { ModelErrorCode, ModelParameterError, ModelRunError, ModelSpecError } from '@hindsight/models';
 import { toAppError } from '../apps/api/src/common/errors/app-error.mapping';
 import { createTestDatabase, type TestDatabase } from './support/test-db';

@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { projectRoot } from '@hindsight/db';
 import { AppError } from '@hindsight/domain';
-import { ImportError, importCli } from '@hindsight/importer';
-import { ImportsService } from '@hindsight/imports';
+import { ImportError, importCli } from '@hindsight/postmortem-parser';
+import { DraftsService } from '@hindsight/drafts';
 import { issueTokens } from './support/api-tokens';
 import { startTestApp, type TestApp } from './support/test-app';
 import { createTestDatabase, testPrisma, type TestDatabase } from './support/test-db';
@@ -14,11 +14,11 @@ const fixture = (name: string) => fs.readFileSync(path.join(projectRoot(), 'libs
 describe('importing postmortems as drafts', () => {
   let db: TestDatabase;
   let prisma: ReturnType<typeof testPrisma>;
-  let imports: ImportsService;
+  let imports: DraftsService;
   beforeAll(async () => {
     db = await createTestDatabase({ seed: true });
     prisma = testPrisma(db.url);
-    imports = new ImportsService(prisma, { maxBytes: 64 * 1024, trackers: {} });
+    imports = new DraftsService(prisma, { maxBytes: 64 * 1024, trackers: {} });
   });
   afterAll(async () => {
     await prisma.onModuleDestroy();
@@ -207,7 +207,7 @@ Clients retried every failed call at once, so each failure caused more load than
     );
     expect(overGraphql.errors).toBeUndefined();
 
-    const imports = t.app.get(ImportsService);
+    const imports = t.app.get(DraftsService);
     const saved: string[] = [];
     const code = await importCli(['retry-storm.md'], {
       readFile: async () => doc,

@@ -29,9 +29,9 @@ function importsOf(file: string): string[] {
 const ALLOWED: Record<string, (spec: string) => boolean> = {
   models: () => false,
   domain: () => false,
-  importer: (s) => ['@hindsight/domain', 'yaml', 'marked', 'tinyld', 'chrono-node', 'smol-toml'].includes(s),
+  'postmortem-parser': (s) => ['@hindsight/domain', 'yaml', 'marked', 'tinyld', 'chrono-node', 'smol-toml'].includes(s),
   tracking: (s) => ['@hindsight/domain', '@hindsight/db', '@hindsight/incidents', '@nestjs/common', 'dataloader', 'bcryptjs'].includes(s),
-  imports: (s) => ['@hindsight/domain', '@hindsight/db', '@hindsight/incidents', '@hindsight/importer', '@hindsight/tracking', '@nestjs/common'].includes(s),
+  drafts: (s) => ['@hindsight/domain', '@hindsight/db', '@hindsight/incidents', '@hindsight/postmortem-parser', '@hindsight/tracking', '@nestjs/common'].includes(s),
   // The engine's number formatter, so the charts print figures exactly as the CLI and checks do.
   web: (s) => ['@hindsight/domain', '@hindsight/models', 'marked', 'sanitize-html'].includes(s),
   jobs: (s) => ['pg-boss'].includes(s),

@@ -1,6 +1,6 @@
 import fs from 'node:fs/promises';
-import { importCli } from '@hindsight/importer';
-import { ImportsService } from '@hindsight/imports';
+import { importCli } from '@hindsight/postmortem-parser';
+import { DraftsService } from '@hindsight/drafts';
 import { loadConfig } from '../config/app-config';
 import { cliActor } from './cli-actor';
 import { withDatabase } from './cli-database';
@@ -21,7 +21,7 @@ export async function main(argv: string[]): Promise<number> {
   if (argv.includes('--dry-run') || argv.includes('--help') || argv.length === 0) return importCli(args, io);
   const config = loadConfig();
   return withDatabase(async (prisma) => {
-    const imports = new ImportsService(prisma, config.imports);
+    const imports = new DraftsService(prisma, config.imports);
     // The same options as a GraphQL import, so the same document gives the same draft.
     return importCli(args, {
       ...io,

@@ -1,5 +1,5 @@
 import { Field, Float, InputType, Int, ObjectType, registerEnumType } from '@nestjs/graphql';
-import { DOCUMENT_FORMATS, SECTION_KINDS, type DocumentFormat, type SectionKind } from '@hindsight/importer';
+import { DOCUMENT_FORMATS, SECTION_KINDS, type DocumentFormat, type SectionKind } from '@hindsight/postmortem-parser';
 import { Incident } from '../incidents/types/incident.types';
 import { PageInfo } from '../common/page-info.type';
 

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { IMPORT_OPTIONS, ImportsService } from '@hindsight/imports';
+import { IMPORT_OPTIONS, DraftsService } from '@hindsight/drafts';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/app-config.token';
 import { DraftIncidentConnectionCountsResolver, ImportsResolver } from './imports.resolver';
@@ -7,10 +7,10 @@ import { DraftIncidentConnectionCountsResolver, ImportsResolver } from './import
 @Module({
   providers: [
     { provide: IMPORT_OPTIONS, inject: [APP_CONFIG], useFactory: (config: AppConfig) => config.imports },
-    ImportsService,
+    DraftsService,
     ImportsResolver,
     DraftIncidentConnectionCountsResolver,
   ],
-  exports: [ImportsService],
+  exports: [DraftsService],
 })
 export class ImportsModule {}

@@ -1,5 +1,5 @@
 import { Args, Int, Mutation, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
-import { ImportsService } from '@hindsight/imports';
+import { DraftsService } from '@hindsight/drafts';
 import { toConnection, type ConnectionCounts } from '../common/page-info.type';
 import type { Principal } from '@hindsight/tracking';
 import { CurrentPrincipal } from '../auth/current-principal.decorator';
@@ -8,7 +8,7 @@ import { DraftIncidentConnection, ImportPostmortemInput, ImportPostmortemPayload
 
 @Resolver()
 export class ImportsResolver {
-  constructor(private readonly imports: ImportsService) {}
+  constructor(private readonly imports: DraftsService) {}
 
   @Mutation(() => ImportPostmortemPayload, {
     description: 'Turns a postmortem document into a draft incident (editor). Importing the same document again updates its draft.',

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { HttpException } from '@nestjs/common';
 import { GraphQLError } from 'graphql';
 import { AppError, ERROR_CODES, type ErrorCode } from '@hindsight/domain';
-import { ImportError } from '@hindsight/importer';
+import { ImportError } from '@hindsight/postmortem-parser';
 import { ModelError, ModelErrorCode, ModelParameterError, ModelSpecError } from '@hindsight/models';
 import { toGlobalId, type NodeType } from '../../node/global-id';
 

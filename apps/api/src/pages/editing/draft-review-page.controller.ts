@@ -1,7 +1,7 @@
 import { Body, Controller, Get, NotFoundException, Param, Post, Req, Res, UseFilters } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { AppError } from '@hindsight/domain';
-import { ImportsService } from '@hindsight/imports';
+import { DraftsService } from '@hindsight/drafts';
 import { principalOf } from '../../auth/request-principal';
 import { RequireRole } from '../../auth/roles.decorator';
 import { PageErrorFilter } from '../page-error.filter';
@@ -12,7 +12,7 @@ import { draftListView, draftReviewView } from '../views/draft-review.view';
 @Controller('drafts')
 @UseFilters(PageErrorFilter)
 export class DraftReviewPageController {
-  constructor(private readonly imports: ImportsService) {}
+  constructor(private readonly imports: DraftsService) {}
 
   @Get()
   @RequireRole('editor')

@@ -1,5 +1,5 @@
 import { html, type SafeHtml } from '@hindsight/web';
-import type { ImportReport } from '@hindsight/importer';
+import type { ImportReport } from '@hindsight/postmortem-parser';
 import type { IncidentRecord } from '@hindsight/incidents';
 import { layoutView } from './layout.view';
 

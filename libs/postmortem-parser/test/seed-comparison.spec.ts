@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { ActionableDocument, IncidentDocument, TimelineEventDocument } from '@hindsight/domain';
-import { parsePostmortem, type ImportResult } from '@hindsight/importer';
+import { parsePostmortem, type ImportResult } from '@hindsight/postmortem-parser';
 
 /**
  * Imports the four seed-source fixtures (written to reproduce the structure of the documents

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { parsePostmortem, type ImportWarningCode, type ParsePostmortemOptions } from '@hindsight/importer';
+import { parsePostmortem, type ImportWarningCode, type ParsePostmortemOptions } from '@hindsight/postmortem-parser';
 import { silentlyLostLines } from '../src/testing/line-accounting';
 
 /** The shape of `fixtures/<name>.expected.json`: what the importer must extract from `<name>.*`. */

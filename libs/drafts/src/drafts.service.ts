@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Prisma, PrismaService } from '@hindsight/db';
 import { AppError, type IncidentDocument } from '@hindsight/domain';
-import { parsePostmortem, type DocumentFormat, type ImportReport, type ImportResult, type ParsePostmortemOptions, type TrackerBases } from '@hindsight/importer';
+import { parsePostmortem, type DocumentFormat, type ImportReport, type ImportResult, type ParsePostmortemOptions, type TrackerBases } from '@hindsight/postmortem-parser';
 import { encodeCursor, pageWindow, writeIncidentDocument, type CursorValue, type IncidentRecord, type Page, type PageWindow } from '@hindsight/incidents';
 
 /** The one ordering of the draft queue: most recently changed first. */
@@ -40,7 +40,7 @@ export interface ImportOutcome {
  * overwritten by an import.
  */
 @Injectable()
-export class ImportsService {
+export class DraftsService {
   constructor(
     private readonly prisma: PrismaService,
     @Inject(IMPORT_OPTIONS) private readonly options: ImportOptions,
