@@ -200,14 +200,14 @@ describe('the model panel of an incident page', () => {
     const res = await get(`/incidents/${STACKEGG}?p.stackEggRate=1000&p.keepAliveSeconds=10`);
     expect(res.status).toBe(200);
     const panel = sectionById(res.text, 'model');
-    expect(textOf(panel)).toContain('What-if: these runs use your values, not the incident’s: stack egg rate 1,000 req/s (default 3,444 req/s)');
+    expect(textOf(panel)).toContain('What-if: these runs use your values, not the incident’s: StackEgg requests 1,000 req/s (default 3,444 req/s)');
     expect(panel).toContain(`<a href="/incidents/${STACKEGG}#model">Back to the default values</a>`);
     const whatIf = figureTable(panel);
     expect(whatIf.get('as-happened')!.get('stackegg-demand')).toBe('10,010');
     expect(whatIf.get('as-happened')!.get('stackegg-demand')).not.toBe(defaults.get('as-happened')!.get('stackegg-demand'));
     expect(whatIf.get('as-happened')!.get('peak-sessions')).not.toBe(defaults.get('as-happened')!.get('peak-sessions'));
     // A fix that sets the parameter itself keeps its own value, and says so.
-    expect(textOf(sectionOfAttr(panel, 'data-scenario', 'fewer-stackegg-requests'))).toContain('Keeps its own stack egg rate = 1,400 req/s (you asked for 1,000 req/s)');
+    expect(textOf(sectionOfAttr(panel, 'data-scenario', 'fewer-stackegg-requests'))).toContain('Keeps its own StackEgg requests = 1,400 req/s (you asked for 1,000 req/s)');
     expect(whatIf.get('fewer-stackegg-requests')!.get('stackegg-demand')).not.toBe(defaults.get('fewer-stackegg-requests')!.get('stackegg-demand'));
     expect(whatIf.get('fewer-stackegg-requests')!.get('stackegg-demand')).toBe('14,014');
     // The form shows the values that were run.

@@ -138,7 +138,7 @@ async function syncChildren(tx: Tx, incidentId: string, doc: IncidentDocument): 
   const factorIds = new Map<string, string>();
   const newFactors = [];
   for (const [position, f] of doc.causalFactors.entries()) {
-    const data = { position, role: f.role, component: f.component, text: f.text };
+    const data = { position, title: f.title ?? null, role: f.role, component: f.component, text: f.text };
     const current = factorByKey.get(f.key);
     if (!current) newFactors.push({ incidentId, key: f.key, ...data });
     else {

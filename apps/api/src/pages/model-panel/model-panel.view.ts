@@ -60,7 +60,7 @@ function scenariosView(m: ModelPanelModel): SafeHtml {
   const items = m.scenarios.map((s, i) => {
     const keeps =
       m.mode === 'what-if' && s.keeps.length > 0
-        ? html`<p class="scenario-keeps">Keeps its own ${s.keeps.map((k) => `${parameterLabel(k.name).toLowerCase()} = ${quantity(k.value, k.unit)} (you asked for ${quantity(k.requested, k.unit)})`).join(', ')}: that is the fix, so your value was not applied here. It applies to the other runs, and to the run as it happened that this fix is judged against.</p>`
+        ? html`<p class="scenario-keeps">Keeps its own ${s.keeps.map((k) => `${parameterLabel(k.name, m.parameters.find((p) => p.name === k.name)?.label)} = ${quantity(k.value, k.unit)} (you asked for ${quantity(k.requested, k.unit)})`).join(', ')}: that is the fix, so your value was not applied here. It applies to the other runs, and to the run as it happened that this fix is judged against.</p>`
         : '';
     return html`<li class="model-scenario" data-scenario="${s.key}">
 <p class="scenario-title">${lineSample(i)} <strong>${s.title}</strong></p>
@@ -78,7 +78,7 @@ ${runStateView(s)}
 function changedValues(m: ModelPanelModel): string {
   return m.parameters
     .filter((p) => p.name in m.form.overrides)
-    .map((p) => `${parameterLabel(p.name).toLowerCase()} ${quantity(m.form.overrides[p.name]!, p.unit)} (default ${quantity(p.default, p.unit)})`)
+    .map((p) => `${parameterLabel(p.name, p.label)} ${quantity(m.form.overrides[p.name]!, p.unit)} (default ${quantity(p.default, p.unit)})`)
     .join('; ');
 }
 

@@ -1,6 +1,7 @@
 import { displayScale, formatNumber, formatQuantity } from '@hindsight/models';
 import { html, renderModelChart, renderSweepChart, type ChartLine, type SafeHtml } from '@hindsight/web';
 import type { ModelPanelModel, PanelScenario } from './model-panel.types';
+import { parameterLabel } from './what-if-form.view';
 
 /** Enough charts to show the failure's shape; more would bury the figures and checks below. */
 export const MAX_CHARTS = 4;
@@ -150,7 +151,7 @@ export function provenanceView(m: ModelPanelModel): SafeHtml {
         : v.kind === 'derived'
           ? html`${v.formula}${(v.from ?? []).length > 0 ? html` — from ${(v.from ?? []).map((q, i) => html`${i > 0 ? '; ' : ''}<q>${q.quote}</q> (${q.place})`)}` : ''}`
           : html`${v.why}`;
-    return html`<tr data-parameter="${p.name}" data-provenance="${v?.kind ?? 'unstated'}"><th scope="row">${p.name}</th><td>${formatQuantity(p.default, p.unit)}</td><td>${v ? PROVENANCE_LABELS[v.kind] : 'Unstated'}</td><td>${where}</td></tr>`;
+    return html`<tr data-parameter="${p.name}" data-provenance="${v?.kind ?? 'unstated'}"><th scope="row">${parameterLabel(p.name, p.label)}</th><td>${formatQuantity(p.default, p.unit)}</td><td>${v ? PROVENANCE_LABELS[v.kind] : 'Unstated'}</td><td>${where}</td></tr>`;
   });
   return html`<p class="provenance-count">${counts.source} ${counts.source === 1 ? 'value comes' : 'values come'} from the source, ${counts.derived} ${counts.derived === 1 ? 'is' : 'are'} derived from its figures, ${counts.assumption} ${counts.assumption === 1 ? 'is an assumption' : 'are assumptions'}${counts.unstated > 0 ? `, ${counts.unstated} unstated` : ''}.</p>
 <div class="table-scroll" tabindex="0" role="region" aria-labelledby="model-provenance-heading">

@@ -32,19 +32,23 @@ export function keyedLinks(factors: readonly CausalFactorRecord[], links: readon
 
 export function causalGraphLayout(factors: readonly CausalFactorRecord[], links: readonly KeyedLink[]): CausalGraphLayout {
   return layoutCausalGraph(
-    factors.map((f) => ({ key: f.key, role: f.role, component: f.component ?? NOT_STATED, label: factorLabel(f.key), description: f.text })),
+    factors.map((f) => ({ key: f.key, role: f.role, component: f.component ?? NOT_STATED, label: factorLabel(f.key, f.title), description: f.text })),
     links,
   );
 }
 
-const factorLink = (key: string) => html`<a href="#${anchorId('factor', key)}">${factorLabel(key)}</a>`;
+/** Links to the factors' entries, named by their titles. */
+function factorLinks(factors: readonly CausalFactorRecord[]): (key: string) => SafeHtml {
+  const titles = new Map(factors.map((f) => [f.key, f.title]));
+  return (key) => html`<a href="#${anchorId('factor', key)}">${factorLabel(key, titles.get(key))}</a>`;
+}
 
 function plural(n: number, one: string, many = `${one}s`): string {
   return `${n} ${n === 1 ? one : many}`;
 }
 
 /** One loop in words: A causes B, which amplifies C, … which causes A again. */
-function loopSentence(cycle: readonly string[], links: readonly KeyedLink[]): SafeHtml {
+function loopSentence(cycle: readonly string[], links: readonly KeyedLink[], factorLink: (key: string) => SafeHtml): SafeHtml {
   const steps = cycle.map((from, i) => {
     const to = cycle[(i + 1) % cycle.length]!;
     const kind = links.find((l) => l.from === from && l.to === to)?.kind ?? 'causes';
@@ -65,12 +69,13 @@ export function causalGraphView(factors: readonly CausalFactorRecord[], links: r
   const triggers = factors.filter((f) => f.role === 'trigger');
   const { cycles, truncated } = layout.loops;
   const roles = [...new Set(factors.map((f) => f.role))] as FactorRole[];
+  const factorLink = factorLinks(factors);
 
   const loopText =
     cycles.length === 0
       ? html`<p>There are no feedback loops: every chain of links ends.</p>`
       : html`<p class="loop-summary"><strong>${cycles.length === 1 ? 'One feedback loop' : `${truncated ? 'At least ' : ''}${cycles.length} feedback loops`}</strong> (cycles where an effect feeds back into its own cause), drawn with thick red links:</p>
-<ol class="loop-list">${cycles.map((c) => html`<li>${loopSentence(c, links)}</li>`)}</ol>`;
+<ol class="loop-list">${cycles.map((c) => html`<li>${loopSentence(c, links, factorLink)}</li>`)}</ol>`;
 
   const svg = renderCausalGraphSvg(layout, {
     href: (key) => `#${anchorId('factor', key)}`,

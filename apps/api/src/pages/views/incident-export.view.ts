@@ -123,7 +123,7 @@ export function incidentExportMarkdown(m: IncidentExportModel): string {
   }
   if (m.factors.length > 0) {
     lines.push('## Causal factors', '');
-    for (const f of m.factors) lines.push(`- ${mdLink(factorLabel(f.key), `${url}#${anchorId('factor', f.key)}`)} (${ROLE_LABELS[f.role]}, ${f.component ? md(f.component) : `component ${NOT_STATED}`}): ${md(f.text)}`);
+    for (const f of m.factors) lines.push(`- ${mdLink(factorLabel(f.key, f.title), `${url}#${anchorId('factor', f.key)}`)} (${ROLE_LABELS[f.role]}, ${f.component ? md(f.component) : `component ${NOT_STATED}`}): ${md(f.text)}`);
     lines.push('');
   }
   if (m.actionables.length > 0) {
