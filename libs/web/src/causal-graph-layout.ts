@@ -25,6 +25,8 @@ export interface PositionedNode extends GraphNode {
   layer: number;
   /** The label wrapped to fit the box. */
   lines: string[];
+  /** The small line(s) above the label: the factor's role and component, never cut short. */
+  caption: string[];
 }
 
 export interface RoutedEdge extends GraphEdge {
@@ -51,6 +53,28 @@ const NODE_PADDING = 8;
 const CHARS_PER_LINE = 22;
 /** Real boxes per row before factors that nothing leads to are lifted into a row of their own. */
 const MAX_PER_ROW = 5;
+/** Characters of 10.5 px caption text that fit the box on one line. */
+const CAPTION_CHARS = 26;
+
+/** What a box's caption calls each role. */
+export const ROLE_CAPTIONS: Record<FactorRole, string> = {
+  trigger: 'trigger',
+  condition: 'condition',
+  amplifier: 'amplifier',
+  latent: 'latent condition',
+  mitigating: 'mitigating',
+};
+
+/** "trigger · HAProxy" on one line when it fits, else the role and the component on a line each. */
+function captionLines(role: FactorRole, component: string): string[] {
+  const one = `${ROLE_CAPTIONS[role]} · ${component}`;
+  return one.length <= CAPTION_CHARS ? [one] : [`${ROLE_CAPTIONS[role]} ·`, ...wrap(component, CAPTION_CHARS)];
+}
+
+export interface CausalGraphLayoutOptions {
+  /** Boxes per row before factors nothing leads to are lifted (5; 2 gives a tall layout for phones). */
+  maxPerRow?: number;
+}
 const MAX_LABEL_LINES = 3;
 const DUMMY_WIDTH = 14;
 const GAP_X = 26;
@@ -73,7 +97,7 @@ interface Slot {
  * going down plus one link going back up. Long links bend through placeholder slots so they do
  * not cut through boxes; a few barycentre sweeps reduce crossings.
  */
-export function layoutCausalGraph(nodes: readonly GraphNode[], edges: readonly GraphEdge[]): CausalGraphLayout {
+export function layoutCausalGraph(nodes: readonly GraphNode[], edges: readonly GraphEdge[], options: CausalGraphLayoutOptions = {}): CausalGraphLayout {
   const keys = nodes.map((n) => n.key);
   const index = new Map(keys.map((k, i) => [k, i]));
   const known = edges.filter((e) => index.has(e.from) && index.has(e.to));
@@ -89,16 +113,17 @@ export function layoutCausalGraph(nodes: readonly GraphNode[], edges: readonly G
     if (a === b) return;
     down.push(upward.has(i) ? [b, a] : [a, b]);
   });
-  const layer = limitRowWidth(assignLayers(n, down), down);
+  const layer = limitRowWidth(assignLayers(n, down), down, options.maxPerRow ?? MAX_PER_ROW);
 
   // Slots: one per node, plus one per layer crossed by a long link.
   const lines = nodes.map((node) => wrap(node.label));
+  const captions = nodes.map((node) => captionLines(node.role, node.component));
   const slots: Slot[] = nodes.map((_, i) => ({
     id: i,
     node: i,
     layer: layer[i]!,
     width: NODE_WIDTH,
-    height: NODE_PADDING * 2 + LINE_HEIGHT * (lines[i]!.length + 1),
+    height: NODE_PADDING * 2 + LINE_HEIGHT * (lines[i]!.length + captions[i]!.length),
     x: 0,
   }));
   const chains: number[][] = []; // per known edge: slot ids from the upper end to the lower end
@@ -138,7 +163,7 @@ export function layoutCausalGraph(nodes: readonly GraphNode[], edges: readonly G
 
   const positioned: PositionedNode[] = nodes.map((node, i) => {
     const s = slots[i]!;
-    return { ...node, x: s.x - s.width / 2, y: centreY(s) - s.height / 2, width: s.width, height: s.height, layer: s.layer, lines: lines[i]! };
+    return { ...node, x: s.x - s.width / 2, y: centreY(s) - s.height / 2, width: s.width, height: s.height, layer: s.layer, lines: lines[i]!, caption: captions[i]! };
   });
 
   const routed: RoutedEdge[] = known.map((e, i) => {
@@ -227,7 +252,7 @@ function assignLayers(n: number, down: readonly [number, number][]): number[] {
  * factors nothing leads to are lifted into the row above (a new top row if needed), and factors
  * with no links at all go to the least crowded row.
  */
-function limitRowWidth(layer: number[], down: readonly [number, number][]): number[] {
+function limitRowWidth(layer: number[], down: readonly [number, number][], maxPerRow: number): number[] {
   const result = [...layer];
   const hasIn = new Set(down.map(([, b]) => b));
   const hasOut = new Set(down.map(([a]) => a));
@@ -244,7 +269,7 @@ function limitRowWidth(layer: number[], down: readonly [number, number][]): numb
   for (let l = Math.max(0, ...result); l >= 0; l--) {
     const members = result.map((x, v) => (x === l && !isolated[v] ? v : -1)).filter((v) => v >= 0);
     const liftable = members.filter((v) => !hasIn.has(v));
-    const excess = Math.min(liftable.length, members.length - MAX_PER_ROW);
+    const excess = Math.min(liftable.length, members.length - maxPerRow);
     if (excess <= 0) continue;
     if (l === 0) {
       for (let v = 0; v < result.length; v++) result[v]!++;
@@ -387,23 +412,23 @@ function spreadPorts(edges: RoutedEdge[], nodes: PositionedNode[]): void {
 }
 
 /** Wraps a label to the box: whole words, at most three lines, an ellipsis when cut. */
-function wrap(label: string): string[] {
+function wrap(label: string, perLine = CHARS_PER_LINE): string[] {
   const words = label.split(/\s+/).filter(Boolean);
   const lines: string[] = [];
   let current = '';
   for (const word of words) {
     const candidate = current ? `${current} ${word}` : word;
-    if (candidate.length <= CHARS_PER_LINE) {
+    if (candidate.length <= perLine) {
       current = candidate;
       continue;
     }
     if (current) lines.push(current);
-    current = word.length > CHARS_PER_LINE ? `${word.slice(0, CHARS_PER_LINE - 1)}…` : word;
+    current = word.length > perLine ? `${word.slice(0, perLine - 1)}…` : word;
   }
   if (current) lines.push(current);
   if (lines.length > MAX_LABEL_LINES) {
     const kept = lines.slice(0, MAX_LABEL_LINES);
-    kept[MAX_LABEL_LINES - 1] = `${kept[MAX_LABEL_LINES - 1]!.slice(0, CHARS_PER_LINE - 1)}…`;
+    kept[MAX_LABEL_LINES - 1] = `${kept[MAX_LABEL_LINES - 1]!.slice(0, perLine - 1)}…`;
     return kept;
   }
   return lines.length > 0 ? lines : [''];

@@ -114,10 +114,11 @@ export function renderCausalGraphSvg(layout: CausalGraphLayout, options: CausalG
     const role = ROLE_STYLES[n.role];
     const cx = n.x + n.width / 2;
     const inLoop = layout.loops.nodesInLoops.has(n.key);
-    const caption = `${role.label} · ${n.component}`;
-    const captionText = caption.length > 25 ? `${caption.slice(0, 24)}…` : caption;
+    const caption = n.caption.map((line, i) => html`<tspan class="node-caption" x="${f(cx)}" dy="${i === 0 ? '0.9em' : '1.2em'}" font-size="10.5" fill="#374151">${line}</tspan>`);
     const lines = n.lines.map((line, i) => html`<tspan x="${f(cx)}" dy="${i === 0 ? '1.35em' : '1.25em'}">${line}</tspan>`);
-    return html`<a class="node node-${n.role}${inLoop ? ' node-loop' : ''}" href="${options.href(n.key)}" data-key="${n.key}" aria-label="${n.label} (${role.label}, ${n.component}${inLoop ? ', in a feedback loop' : ''})"><title>${n.component}: ${n.description}</title><rect x="${f(n.x)}" y="${f(n.y)}" width="${f(n.width)}" height="${f(n.height)}" rx="6" fill="${role.fill}" stroke="${inLoop ? LOOP_STROKE : role.stroke}" stroke-width="${inLoop ? 2.4 : 1.4}"/><text x="${f(cx)}" y="${f(n.y + 8)}" text-anchor="middle" fill="#111827"><tspan class="node-caption" x="${f(cx)}" dy="0.9em" font-size="10.5" fill="#374151">${captionText}</tspan>${lines}</text></a>`;
+    // The name starts with the words the box shows (WCAG 2.5.3, label in name); the loop note follows.
+    const name = `${n.caption.join(' ')} ${n.lines.join(' ')}${inLoop ? ' (in a feedback loop)' : ''}`;
+    return html`<a class="node node-${n.role}${inLoop ? ' node-loop' : ''}" href="${options.href(n.key)}" data-key="${n.key}" aria-label="${name}"><title>${n.component}: ${n.description}</title><rect x="${f(n.x)}" y="${f(n.y)}" width="${f(n.width)}" height="${f(n.height)}" rx="6" fill="${role.fill}" stroke="${inLoop ? LOOP_STROKE : role.stroke}" stroke-width="${inLoop ? 2.4 : 1.4}"/><text x="${f(cx)}" y="${f(n.y + 8)}" text-anchor="middle" fill="#111827">${joinHtml([...caption, ...lines], ' ')}</text></a>`;
   });
 
   return html`<svg xmlns="http://www.w3.org/2000/svg" class="causal-graph-svg" viewBox="0 0 ${layout.width} ${layout.height}" width="${layout.width}" height="${layout.height}" role="group" aria-labelledby="${titleId}"${options.describedBy ? html` aria-describedby="${options.describedBy}"` : ''} font-size="12"><title id="${titleId}">${options.title}</title><defs>${arrowMarkers(prefix)}</defs><g class="edges">${edges}</g><g class="nodes">${nodes}</g></svg>`;

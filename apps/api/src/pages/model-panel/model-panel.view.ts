@@ -108,6 +108,14 @@ export function announcement(m: ModelPanelModel): string {
 }
 
 /**
+ * A part of the panel folded under its heading, so the charts sit beside the narrative and the
+ * rest opens on demand (no script needed). The what-if form opens by itself after a what-if.
+ */
+function detailsView(id: string, heading: string, body: SafeHtml, open: boolean): SafeHtml {
+  return html`<details class="model-details"${open ? html` open` : ''}><summary><h3 id="${id}">${heading}</h3></summary>${body}</details>`;
+}
+
+/**
  * The inside of the Model aside: a polite live region the script speaks through (outside the part
  * it replaces, so announcements survive a redraw), then the title, charts, scenarios (what each
  * line is, the fix it models, the state of its run), figures, checks and the what-if form. `data-fragment` tells the script where to fetch the redrawn panel.
@@ -122,15 +130,10 @@ ${noticeView(m)}
 <h3 id="model-charts-heading">Charts</h3>
 ${explorationsView(m)}
 ${chartsView(m)}
-<h3 id="model-scenarios-heading">Scenarios</h3>
-${scenariosView(m)}
-<h3 id="model-figures-heading">Summary figures</h3>
-${figuresView(m)}
-<h3 id="model-checks-heading">Checks against the postmortem</h3>
-${checksView(m)}
-<h3 id="model-provenance-heading">Where the numbers come from</h3>
-${provenanceView(m)}
-<h3 id="what-if-heading">What if?</h3>
-${whatIfFormView(m)}
+${detailsView('model-scenarios-heading', 'Scenarios and verdicts', scenariosView(m), false)}
+${detailsView('model-figures-heading', 'Summary figures', figuresView(m), false)}
+${detailsView('model-checks-heading', 'Checks against the postmortem', checksView(m), false)}
+${detailsView('model-provenance-heading', 'Where the numbers come from', provenanceView(m), false)}
+${detailsView('what-if-heading', 'What if?', whatIfFormView(m), m.mode !== 'default')}
 </div>`;
 }

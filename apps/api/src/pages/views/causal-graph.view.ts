@@ -30,12 +30,16 @@ export function keyedLinks(factors: readonly CausalFactorRecord[], links: readon
   });
 }
 
-export function causalGraphLayout(factors: readonly CausalFactorRecord[], links: readonly KeyedLink[]): CausalGraphLayout {
+export function causalGraphLayout(factors: readonly CausalFactorRecord[], links: readonly KeyedLink[], maxPerRow?: number): CausalGraphLayout {
   return layoutCausalGraph(
     factors.map((f) => ({ key: f.key, role: f.role, component: f.component ?? NOT_STATED, label: factorLabel(f.key, f.title), description: f.text })),
     links,
+    { maxPerRow },
   );
 }
+
+/** Boxes a row in the drawing for narrow screens: two boxes and their gaps fit a phone's column. */
+const NARROW_PER_ROW = 2;
 
 /** Links to the factors' entries, named by their titles. */
 function factorLinks(factors: readonly CausalFactorRecord[]): (key: string) => SafeHtml {
@@ -77,14 +81,17 @@ export function causalGraphView(factors: readonly CausalFactorRecord[], links: r
       : html`<p class="loop-summary"><strong>${cycles.length === 1 ? 'One feedback loop' : `${truncated ? 'At least ' : ''}${cycles.length} feedback loops`}</strong> (cycles where an effect feeds back into its own cause), drawn with thick red links:</p>
 <ol class="loop-list">${cycles.map((c) => html`<li>${loopSentence(c, links, factorLink)}</li>`)}</ol>`;
 
-  const svg = renderCausalGraphSvg(layout, {
-    href: (key) => `#${anchorId('factor', key)}`,
-    title: `Causal graph: ${plural(factors.length, 'factor')}, ${plural(links.length, 'link')}${cycles.length > 0 ? `, ${plural(cycles.length, 'feedback loop')}` : ''}`,
-    describedBy: 'graph-summary',
-  });
+  const title = `Causal graph: ${plural(factors.length, 'factor')}, ${plural(links.length, 'link')}${cycles.length > 0 ? `, ${plural(cycles.length, 'feedback loop')}` : ''}`;
+  const href = (key: string) => `#${anchorId('factor', key)}`;
+  const svg = renderCausalGraphSvg(layout, { href, title, describedBy: 'graph-summary' });
+  // Both drawings scale to the column; a phone shows the narrow one (the stylesheet picks), whose
+  // rows hold two boxes, so its text stays legible instead of shrinking with a wide drawing.
+  const narrowLayout = causalGraphLayout(factors, links, NARROW_PER_ROW);
+  const narrow = narrowLayout.width < layout.width * 0.8 ? renderCausalGraphSvg(narrowLayout, { href, title, describedBy: 'graph-summary', idPrefix: 'cgn-' }) : null;
 
   return html`<figure class="causal-graph">
-<div class="graph-scroll" tabindex="0" role="region" aria-label="Causal graph drawing; scrolls sideways on narrow screens">${svg}</div>
+<div class="graph-scroll graph-wide${narrow ? ' has-narrow' : ''}">${svg}</div>
+${narrow ? html`<div class="graph-scroll graph-narrow">${narrow}</div>` : ''}
 <figcaption>
 <ul class="graph-legend" aria-label="Legend">
 ${CAUSAL_LINK_KIND_ORDER.map((k) => html`<li>${edgeSample(k, false)} ${LINK_KIND_VERBS[k]}</li>`)}

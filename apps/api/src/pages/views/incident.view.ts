@@ -241,12 +241,12 @@ ${headerView(m)}
 <h2 id="model-heading">Model</h2>
 ${m.modelPanel}
 </aside>
-</div>
 <section id="timeline" class="timeline-section" aria-labelledby="timeline-heading">
 <h2 id="timeline-heading">Timeline</h2>
 <p class="section-note">Times are shown as the source wrote them, with how precise they are; parsed times are UTC.</p>
 ${timelineView(m, pageUrl)}
 </section>
+</div>
 <section id="causal-factors" class="factors-section" aria-labelledby="factors-heading">
 <h2 id="factors-heading">Causal factors</h2>
 ${causalGraphView(m.factors, links, layout)}
