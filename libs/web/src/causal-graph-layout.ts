@@ -35,6 +35,8 @@ export interface RoutedEdge extends GraphEdge {
   /** Drawn against the layer direction: the link that closes a loop. */
   upward: boolean;
   inLoop: boolean;
+  /** The four points are one cubic curve (start, two control points, end): a side arc of the column layout. */
+  arc?: boolean;
 }
 
 export interface CausalGraphLayout {
@@ -71,10 +73,6 @@ function captionLines(role: FactorRole, component: string): string[] {
   return one.length <= CAPTION_CHARS ? [one] : [`${ROLE_CAPTIONS[role]} ·`, ...wrap(component, CAPTION_CHARS)];
 }
 
-export interface CausalGraphLayoutOptions {
-  /** Boxes per row before factors nothing leads to are lifted (5; 2 gives a tall layout for phones). */
-  maxPerRow?: number;
-}
 const MAX_LABEL_LINES = 3;
 const DUMMY_WIDTH = 14;
 const GAP_X = 26;
@@ -97,7 +95,7 @@ interface Slot {
  * going down plus one link going back up. Long links bend through placeholder slots so they do
  * not cut through boxes; a few barycentre sweeps reduce crossings.
  */
-export function layoutCausalGraph(nodes: readonly GraphNode[], edges: readonly GraphEdge[], options: CausalGraphLayoutOptions = {}): CausalGraphLayout {
+export function layoutCausalGraph(nodes: readonly GraphNode[], edges: readonly GraphEdge[]): CausalGraphLayout {
   const keys = nodes.map((n) => n.key);
   const index = new Map(keys.map((k, i) => [k, i]));
   const known = edges.filter((e) => index.has(e.from) && index.has(e.to));
@@ -113,7 +111,7 @@ export function layoutCausalGraph(nodes: readonly GraphNode[], edges: readonly G
     if (a === b) return;
     down.push(upward.has(i) ? [b, a] : [a, b]);
   });
-  const layer = limitRowWidth(assignLayers(n, down), down, options.maxPerRow ?? MAX_PER_ROW);
+  const layer = limitRowWidth(assignLayers(n, down), down);
 
   // Slots: one per node, plus one per layer crossed by a long link.
   const lines = nodes.map((node) => wrap(node.label));
@@ -191,6 +189,60 @@ export function layoutCausalGraph(nodes: readonly GraphNode[], edges: readonly G
   return { width: Math.ceil(width), height: Math.ceil(height), nodes: positioned, edges: routed, loops };
 }
 
+/** Gap between boxes of the column layout, and between arcs side by side. */
+const COLUMN_GAP = 14;
+const ARC_STEP = 9;
+const ARC_LEVELS = 12;
+
+/**
+ * The same graph as one column of boxes, for narrow screens: the boxes in the reading order of the
+ * layered layout (row by row, left to right), every link an arc on the right-hand side from its
+ * cause to its effect, longer links further out. About 320 units wide whatever the graph, so it
+ * fits a phone at its natural size.
+ */
+export function layoutCausalGraphColumn(layered: CausalGraphLayout): CausalGraphLayout {
+  const order = [...layered.nodes].sort((a, b) => a.y - b.y || a.x - b.x);
+  let y = MARGIN;
+  const nodes: PositionedNode[] = order.map((n) => {
+    const placed = { ...n, x: MARGIN, y };
+    y += n.height + COLUMN_GAP;
+    return placed;
+  });
+  const byKey = new Map(nodes.map((n) => [n.key, n]));
+  const right = MARGIN + Math.max(0, ...nodes.map((n) => n.width));
+  const rank = new Map(nodes.map((n, i) => [n.key, i]));
+  // Longer links go further out, so short ones nest inside them.
+  const spans = layered.edges.map((e) => Math.abs(rank.get(e.to)! - rank.get(e.from)!));
+  const distinct = [...new Set(spans)].sort((a, b) => a - b);
+  // Each box's ends spread down its right-hand side, in the order of the boxes they lead to.
+  const ends = new Map<string, Array<{ edge: number; towards: number }>>();
+  layered.edges.forEach((e, i) => {
+    if (e.from === e.to) return;
+    for (const [at, other] of [[e.from, e.to], [e.to, e.from]] as const) {
+      ends.set(at, [...(ends.get(at) ?? []), { edge: i, towards: rank.get(other)! }]);
+    }
+  });
+  const port = (key: string, edge: number): number => {
+    const box = byKey.get(key)!;
+    const list = [...(ends.get(key) ?? [])].sort((a, b) => a.towards - b.towards);
+    const i = list.findIndex((x) => x.edge === edge);
+    return box.y + 8 + ((box.height - 16) * (i + 1)) / (list.length + 1);
+  };
+  const edges: RoutedEdge[] = layered.edges.map((e, i) => {
+    const from = byKey.get(e.from)!;
+    if (e.from === e.to) {
+      const mid = from.y + from.height / 2;
+      return { ...e, upward: false, arc: true, points: [{ x: right, y: mid - 8 }, { x: right + 26, y: mid - 14 }, { x: right + 26, y: mid + 14 }, { x: right, y: mid + 8 }] };
+    }
+    const out = 18 + ARC_STEP * Math.min(distinct.indexOf(spans[i]!), ARC_LEVELS);
+    const y1 = port(e.from, i);
+    const y2 = port(e.to, i);
+    return { ...e, upward: rank.get(e.to)! < rank.get(e.from)!, arc: true, points: [{ x: right, y: y1 }, { x: right + out, y: y1 }, { x: right + out, y: y2 }, { x: right + 2, y: y2 }] };
+  });
+  const reach = Math.max(26, ...edges.map((e) => Math.max(...e.points.map((p) => p.x)) - right));
+  return { width: Math.ceil(right + reach * 0.75 + MARGIN), height: Math.ceil(y - COLUMN_GAP + MARGIN), nodes, edges, loops: layered.loops };
+}
+
 /** Depth-first from the factors nothing leads to; a link back into the current path closes a loop. */
 function closingLinks(n: number, links: readonly (readonly [number, number])[]): Set<number> {
   const out: number[][] = Array.from({ length: n }, () => []);
@@ -252,7 +304,7 @@ function assignLayers(n: number, down: readonly [number, number][]): number[] {
  * factors nothing leads to are lifted into the row above (a new top row if needed), and factors
  * with no links at all go to the least crowded row.
  */
-function limitRowWidth(layer: number[], down: readonly [number, number][], maxPerRow: number): number[] {
+function limitRowWidth(layer: number[], down: readonly [number, number][]): number[] {
   const result = [...layer];
   const hasIn = new Set(down.map(([, b]) => b));
   const hasOut = new Set(down.map(([a]) => a));
@@ -269,7 +321,7 @@ function limitRowWidth(layer: number[], down: readonly [number, number][], maxPe
   for (let l = Math.max(0, ...result); l >= 0; l--) {
     const members = result.map((x, v) => (x === l && !isolated[v] ? v : -1)).filter((v) => v >= 0);
     const liftable = members.filter((v) => !hasIn.has(v));
-    const excess = Math.min(liftable.length, members.length - maxPerRow);
+    const excess = Math.min(liftable.length, members.length - MAX_PER_ROW);
     if (excess <= 0) continue;
     if (l === 0) {
       for (let v = 0; v < result.length; v++) result[v]!++;

@@ -105,7 +105,7 @@ export function renderCausalGraphSvg(layout: CausalGraphLayout, options: CausalG
     const style = EDGE_STYLES[e.kind];
     const from = byKey.get(e.from)?.label ?? e.from;
     const to = byKey.get(e.to)?.label ?? e.to;
-    const d = e.from === e.to ? selfLoopPath(e.points) : pathThrough(e.points);
+    const d = e.from === e.to || e.arc ? selfLoopPath(e.points) : pathThrough(e.points);
     const classes = `edge edge-${e.kind}${e.inLoop ? ' edge-loop' : ''}`;
     return html`<path class="${classes}" d="${d}" fill="none" stroke="${e.inLoop ? LOOP_STROKE : style.stroke}" stroke-width="${e.inLoop ? LOOP_WIDTH : style.width}" ${style.dash ? html`stroke-dasharray="${style.dash}"` : ''} marker-end="url(#${markerId(prefix, e)})" data-from="${e.from}" data-to="${e.to}"><title>${from} ${style.label} ${to}${e.inLoop ? ' (part of a feedback loop)' : ''}</title></path>`;
   });

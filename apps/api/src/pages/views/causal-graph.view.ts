@@ -7,6 +7,7 @@ import {
   html,
   joinHtml,
   layoutCausalGraph,
+  layoutCausalGraphColumn,
   renderCausalGraphSvg,
   roleSample,
   type CausalGraphLayout,
@@ -30,16 +31,12 @@ export function keyedLinks(factors: readonly CausalFactorRecord[], links: readon
   });
 }
 
-export function causalGraphLayout(factors: readonly CausalFactorRecord[], links: readonly KeyedLink[], maxPerRow?: number): CausalGraphLayout {
+export function causalGraphLayout(factors: readonly CausalFactorRecord[], links: readonly KeyedLink[]): CausalGraphLayout {
   return layoutCausalGraph(
     factors.map((f) => ({ key: f.key, role: f.role, component: f.component ?? NOT_STATED, label: factorLabel(f.key, f.title), description: f.text })),
     links,
-    { maxPerRow },
   );
 }
-
-/** Boxes a row in the drawing for narrow screens: two boxes and their gaps fit a phone's column. */
-const NARROW_PER_ROW = 2;
 
 /** Links to the factors' entries, named by their titles. */
 function factorLinks(factors: readonly CausalFactorRecord[]): (key: string) => SafeHtml {
@@ -84,10 +81,10 @@ export function causalGraphView(factors: readonly CausalFactorRecord[], links: r
   const title = `Causal graph: ${plural(factors.length, 'factor')}, ${plural(links.length, 'link')}${cycles.length > 0 ? `, ${plural(cycles.length, 'feedback loop')}` : ''}`;
   const href = (key: string) => `#${anchorId('factor', key)}`;
   const svg = renderCausalGraphSvg(layout, { href, title, describedBy: 'graph-summary' });
-  // Both drawings scale to the column; a phone shows the narrow one (the stylesheet picks), whose
-  // rows hold two boxes, so its text stays legible instead of shrinking with a wide drawing.
-  const narrowLayout = causalGraphLayout(factors, links, NARROW_PER_ROW);
-  const narrow = narrowLayout.width < layout.width * 0.8 ? renderCausalGraphSvg(narrowLayout, { href, title, describedBy: 'graph-summary', idPrefix: 'cgn-' }) : null;
+  // Both drawings scale to the column; a narrow screen shows the column of boxes (the stylesheet
+  // picks), which fits a phone at its natural size, so its text stays legible.
+  const column = layoutCausalGraphColumn(layout);
+  const narrow = column.width < layout.width * 0.8 ? renderCausalGraphSvg(column, { href, title, describedBy: 'graph-summary', idPrefix: 'cgn-' }) : null;
 
   return html`<figure class="causal-graph">
 <div class="graph-scroll graph-wide${narrow ? ' has-narrow' : ''}">${svg}</div>
