@@ -496,7 +496,10 @@ describeInBrowser('the model panel in headless Chromium', () => {
           const timeline = (await page.locator('#timeline').boundingBox())!;
           expect(model.y + model.height).toBeLessThanOrEqual(timeline.y + timeline.height + 900);
         }
-        await page.screenshot({ path: path.join(SCREENSHOTS, `model-${slug}-${width}-top.png`) });
+        for (const id of ['model-charts-heading', 'causal-factors']) {
+          await page.evaluate((target) => (globalThis as unknown as ModelDom).document.getElementById(target)!.scrollIntoView(), id);
+          await page.screenshot({ path: path.join(SCREENSHOTS, `model-${slug}-${width}-${id}.png`) });
+        }
       } finally {
         await context.close();
       }
