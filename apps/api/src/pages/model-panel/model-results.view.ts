@@ -59,7 +59,7 @@ export const PICKABLE_LINES = 8;
 function seriesPickView(m: ModelPanelModel): SafeHtml {
   if (m.scenarios.length < 3) return html``;
   const choice = (value: string, label: SafeHtml | string, checked = false) =>
-    html`<label class="series-choice"><input type="radio" name="chart-series" value="${value}"${checked ? html` checked` : ''}> ${label}</label>`;
+    html`<label class="series-choice" for="chart-series-${value}"><input type="radio" id="chart-series-${value}" name="chart-series" value="${value}"${checked ? html` checked` : ''}> ${label}</label>`;
   const fixes = m.scenarios.slice(1, PICKABLE_LINES).map((s, i) => choice(String(i + 1), html`${lineSample(i + 1)} ${s.title}`));
   return html`<fieldset class="series-pick"><legend>Lines on the charts</legend>${choice('all', 'Every run', true)}${choice('0', html`${lineSample(0)} ${m.scenarios[0]!.title} only`)}${fixes}</fieldset>`;
 }
