@@ -464,6 +464,27 @@ describeInBrowser('the model panel in headless Chromium', () => {
     }
   });
 
+  it('turns an on/off parameter off with its checkbox, with JavaScript on and off', async () => {
+    for (const javaScriptEnabled of [true, false]) {
+      const { context, page, problems } = await open({ ...DESKTOP, javaScriptEnabled });
+      try {
+        await page.goto(`${origin}/incidents/${STACKEGG}`);
+        await openWhatIf(page);
+        const box = page.locator('#what-if-stackEggEnabled');
+        expect(await box.getAttribute('type')).toBe('checkbox');
+        expect(await box.isChecked()).toBe(true);
+        await box.uncheck();
+        await Promise.all([page.waitForURL(/[?&]p\.stackEggEnabled=0/), page.locator('form.what-if button[type="submit"]').click()]);
+        await page.waitForFunction(() => (globalThis as unknown as ModelDom).document.getElementById('model-body')?.getAttribute('data-mode') === 'what-if');
+        await expect(page.locator('#model .what-if-note').textContent()).resolves.toContain('StackEgg switched on: off (default on)');
+        expect(await page.locator('#what-if-stackEggEnabled').isChecked()).toBe(false);
+        expect(problems).toEqual([]);
+      } finally {
+        await context.close();
+      }
+    }
+  });
+
   it('runs a what-if through the plain GET form with JavaScript off', async () => {
     const { context, page } = await open({ ...PHONE, javaScriptEnabled: false });
     try {

@@ -3,7 +3,7 @@ import { anchorId, html, lineSample, type SafeHtml } from '@hindsight/web';
 import type { ModelPanelModel, PanelScenario } from './model-panel.types';
 import { chartsView, checksView, explorationsView, figuresView, provenanceView } from './model-results.view';
 import { PARAMETER_PREFIX, SCENARIO_FIELD } from './what-if-form.parser';
-import { fieldId, incidentPath, parameterLabel, whatIfFormView } from './what-if-form.view';
+import { fieldId, incidentPath, isSwitch, parameterLabel, whatIfFormView } from './what-if-form.view';
 
 /** The same words as the page's own empty state: an incident without a model says so plainly. */
 export function emptyModelPanelView(): SafeHtml {
@@ -15,6 +15,7 @@ export function fragmentPath(slug: string): string {
   return `${incidentPath(slug)}/model`;
 }
 
+const onOff = (value: number) => (value === 1 ? 'on' : 'off');
 const quantity = (value: number, unit: string) => `${formatNumber(value)}${unit ? ` ${unit}` : ''}`;
 
 function fixView(s: PanelScenario): SafeHtml {
@@ -78,7 +79,11 @@ ${runStateView(s)}
 function changedValues(m: ModelPanelModel): string {
   return m.parameters
     .filter((p) => p.name in m.form.overrides)
-    .map((p) => `${parameterLabel(p.name, p.label)} ${quantity(m.form.overrides[p.name]!, p.unit)} (default ${quantity(p.default, p.unit)})`)
+    .map((p) =>
+      isSwitch(p)
+        ? `${parameterLabel(p.name, p.label)}: ${onOff(m.form.overrides[p.name]!)} (default ${onOff(p.default)})`
+        : `${parameterLabel(p.name, p.label)} ${quantity(m.form.overrides[p.name]!, p.unit)} (default ${quantity(p.default, p.unit)})`,
+    )
     .join('; ');
 }
 
