@@ -21,7 +21,7 @@ if (!baseDir) {
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const base = (require(path.resolve(baseDir, 'libs/postmortem-parser/src/index.ts')) as { parsePostmortem: Parse }).parsePostmortem;
 const docs = generatePostmortemDocuments(count, { seed: 7 }).map((d) => d.text);
-const sourcesDir = path.join(projectRoot(), 'libs', 'importer', 'test', 'fixtures', 'seed-sources');
+const sourcesDir = path.join(projectRoot(), 'libs', 'postmortem-parser', 'test', 'fixtures', 'seed-sources');
 const sources = fs.readdirSync(sourcesDir).map((f) => fs.readFileSync(path.join(sourcesDir, f), 'utf8'));
 const seeds = Array.from({ length: count }, (_, i) => sources[i % sources.length]!);
 

@@ -47,7 +47,7 @@ async function main() {
 
   // Prose reading: the seed-source fixtures, three of which tell events or follow-ups only in
   // sentences, parsed as many times as there are generated documents, beside the lexer on them.
-  const sourcesDir = path.join(projectRoot(), 'libs', 'importer', 'test', 'fixtures', 'seed-sources');
+  const sourcesDir = path.join(projectRoot(), 'libs', 'postmortem-parser', 'test', 'fixtures', 'seed-sources');
   const sources = fs.readdirSync(sourcesDir).map((f) => fs.readFileSync(path.join(sourcesDir, f), 'utf8'));
   const proseDocs = Array.from({ length: count }, (_, i) => sources[i % sources.length]!);
   start = process.hrtime.bigint();

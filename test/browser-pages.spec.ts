@@ -4,6 +4,7 @@ import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
 import { PrismaService, projectRoot } from '@hindsight/db';
 import { readSeedFiles, writeIncidentDocument } from '@hindsight/incidents';
+import { axeViolations, describeViolations } from './support/axe';
 import { attachSeedModels } from './support/model-seeds';
 import { startTestApp, type TestApp } from './support/test-app';
 import { testPrisma } from './support/test-db';
@@ -15,6 +16,18 @@ const CHANGEPROP = 'changeprop-feedback-loop-2016';
 
 const DESKTOP: BrowserContextOptions = { viewport: { width: 1280, height: 900 } };
 const PHONE: BrowserContextOptions = { viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true };
+const PHONE_390: BrowserContextOptions = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true };
+
+/** Every page type a reader meets, for the accessibility check. */
+const PAGE_TYPES: Array<[string, string]> = [
+  ['incident list', '/incidents'],
+  ...SEEDS.map((s): [string, string] => [`incident ${s.slug}`, `/incidents/${s.slug}`]),
+  ['pattern', '/patterns/retry-amplification'],
+  ['patterns', '/patterns'],
+  ['durations', '/durations'],
+  ['sign-in', '/sign-in'],
+  ['follow-ups board', '/actionables'],
+];
 
 const HOSTILE_NARRATIVE = [
   '## Injected content',
@@ -146,6 +159,9 @@ describeInBrowser('pages in headless Chromium', () => {
       const model = (await desktop.page.locator('#model').boundingBox())!;
       expect(model.x).toBeGreaterThanOrEqual(narrative.x + narrative.width);
       expect(Math.abs(model.y - narrative.y)).toBeLessThan(2);
+      // The graph fits the page's width: every box is inside the drawing, the drawing inside the page.
+      const graph = (await desktop.page.locator('.graph-scroll:visible svg').boundingBox())!;
+      expect(graph.x + graph.width).toBeLessThanOrEqual(1280);
       await expect(desktop.page.locator('#model').textContent()).resolves.toContain('No model is attached to this incident yet.');
       expect(await pageWidth(desktop.page)).toBeLessThanOrEqual(1280);
       await screenshotSections(desktop.page, `incident-${slug}-desktop`);
@@ -158,23 +174,22 @@ describeInBrowser('pages in headless Chromium', () => {
     const phone = await open(PHONE);
     try {
       await phone.page.goto(`${origin}/incidents/${slug}`);
-      // Stacked on a phone, and nothing pushes the page sideways: the graph scrolls in its own box.
+      // Stacked on a phone, and nothing pushes the page sideways.
       const narrative = (await phone.page.locator('#narrative').boundingBox())!;
       const model = (await phone.page.locator('#model').boundingBox())!;
       expect(model.y).toBeGreaterThanOrEqual(narrative.y + narrative.height);
       expect(await pageWidth(phone.page)).toBeLessThanOrEqual(360);
-      const graph = await phone.page.locator('.graph-scroll svg').evaluate((svg) => ({
-        drawn: svg.getBoundingClientRect().width,
-        declared: Number(svg.getAttribute('width')),
-        font: parseFloat((globalThis as unknown as Dom).getComputedStyle(svg.querySelector('text tspan:nth-child(2)') ?? svg).fontSize),
-      }));
-      // Boxes keep their size (12 px labels) rather than shrinking to fit 360 px.
-      expect(graph.drawn).toBeCloseTo(graph.declared, 0);
-      expect(graph.font).toBeGreaterThanOrEqual(12);
-      // The box opens on the trigger, where reading starts.
-      const trigger = (await phone.page.locator('.graph-scroll a.node-trigger').first().boundingBox())!;
-      expect(trigger.x + trigger.width / 2).toBeGreaterThan(0);
-      expect(trigger.x + trigger.width / 2).toBeLessThan(360);
+      // One drawing of the graph shows, scaled to the column: no box is cut off at either side.
+      const graphs = phone.page.locator('.graph-scroll:visible svg');
+      expect(await graphs.count()).toBe(1);
+      const drawn = (await graphs.boundingBox())!;
+      expect(drawn.x).toBeGreaterThanOrEqual(0);
+      expect(drawn.x + drawn.width).toBeLessThanOrEqual(360);
+      for (const node of await phone.page.locator('.graph-scroll:visible a.node rect').all()) {
+        const box = (await node.boundingBox())!;
+        expect(box.x).toBeGreaterThanOrEqual(drawn.x - 1);
+        expect(box.x + box.width).toBeLessThanOrEqual(drawn.x + drawn.width + 1);
+      }
       await screenshotSections(phone.page, `incident-${slug}-phone`);
       expect(phone.problems).toEqual([]);
       expect(await violations(phone.page)).toEqual([]);
@@ -203,6 +218,20 @@ describeInBrowser('pages in headless Chromium', () => {
     }
   });
 
+  it.each(PAGE_TYPES)('finds no axe-core violation on the %s page at 1280 and 390 px', async (_name, url) => {
+    for (const options of [DESKTOP, PHONE_390]) {
+      // The pages forbid inline script; axe is added as one, so this context bypasses the CSP.
+      const context = await browser.newContext({ ...options, bypassCSP: true });
+      try {
+        const page = await context.newPage();
+        expect((await page.goto(`${origin}${url}`))?.status()).toBe(200);
+        expect(describeViolations(await axeViolations(page))).toEqual([]);
+      } finally {
+        await context.close();
+      }
+    }
+  });
+
   it('lands a runbook link on its factor, jumps from a graph node to its entry, and follows a renamed slug', async () => {
     const { context, page } = await open(PHONE);
     try {
@@ -211,7 +240,7 @@ describeInBrowser('pages in headless Chromium', () => {
       expect(await page.locator('#factor-changeprop-retries-on-500').evaluate((el) => el.matches(':target'))).toBe(true);
       await screenshot(page, 'anchor-factor-phone');
 
-      await page.locator('.graph-scroll a.node[data-key="slow-parsoid-render"]').click();
+      await page.locator('.graph-scroll:visible a.node[data-key="slow-parsoid-render"]').click();
       await page.waitForURL(/#factor-slow-parsoid-render$/);
       expect(await inViewport(page, '#factor-slow-parsoid-render')).toBe(true);
 
@@ -364,6 +393,8 @@ describeInBrowser('the model panel in headless Chromium', () => {
   const screenshot = (page: Page, name: string) => page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`) });
   const demandCell = (page: Page) => page.locator('#model tr[data-scenario="as-happened"] td[data-figure="stackegg-demand"]').textContent();
   const mode = (page: Page) => page.locator('#model-body').getAttribute('data-mode');
+  /** The what-if form is folded under its heading until a reader opens it. */
+  const openWhatIf = (page: Page) => page.locator('#what-if-heading').click();
   const scrollToModel = (page: Page) => page.evaluate(() => (globalThis as unknown as ModelDom).document.getElementById('model')!.scrollIntoView());
 
   it('runs a what-if and redraws the charts in place: no navigation, URL updated, result announced', async () => {
@@ -382,6 +413,7 @@ describeInBrowser('the model panel in headless Chromium', () => {
       // A full load would fire this; replaceState (a same-document navigation) does not.
       let loads = 0;
       page.on('domcontentloaded', () => loads++);
+      await openWhatIf(page);
       await page.locator('#what-if-stackEggRate').fill('1000');
       await page.locator('form.what-if button[type="submit"]').click();
       await page.waitForFunction(() => (globalThis as unknown as ModelDom).document.getElementById('model-body')?.getAttribute('data-mode') === 'what-if');
@@ -415,6 +447,7 @@ describeInBrowser('the model panel in headless Chromium', () => {
     try {
       await page.goto(`${origin}/incidents/${STACKEGG}`);
       const runs = await t.app.get(PrismaService).modelRun.count();
+      await openWhatIf(page);
       await page.locator('#what-if-keepAliveSeconds').fill('500');
       await page.locator('form.what-if button[type="submit"]').click();
       await page.waitForFunction(() => (globalThis as unknown as ModelDom).document.getElementById('model-body')?.getAttribute('data-mode') === 'refused');
@@ -431,10 +464,32 @@ describeInBrowser('the model panel in headless Chromium', () => {
     }
   });
 
+  it('turns an on/off parameter off with its checkbox, with JavaScript on and off', async () => {
+    for (const javaScriptEnabled of [true, false]) {
+      const { context, page, problems } = await open({ ...DESKTOP, javaScriptEnabled });
+      try {
+        await page.goto(`${origin}/incidents/${STACKEGG}`);
+        await openWhatIf(page);
+        const box = page.locator('#what-if-stackEggEnabled');
+        expect(await box.getAttribute('type')).toBe('checkbox');
+        expect(await box.isChecked()).toBe(true);
+        await box.uncheck();
+        await Promise.all([page.waitForURL(/[?&]p\.stackEggEnabled=0/), page.locator('form.what-if button[type="submit"]').click()]);
+        await page.waitForFunction(() => (globalThis as unknown as ModelDom).document.getElementById('model-body')?.getAttribute('data-mode') === 'what-if');
+        await expect(page.locator('#model .what-if-note').textContent()).resolves.toContain('StackEgg switched on: off (default on)');
+        expect(await page.locator('#what-if-stackEggEnabled').isChecked()).toBe(false);
+        expect(problems).toEqual([]);
+      } finally {
+        await context.close();
+      }
+    }
+  });
+
   it('runs a what-if through the plain GET form with JavaScript off', async () => {
     const { context, page } = await open({ ...PHONE, javaScriptEnabled: false });
     try {
       await page.goto(`${origin}/incidents/${STACKEGG}`);
+      await openWhatIf(page);
       await page.locator('#what-if-stackEggRate').fill('1000');
       await Promise.all([page.waitForURL(/[?&]p\.stackEggRate=1000/), page.locator('form.what-if button[type="submit"]').click()]);
       expect(new URL(page.url()).pathname).toBe(`/incidents/${STACKEGG}`);
@@ -444,6 +499,31 @@ describeInBrowser('the model panel in headless Chromium', () => {
       await screenshot(page, 'model-what-if-no-javascript-phone');
     } finally {
       await context.close();
+    }
+  });
+
+  it.each(SEEDS.map((s) => [s.slug]))('%s with its model: axe finds nothing at 1280 and 390 px, and the model leaves no blank column', async (slug) => {
+    for (const [width, options] of [['desktop', DESKTOP], ['phone', PHONE_390]] as const) {
+      const context = await browser.newContext({ ...options, bypassCSP: true });
+      try {
+        const page = await context.newPage();
+        expect((await page.goto(`${origin}/incidents/${slug}`))?.status()).toBe(200);
+        expect(describeViolations(await axeViolations(page))).toEqual([]);
+        const height = await page.evaluate(() => (globalThis as unknown as { document: { documentElement: { scrollHeight: number } } }).document.documentElement.scrollHeight);
+        console.log(`${slug} at ${options.viewport!.width} px: ${height} px tall`);
+        if (width === 'desktop') {
+          // Beside the narrative and the timeline, the model ends within a screen of them.
+          const model = (await page.locator('#model').boundingBox())!;
+          const timeline = (await page.locator('#timeline').boundingBox())!;
+          expect(model.y + model.height).toBeLessThanOrEqual(timeline.y + timeline.height + 900);
+        }
+        for (const id of ['model-charts-heading', 'causal-factors']) {
+          await page.evaluate((target) => (globalThis as unknown as ModelDom).document.getElementById(target)!.scrollIntoView(), id);
+          await page.screenshot({ path: path.join(SCREENSHOTS, `model-${slug}-${width}-${id}.png`) });
+        }
+      } finally {
+        await context.close();
+      }
     }
   });
 

@@ -9,7 +9,7 @@ import { startTestApp, type TestApp } from './support/test-app';
 import { createTestDatabase, testPrisma, type TestDatabase } from './support/test-db';
 
 const ACTOR = { name: 'importer-test', tokenId: null };
-const fixture = (name: string) => fs.readFileSync(path.join(projectRoot(), 'libs', 'importer', 'test', 'fixtures', 'seed-sources', name), 'utf8');
+const fixture = (name: string) => fs.readFileSync(path.join(projectRoot(), 'libs', 'postmortem-parser', 'test', 'fixtures', 'seed-sources', name), 'utf8');
 
 describe('importing postmortems as drafts', () => {
   let db: TestDatabase;

@@ -115,14 +115,14 @@ describe('incident pages', () => {
     const summary = textOf(sectionById(html, 'graph-summary'));
     expect(summary).toContain('23 causal factors joined by 27 links');
     expect(summary).toContain('3 feedback loops');
-    expect(summary).toContain('Changeprop requests no cache update enables Restbase sync update error 500 causes Changeprop retries on 500 amplifies Changeprop requests no cache update again.');
+    expect(summary).toContain('ChangeProp asks for a no-cache re-render enables Failed update returns HTTP 500 causes ChangeProp retries every HTTP 500 amplifies ChangeProp asks for a no-cache re-render again.');
     expect(elements(svg)[0]!.attrs['aria-describedby']).toBe('graph-summary');
     // The legend names every link kind and the loop style.
     expect(textOf(factors)).toMatch(/causes .*amplifies .*enables .*part of a feedback loop/);
     // And the list says it per factor, with its links.
     const retries = textOf(sectionById(html, 'factor-changeprop-retries-on-500'));
     expect(retries).toContain('Part of a feedback loop');
-    expect(retries).toContain('Leads to amplifies Changeprop requests no cache update');
+    expect(retries).toContain('Leads to amplifies ChangeProp asks for a no-cache re-render');
     expect(retries).toContain('Addressed by Make ChangeProp retries less aggressive (T134483)');
     expect(textOf(sectionById(html, 'factor-uppercase-title-edit'))).not.toContain('Part of a feedback loop');
   });
@@ -150,7 +150,7 @@ describe('incident pages', () => {
     const host = res.request.url.replace(/\/incidents\/.*$/, '');
     const snippet = textOf(sectionById(res.text, 'snippet-factor-changeprop-retries-on-500'));
     expect(snippet).toBe(
-      `[ChangeProp feedback loop overloads RESTBase and Parsoid (May 2016) — Changeprop retries on 500](${host}/incidents/${CHANGEPROP}#factor-changeprop-retries-on-500)`,
+      `[ChangeProp feedback loop overloads RESTBase and Parsoid (May 2016) — ChangeProp retries every HTTP 500](${host}/incidents/${CHANGEPROP}#factor-changeprop-retries-on-500)`,
     );
     // Copy buttons start hidden: without JavaScript nobody sees a button that does nothing.
     const buttons = elements(res.text).filter((e) => e.tag === 'button');

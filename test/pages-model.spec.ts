@@ -75,9 +75,10 @@ describe('the model panel of an incident page', () => {
       expect(svg).toMatch(/<desc id="[^"]+-desc">/);
       // A legend entry per scenario, named by its title.
       const legend = chart.slice(chart.indexOf('<ul class="chart-legend"'), chart.indexOf('</ul>'));
-      expect([...legend.matchAll(/<li data-line="[^"]+">[\s\S]*?<span>([^<]*)<\/span>/g)].map((m) => decodeEntities(m[1]!))).toEqual(titles);
+      expect([...legend.matchAll(/<li[^>]* data-line="[^"]+">[\s\S]*?<span>([^<]*?)\s*(?:<span class="legend-note">|<\/span>)/g)].map((m) => decodeEntities(m[1]!))).toEqual(titles);
       // The trigger and the intervention, marked on the time axis and said in words.
-      expect(elements(svg).filter((e) => e.tag === 'g' && e.attrs['data-event']).map((e) => e.attrs['data-event'])).toEqual(
+      // A badge may stand for several neighbouring events: its data-event lists their keys.
+      expect(elements(svg).filter((e) => e.tag === 'g' && e.attrs['data-event']).flatMap((e) => e.attrs['data-event']!.split(' '))).toEqual(
         expect.arrayContaining(['stackegg-off']),
       );
       expect(textOf(chart)).toContain('13:46:13 UTC: StackEgg turned off');
@@ -176,11 +177,20 @@ describe('the model panel of an incident page', () => {
     expect(unlabelledControls(panel)).toEqual([]);
     for (const p of SPEC.parameters) {
       const input = elements(panel).find((e) => e.tag === 'input' && e.attrs.name === `p.${p.name}`)!;
-      expect(input.attrs).toMatchObject({ type: 'number', min: String(p.min), max: String(p.max), value: String(p.default), step: p.integer ? '1' : 'any' });
-      const hint = sectionById(panel, input.attrs['aria-describedby']!);
-      expect(textOf(hint)).toContain(p.description);
       const label = textOf(sectionOfAttr(panel, 'for', input.attrs.id!));
-      if (p.unit) expect(label).toContain(`(${p.unit})`);
+      // The label the model gives the parameter, not its name.
+      expect(label).toContain((p as { label?: string }).label);
+      if (p.unit === 'on/off') {
+        // An on/off parameter is a checkbox, ticked when on; a hidden field after it sends 0 when it is not.
+        expect(input.attrs).toMatchObject({ type: 'checkbox', value: '1' });
+        expect('checked' in input.attrs).toBe(p.default === 1);
+        expect(elements(panel).filter((e) => e.tag === 'input' && e.attrs.name === `p.${p.name}`).map((e) => e.attrs.type)).toEqual(['checkbox', 'hidden']);
+      } else {
+        expect(input.attrs).toMatchObject({ type: 'number', min: String(p.min), max: String(p.max), value: String(p.default), step: p.integer ? '1' : 'any' });
+        if (p.unit) expect(label).toContain(`(${p.unit})`);
+      }
+      const hint = sectionById(panel, input.attrs['aria-describedby']!.split(' ')[0]!);
+      expect(textOf(hint)).toContain(p.description);
     }
     expect(textOf(panel)).toContain('Reset to the defaults');
   });
@@ -200,14 +210,14 @@ describe('the model panel of an incident page', () => {
     const res = await get(`/incidents/${STACKEGG}?p.stackEggRate=1000&p.keepAliveSeconds=10`);
     expect(res.status).toBe(200);
     const panel = sectionById(res.text, 'model');
-    expect(textOf(panel)).toContain('What-if: these runs use your values, not the incident’s: stack egg rate 1,000 req/s (default 3,444 req/s)');
+    expect(textOf(panel)).toContain('What-if: these runs use your values, not the incident’s: StackEgg requests 1,000 req/s (default 3,444 req/s)');
     expect(panel).toContain(`<a href="/incidents/${STACKEGG}#model">Back to the default values</a>`);
     const whatIf = figureTable(panel);
     expect(whatIf.get('as-happened')!.get('stackegg-demand')).toBe('10,010');
     expect(whatIf.get('as-happened')!.get('stackegg-demand')).not.toBe(defaults.get('as-happened')!.get('stackegg-demand'));
     expect(whatIf.get('as-happened')!.get('peak-sessions')).not.toBe(defaults.get('as-happened')!.get('peak-sessions'));
     // A fix that sets the parameter itself keeps its own value, and says so.
-    expect(textOf(sectionOfAttr(panel, 'data-scenario', 'fewer-stackegg-requests'))).toContain('Keeps its own stack egg rate = 1,400 req/s (you asked for 1,000 req/s)');
+    expect(textOf(sectionOfAttr(panel, 'data-scenario', 'fewer-stackegg-requests'))).toContain('Keeps its own StackEgg requests = 1,400 req/s (you asked for 1,000 req/s)');
     expect(whatIf.get('fewer-stackegg-requests')!.get('stackegg-demand')).not.toBe(defaults.get('fewer-stackegg-requests')!.get('stackegg-demand'));
     expect(whatIf.get('fewer-stackegg-requests')!.get('stackegg-demand')).toBe('14,014');
     // The form shows the values that were run.

@@ -42,6 +42,8 @@ export interface TimelineEventDocument {
 
 export interface CausalFactorDocument {
   key: string;
+  /** A short name for the factor ("HAProxy capped at 40,000 sessions"); absent or null when none was written. */
+  title?: string | null;
   role: FactorRole;
   component: string | null;
   text: string;

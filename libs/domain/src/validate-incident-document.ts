@@ -132,6 +132,7 @@ export function validateIncidentDocument(value: Json, where = ''): IncidentDocum
   const factors = list(doc.causalFactors, 'causalFactors').map((f, i) => obj(f, `causalFactors[${i}]`));
   const factorKeys = uniqueKeys(factors, 'causalFactors');
   factors.forEach((f, i) => {
+    if (f.title !== undefined) str(f.title, `causalFactors[${i}].title`, LIMITS.shortText, { nullable: true });
     oneOf(f.role, `causalFactors[${i}].role`, FACTOR_ROLES);
     str(f.component, `causalFactors[${i}].component`, LIMITS.shortText, { nullable: true });
     str(f.text, `causalFactors[${i}].text`, LIMITS.text);

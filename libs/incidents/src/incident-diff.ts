@@ -186,7 +186,7 @@ export function diffIncident(before: EditableIncident | null, after: EditableInc
     scalars,
     patterns: sameValue(patternsBefore, patternsAfter) ? null : { from: patternsBefore, to: patternsAfter },
     timeline: diffChildren(before.doc.timeline, after.doc.timeline, ['at', 'precision', 'asWritten', 'kind', 'text']),
-    factors: diffChildren(before.doc.causalFactors, after.doc.causalFactors, ['role', 'component', 'text']),
+    factors: diffChildren(before.doc.causalFactors, after.doc.causalFactors, ['title', 'role', 'component', 'text']),
     links: {
       added: [...newLinks].filter(([k]) => !oldLinks.has(k)).map(([, l]) => l),
       removed: [...oldLinks].filter(([k]) => !newLinks.has(k)).map(([, l]) => l),

@@ -167,7 +167,7 @@ async function writePositions(tx: Tx, table: 'TimelineEvent' | 'CausalFactor' | 
 }
 
 const eventColumns = (e: IncidentDocument['timeline'][number]) => ({ at: toDate(e.at), precision: e.precision, asWritten: e.asWritten, kind: e.kind, text: e.text });
-const factorColumns = (f: IncidentDocument['causalFactors'][number]) => ({ role: f.role, component: f.component, text: f.text });
+const factorColumns = (f: IncidentDocument['causalFactors'][number]) => ({ title: f.title ?? null, role: f.role, component: f.component, text: f.text });
 const actionableColumns = (a: IncidentDocument['actionables'][number]) => ({
   title: a.title,
   description: a.description,
@@ -252,7 +252,7 @@ async function writeChildren(tx: Tx, work: Work[]): Promise<void> {
     goneActionables.push(...d.actionables.deleted.map((a) => actionables.get(a.key)!));
   }
 
-  await insertRows(tx, 'CausalFactor', { id: 'uuid', incidentId: 'uuid', key: 'text', position: 'int', role: 'FactorRole', component: 'text', text: 'text' }, newFactors);
+  await insertRows(tx, 'CausalFactor', { id: 'uuid', incidentId: 'uuid', key: 'text', position: 'int', title: 'text', role: 'FactorRole', component: 'text', text: 'text' }, newFactors);
   await writePositions(tx, 'CausalFactor', moved.CausalFactor);
   await insertRows(
     tx,

@@ -75,7 +75,7 @@ export async function loadIncidentSnapshot(tx: Tx, where: { slug: string } | { i
     tags: row.tags,
     customerImpact: row.customerImpactMinutes === null ? null : { minutes: row.customerImpactMinutes, precision: row.customerImpactPrecision },
     timeline: events.map((e) => ({ key: e.key, asWritten: e.asWritten, at: e.at ? e.at.toISOString() : null, precision: e.precision, kind: e.kind, text: e.text })),
-    causalFactors: factors.map((f) => ({ key: f.key, role: f.role, component: f.component, text: f.text })),
+    causalFactors: factors.map((f) => ({ key: f.key, ...(f.title === null ? {} : { title: f.title }), role: f.role, component: f.component, text: f.text })),
     causalLinks: docLinks.map(({ from, to, kind }) => ({ from, to, kind })),
     actionables: actionables.map((a) => ({
       key: a.key,

@@ -42,7 +42,7 @@ const REFERENCES_OF = (actionable: string) =>
     FROM "ExternalReference" r WHERE r."actionableId" = ${actionable}."id")`;
 
 const FACTOR_JSON = (alias: string) =>
-  `json_build_object('id', ${alias}."id", 'incidentId', ${alias}."incidentId", 'key', ${alias}."key", 'position', ${alias}."position", 'role', ${alias}."role", 'component', ${alias}."component", 'text', ${alias}."text")`;
+  `json_build_object('id', ${alias}."id", 'incidentId', ${alias}."incidentId", 'key', ${alias}."key", 'position', ${alias}."position", 'title', ${alias}."title", 'role', ${alias}."role", 'component', ${alias}."component", 'text', ${alias}."text")`;
 
 const ADDRESSES_OF = (actionable: string) =>
   `(SELECT COALESCE(json_agg(${FACTOR_JSON('f')} ORDER BY f."position"), '[]')

@@ -62,6 +62,8 @@ export interface CausalFactorRecord {
   incidentId: string;
   key: string;
   position: number;
+  /** Short name written for the factor; null when there is none (the page then reads the key). */
+  title: string | null;
   role: FactorRole;
   component: string | null;
   text: string;

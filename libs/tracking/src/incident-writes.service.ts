@@ -297,7 +297,10 @@ export class IncidentWritesService {
     let index = -1;
     return this.change(slug, expectedVersion, actor, note, (path) => path.replace(`causalFactors[${index}]`, 'factor'), (current) => {
       const next = clone(current);
-      next.doc.causalFactors = placeAt(next.doc.causalFactors, factor, position, 'position');
+      // A factor sent without a title keeps the one it has (clients that predate titles).
+      const stored = next.doc.causalFactors.find((f) => f.key === factor.key);
+      const written = factor.title === undefined && stored?.title != null ? { ...factor, title: stored.title } : factor;
+      next.doc.causalFactors = placeAt(next.doc.causalFactors, written, position, 'position');
       index = next.doc.causalFactors.findIndex((f) => f.key === factor.key);
       return next;
     });

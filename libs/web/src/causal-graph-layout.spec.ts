@@ -1,5 +1,5 @@
 import type { FactorRole } from '@hindsight/domain';
-import { layoutCausalGraph, type GraphNode } from './causal-graph-layout';
+import { layoutCausalGraph, layoutCausalGraphColumn, type GraphNode } from './causal-graph-layout';
 import { renderCausalGraphSvg } from './causal-graph-svg';
 import { findFeedbackLoops, type GraphEdge } from './feedback-loops';
 
@@ -107,5 +107,46 @@ describe('layoutCausalGraph', () => {
     expect(svg).toContain('marker-end="url(#cg-arrow-loop)"');
     expect(svg).toContain('stroke-dasharray="8 4"');
     expect(svg).not.toMatch(/\son[a-z]+=|style=/);
+  });
+});
+
+describe('layoutCausalGraphColumn', () => {
+  const wide = layoutCausalGraph(
+    [...NODES, node('a-factor-whose-component-name-is-long', 'latent')].map((n) => (n.role === 'latent' ? { ...n, component: 'Apache (mpm_prefork) worker pool' } : n)),
+    EDGES,
+  );
+  const column = layoutCausalGraphColumn(wide);
+
+  it('stacks every box in one column, in the layered reading order, without overlap, narrow enough for a phone', () => {
+    expect(column.nodes.map((n) => n.x)).toEqual(column.nodes.map(() => column.nodes[0]!.x));
+    for (let i = 1; i < column.nodes.length; i++) expect(column.nodes[i]!.y).toBeGreaterThan(column.nodes[i - 1]!.y + column.nodes[i - 1]!.height);
+    expect(column.nodes[0]!.key).toBe(wide.nodes.reduce((top, n) => (n.y < top.y || (n.y === top.y && n.x < top.x) ? n : top)).key);
+    expect(column.width).toBeLessThanOrEqual(330);
+    expect(column.height).toBeGreaterThan(column.nodes[column.nodes.length - 1]!.y);
+  });
+
+  it('draws every link as an arc on the right from its cause to its effect, inside the drawing', () => {
+    const byKey = new Map(column.nodes.map((n) => [n.key, n]));
+    expect(column.edges).toHaveLength(EDGES.length);
+    for (const e of column.edges) {
+      const [start, , , end] = e.points;
+      const from = byKey.get(e.from)!;
+      const to = byKey.get(e.to)!;
+      expect(e.arc).toBe(true);
+      expect(start!.y).toBeGreaterThan(from.y);
+      expect(start!.y).toBeLessThan(from.y + from.height);
+      expect(end!.y).toBeGreaterThan(to.y);
+      expect(end!.y).toBeLessThan(to.y + to.height);
+      // A cubic curve stays within its control points' hull, three quarters of the way out at most.
+      expect(start!.x + (Math.max(...e.points.map((p) => p.x)) - start!.x) * 0.75).toBeLessThanOrEqual(column.width);
+    }
+  });
+
+  it('gives a long caption a line of its own instead of cutting it, and names each node with the words it shows', () => {
+    const latent = column.nodes.find((n) => n.role === 'latent')!;
+    expect(latent.caption).toEqual(['latent condition ·', 'Apache (mpm_prefork)', 'worker pool']);
+    const svg = renderCausalGraphSvg(column, { href: (k) => `#${k}`, title: 'Graph', idPrefix: 'n-' }).value;
+    const label = new RegExp(`data-key="${latent.key}" aria-label="([^"]*)"`).exec(svg)![1];
+    expect(label).toBe(`latent condition · Apache (mpm_prefork) worker pool ${latent.lines.join(' ')}`);
   });
 });

@@ -25,6 +25,8 @@ export interface PositionedNode extends GraphNode {
   layer: number;
   /** The label wrapped to fit the box. */
   lines: string[];
+  /** The small line(s) above the label: the factor's role and component, never cut short. */
+  caption: string[];
 }
 
 export interface RoutedEdge extends GraphEdge {
@@ -33,6 +35,8 @@ export interface RoutedEdge extends GraphEdge {
   /** Drawn against the layer direction: the link that closes a loop. */
   upward: boolean;
   inLoop: boolean;
+  /** The four points are one cubic curve (start, two control points, end): a side arc of the column layout. */
+  arc?: boolean;
 }
 
 export interface CausalGraphLayout {
@@ -51,6 +55,24 @@ const NODE_PADDING = 8;
 const CHARS_PER_LINE = 22;
 /** Real boxes per row before factors that nothing leads to are lifted into a row of their own. */
 const MAX_PER_ROW = 5;
+/** Characters of 10.5 px caption text that fit the box on one line. */
+const CAPTION_CHARS = 26;
+
+/** What a box's caption calls each role. */
+export const ROLE_CAPTIONS: Record<FactorRole, string> = {
+  trigger: 'trigger',
+  condition: 'condition',
+  amplifier: 'amplifier',
+  latent: 'latent condition',
+  mitigating: 'mitigating',
+};
+
+/** "trigger · HAProxy" on one line when it fits, else the role and the component on a line each. */
+function captionLines(role: FactorRole, component: string): string[] {
+  const one = `${ROLE_CAPTIONS[role]} · ${component}`;
+  return one.length <= CAPTION_CHARS ? [one] : [`${ROLE_CAPTIONS[role]} ·`, ...wrap(component, CAPTION_CHARS)];
+}
+
 const MAX_LABEL_LINES = 3;
 const DUMMY_WIDTH = 14;
 const GAP_X = 26;
@@ -93,12 +115,13 @@ export function layoutCausalGraph(nodes: readonly GraphNode[], edges: readonly G
 
   // Slots: one per node, plus one per layer crossed by a long link.
   const lines = nodes.map((node) => wrap(node.label));
+  const captions = nodes.map((node) => captionLines(node.role, node.component));
   const slots: Slot[] = nodes.map((_, i) => ({
     id: i,
     node: i,
     layer: layer[i]!,
     width: NODE_WIDTH,
-    height: NODE_PADDING * 2 + LINE_HEIGHT * (lines[i]!.length + 1),
+    height: NODE_PADDING * 2 + LINE_HEIGHT * (lines[i]!.length + captions[i]!.length),
     x: 0,
   }));
   const chains: number[][] = []; // per known edge: slot ids from the upper end to the lower end
@@ -138,7 +161,7 @@ export function layoutCausalGraph(nodes: readonly GraphNode[], edges: readonly G
 
   const positioned: PositionedNode[] = nodes.map((node, i) => {
     const s = slots[i]!;
-    return { ...node, x: s.x - s.width / 2, y: centreY(s) - s.height / 2, width: s.width, height: s.height, layer: s.layer, lines: lines[i]! };
+    return { ...node, x: s.x - s.width / 2, y: centreY(s) - s.height / 2, width: s.width, height: s.height, layer: s.layer, lines: lines[i]!, caption: captions[i]! };
   });
 
   const routed: RoutedEdge[] = known.map((e, i) => {
@@ -164,6 +187,60 @@ export function layoutCausalGraph(nodes: readonly GraphNode[], edges: readonly G
   spreadPorts(routed, positioned);
 
   return { width: Math.ceil(width), height: Math.ceil(height), nodes: positioned, edges: routed, loops };
+}
+
+/** Gap between boxes of the column layout, and between arcs side by side. */
+const COLUMN_GAP = 14;
+const ARC_STEP = 9;
+const ARC_LEVELS = 12;
+
+/**
+ * The same graph as one column of boxes, for narrow screens: the boxes in the reading order of the
+ * layered layout (row by row, left to right), every link an arc on the right-hand side from its
+ * cause to its effect, longer links further out. About 320 units wide whatever the graph, so it
+ * fits a phone at its natural size.
+ */
+export function layoutCausalGraphColumn(layered: CausalGraphLayout): CausalGraphLayout {
+  const order = [...layered.nodes].sort((a, b) => a.y - b.y || a.x - b.x);
+  let y = MARGIN;
+  const nodes: PositionedNode[] = order.map((n) => {
+    const placed = { ...n, x: MARGIN, y };
+    y += n.height + COLUMN_GAP;
+    return placed;
+  });
+  const byKey = new Map(nodes.map((n) => [n.key, n]));
+  const right = MARGIN + Math.max(0, ...nodes.map((n) => n.width));
+  const rank = new Map(nodes.map((n, i) => [n.key, i]));
+  // Longer links go further out, so short ones nest inside them.
+  const spans = layered.edges.map((e) => Math.abs(rank.get(e.to)! - rank.get(e.from)!));
+  const distinct = [...new Set(spans)].sort((a, b) => a - b);
+  // Each box's ends spread down its right-hand side, in the order of the boxes they lead to.
+  const ends = new Map<string, Array<{ edge: number; towards: number }>>();
+  layered.edges.forEach((e, i) => {
+    if (e.from === e.to) return;
+    for (const [at, other] of [[e.from, e.to], [e.to, e.from]] as const) {
+      ends.set(at, [...(ends.get(at) ?? []), { edge: i, towards: rank.get(other)! }]);
+    }
+  });
+  const port = (key: string, edge: number): number => {
+    const box = byKey.get(key)!;
+    const list = [...(ends.get(key) ?? [])].sort((a, b) => a.towards - b.towards);
+    const i = list.findIndex((x) => x.edge === edge);
+    return box.y + 8 + ((box.height - 16) * (i + 1)) / (list.length + 1);
+  };
+  const edges: RoutedEdge[] = layered.edges.map((e, i) => {
+    const from = byKey.get(e.from)!;
+    if (e.from === e.to) {
+      const mid = from.y + from.height / 2;
+      return { ...e, upward: false, arc: true, points: [{ x: right, y: mid - 8 }, { x: right + 26, y: mid - 14 }, { x: right + 26, y: mid + 14 }, { x: right, y: mid + 8 }] };
+    }
+    const out = 18 + ARC_STEP * Math.min(distinct.indexOf(spans[i]!), ARC_LEVELS);
+    const y1 = port(e.from, i);
+    const y2 = port(e.to, i);
+    return { ...e, upward: rank.get(e.to)! < rank.get(e.from)!, arc: true, points: [{ x: right, y: y1 }, { x: right + out, y: y1 }, { x: right + out, y: y2 }, { x: right + 2, y: y2 }] };
+  });
+  const reach = Math.max(26, ...edges.map((e) => Math.max(...e.points.map((p) => p.x)) - right));
+  return { width: Math.ceil(right + reach * 0.75 + MARGIN), height: Math.ceil(y - COLUMN_GAP + MARGIN), nodes, edges, loops: layered.loops };
 }
 
 /** Depth-first from the factors nothing leads to; a link back into the current path closes a loop. */
@@ -387,23 +464,23 @@ function spreadPorts(edges: RoutedEdge[], nodes: PositionedNode[]): void {
 }
 
 /** Wraps a label to the box: whole words, at most three lines, an ellipsis when cut. */
-function wrap(label: string): string[] {
+function wrap(label: string, perLine = CHARS_PER_LINE): string[] {
   const words = label.split(/\s+/).filter(Boolean);
   const lines: string[] = [];
   let current = '';
   for (const word of words) {
     const candidate = current ? `${current} ${word}` : word;
-    if (candidate.length <= CHARS_PER_LINE) {
+    if (candidate.length <= perLine) {
       current = candidate;
       continue;
     }
     if (current) lines.push(current);
-    current = word.length > CHARS_PER_LINE ? `${word.slice(0, CHARS_PER_LINE - 1)}…` : word;
+    current = word.length > perLine ? `${word.slice(0, perLine - 1)}…` : word;
   }
   if (current) lines.push(current);
   if (lines.length > MAX_LABEL_LINES) {
     const kept = lines.slice(0, MAX_LABEL_LINES);
-    kept[MAX_LABEL_LINES - 1] = `${kept[MAX_LABEL_LINES - 1]!.slice(0, CHARS_PER_LINE - 1)}…`;
+    kept[MAX_LABEL_LINES - 1] = `${kept[MAX_LABEL_LINES - 1]!.slice(0, perLine - 1)}…`;
     return kept;
   }
   return lines.length > 0 ? lines : [''];

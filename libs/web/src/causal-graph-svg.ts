@@ -105,7 +105,7 @@ export function renderCausalGraphSvg(layout: CausalGraphLayout, options: CausalG
     const style = EDGE_STYLES[e.kind];
     const from = byKey.get(e.from)?.label ?? e.from;
     const to = byKey.get(e.to)?.label ?? e.to;
-    const d = e.from === e.to ? selfLoopPath(e.points) : pathThrough(e.points);
+    const d = e.from === e.to || e.arc ? selfLoopPath(e.points) : pathThrough(e.points);
     const classes = `edge edge-${e.kind}${e.inLoop ? ' edge-loop' : ''}`;
     return html`<path class="${classes}" d="${d}" fill="none" stroke="${e.inLoop ? LOOP_STROKE : style.stroke}" stroke-width="${e.inLoop ? LOOP_WIDTH : style.width}" ${style.dash ? html`stroke-dasharray="${style.dash}"` : ''} marker-end="url(#${markerId(prefix, e)})" data-from="${e.from}" data-to="${e.to}"><title>${from} ${style.label} ${to}${e.inLoop ? ' (part of a feedback loop)' : ''}</title></path>`;
   });
@@ -114,10 +114,12 @@ export function renderCausalGraphSvg(layout: CausalGraphLayout, options: CausalG
     const role = ROLE_STYLES[n.role];
     const cx = n.x + n.width / 2;
     const inLoop = layout.loops.nodesInLoops.has(n.key);
-    const caption = `${role.label} · ${n.component}`;
-    const captionText = caption.length > 25 ? `${caption.slice(0, 24)}…` : caption;
+    const caption = n.caption.map((line, i) => html`<tspan class="node-caption" x="${f(cx)}" dy="${i === 0 ? '0.9em' : '1.2em'}" font-size="10.5" fill="#374151">${line}</tspan>`);
     const lines = n.lines.map((line, i) => html`<tspan x="${f(cx)}" dy="${i === 0 ? '1.35em' : '1.25em'}">${line}</tspan>`);
-    return html`<a class="node node-${n.role}${inLoop ? ' node-loop' : ''}" href="${options.href(n.key)}" data-key="${n.key}" aria-label="${n.label} (${role.label}, ${n.component}${inLoop ? ', in a feedback loop' : ''})"><title>${n.component}: ${n.description}</title><rect x="${f(n.x)}" y="${f(n.y)}" width="${f(n.width)}" height="${f(n.height)}" rx="6" fill="${role.fill}" stroke="${inLoop ? LOOP_STROKE : role.stroke}" stroke-width="${inLoop ? 2.4 : 1.4}"/><text x="${f(cx)}" y="${f(n.y + 8)}" text-anchor="middle" fill="#111827"><tspan class="node-caption" x="${f(cx)}" dy="0.9em" font-size="10.5" fill="#374151">${captionText}</tspan>${lines}</text></a>`;
+    // The name starts with the words the box shows (WCAG 2.5.3, label in name); the loop note follows.
+    const name = `${n.caption.join(' ')} ${n.lines.join(' ')}${inLoop ? ' (in a feedback loop)' : ''}`;
+    // The tooltip's <title> sits on a group around the link: inside it, it would count as the link's visible text.
+    return html`<g class="node-group"><title>${n.component}: ${n.description}</title><a class="node node-${n.role}${inLoop ? ' node-loop' : ''}" href="${options.href(n.key)}" data-key="${n.key}" aria-label="${name}"><rect x="${f(n.x)}" y="${f(n.y)}" width="${f(n.width)}" height="${f(n.height)}" rx="6" fill="${role.fill}" stroke="${inLoop ? LOOP_STROKE : role.stroke}" stroke-width="${inLoop ? 2.4 : 1.4}"/><text x="${f(cx)}" y="${f(n.y + 8)}" text-anchor="middle" fill="#111827">${joinHtml([...caption, ...lines], ' ')}</text></a></g>`;
   });
 
   return html`<svg xmlns="http://www.w3.org/2000/svg" class="causal-graph-svg" viewBox="0 0 ${layout.width} ${layout.height}" width="${layout.width}" height="${layout.height}" role="group" aria-labelledby="${titleId}"${options.describedBy ? html` aria-describedby="${options.describedBy}"` : ''} font-size="12"><title id="${titleId}">${options.title}</title><defs>${arrowMarkers(prefix)}</defs><g class="edges">${edges}</g><g class="nodes">${nodes}</g></svg>`;

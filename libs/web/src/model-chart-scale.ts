@@ -18,14 +18,18 @@ export interface ValueAxis {
   min: number;
   max: number;
   ticks: number[];
+  /** The axis starts above zero to show the change (see `valueAxis`'s `fit`). */
+  fitted?: boolean;
 }
 
 /**
  * The value axis: from zero (or the lowest value, when below zero) to a round number at or above
- * the highest, so lines are never exaggerated by a cut-off baseline. A flat or empty series still
- * gets a usable axis.
+ * the highest. With `fit`, an axis whose values all lie well above zero (zero would squash their
+ * whole change into under half the height) starts at a round number at or below the lowest value
+ * instead, so the change shows; `fitted` then says so, and charts say it in words. A flat or empty
+ * series still gets a usable axis.
  */
-export function valueAxis(values: Iterable<number | null>, maxTicks = 4): ValueAxis {
+export function valueAxis(values: Iterable<number | null>, maxTicks = 4, options: { fit?: boolean } = {}): ValueAxis {
   let lo = Infinity;
   let hi = -Infinity;
   for (const v of values) {
@@ -34,6 +38,16 @@ export function valueAxis(values: Iterable<number | null>, maxTicks = 4): ValueA
     if (v > hi) hi = v;
   }
   if (lo === Infinity) return { min: 0, max: 1, ticks: [0, 0.5, 1] };
+  if (options.fit && lo > 0 && hi - lo < lo) {
+    const step = niceStep(hi - lo, maxTicks);
+    const min = Math.floor(lo / step + 1e-9) * step;
+    const max = Math.ceil(hi / step - 1e-9) * step;
+    if (min > 0 && max > min) {
+      const ticks: number[] = [];
+      for (let v = min; v <= max + step / 2; v += step) ticks.push(Number(v.toPrecision(12)));
+      return { min, max, ticks, fitted: true };
+    }
+  }
   let min = Math.min(0, lo);
   let max = Math.max(0, hi);
   if (max === min) max = min + 1;

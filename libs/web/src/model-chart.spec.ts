@@ -76,9 +76,11 @@ describe('renderModelChart', () => {
     const legend = out.slice(out.indexOf('<ul class="chart-legend"'), out.indexOf('</ul>') + 5);
     expect(texts(legend, 'span')).toEqual([asHappened.label, lowerKeepAlive.label, april.label]);
     const samples = tags(legend, 'path');
-    const lines = tags(out, 'g').filter((g) => g.class === 'chart-line');
-    expect(lines.map((g) => g['data-line'])).toEqual(['april-1', 'lower-keep-alive', 'as-happened']);
-    const drawn = tags(out.slice(out.indexOf('<g class="chart-lines">')), 'path').slice(0, 3).reverse();
+    const lines = tags(out, 'g').filter((g) => g.class?.startsWith('chart-line '));
+    // The run as it happened first, underneath, so a fix lying on it still shows its dashes.
+    expect(lines.map((g) => g['data-line'])).toEqual(['as-happened', 'lower-keep-alive', 'april-1']);
+    expect(lines.map((g) => g.class)).toEqual(['chart-line line-0', 'chart-line line-1', 'chart-line line-2']);
+    const drawn = tags(out.slice(out.indexOf('<g class="chart-lines">')), 'path').slice(0, 3);
     for (let i = 0; i < 3; i++) {
       expect(samples[i]!.stroke).toBe(LINE_STYLES[i]!.stroke);
       expect(drawn[i]!.stroke).toBe(LINE_STYLES[i]!.stroke);
@@ -194,14 +196,33 @@ describe('renderModelChart', () => {
     }
   });
 
-  it('puts neighbouring event badges on separate rows instead of over each other', () => {
+  it('gives a burst of neighbouring events one badge naming their numbers, and lists each in words', () => {
     const close = [
       { key: 'a', at: 100, kind: 'throttle', label: 'Throttle' },
       { key: 'b', at: 104, kind: 'throttle', label: 'Relax' },
+      { key: 'c', at: 108, kind: 'throttle', label: 'Throttle again' },
+      { key: 'd', at: 500, kind: 'fix', label: 'Fix' },
     ];
     const out = renderModelChart({ ...base, lines: [{ ...asHappened, events: close }] }).value;
-    const badges = tags(out, 'circle').filter((c) => c.r === '7');
+    expect(texts(out, 'text', 'event-number')).toEqual(['1–3', '4']);
+    const badges = tags(out, 'rect').filter((r) => r.rx === '7');
     expect(badges).toHaveLength(2);
-    expect(badges[0]!.cy).not.toBe(badges[1]!.cy);
+    // The two badges do not touch.
+    expect(Number(badges[0]!.x) + Number(badges[0]!.width)).toBeLessThan(Number(badges[1]!.x));
+    expect(tags(out, 'li').filter((li) => li['data-event'])).toHaveLength(4);
+  });
+
+  it('fits the value axis to values far above zero and says so; keeps zero when the change is large', () => {
+    const ratio = (values: number[]) => ({ key: 'hit', label: 'Hit ratio', time: values.map((_, i) => i * 60), values });
+    const fitted = renderModelChart({ ...base, unit: 'ratio', lines: [ratio([0.99, 0.92, 0.84, 0.9, 0.99])] }).value;
+    expect(texts(fitted, 'desc')[0]).toContain('The value axis starts at 80 %, not at zero');
+    const full = renderModelChart({ ...base, unit: 'ratio', lines: [ratio([0.99, 0.2, 0.1, 0.9, 0.99])] }).value;
+    expect(texts(full, 'desc')[0]).not.toContain('starts at');
+  });
+
+  it('says in the legend when a line has exactly the values of an earlier one, which it hides', () => {
+    const twin = { ...lowerKeepAlive, key: 'twin', label: 'Twin', values: [...lowerKeepAlive.values] };
+    const out = renderModelChart({ ...base, lines: [asHappened, lowerKeepAlive, twin] }).value;
+    expect(out).toContain(`(same values as ${lowerKeepAlive.label})`);
   });
 });

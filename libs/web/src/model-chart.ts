@@ -155,7 +155,7 @@ function frameFor(width: number, height: number, yAxis: ValueAxis, factor: numbe
   const labelWidth = Math.max(...yLabels.map((l) => l.length)) * CHAR_WIDTH;
   // Rotated axis title, tick labels, a gap: all the left margin needs.
   const left = Math.ceil(FONT_SIZE + 6 + labelWidth + 6);
-  const top = hasMarkers ? 2 * (BADGE_RADIUS * 2 + 2) + 4 : 10;
+  const top = hasMarkers ? BADGE_RADIUS * 2 + 2 + 6 : 10;
   const bottom = height - (FONT_SIZE * 2 + 14);
   const right = width - rightMargin;
   const span = horizon > 0 ? horizon : 1;
@@ -183,7 +183,7 @@ function linePaths(line: ChartLine, index: number, frame: Frame): SafeHtml {
   // A lone value between gaps has no line to draw; a dot keeps it visible.
   const dots = parts.filter((p) => p.length === 1).map((p) => html`<circle class="chart-point" cx="${r1(frame.x(p[0]!.t))}" cy="${r1(frame.y(p[0]!.v))}" r="${r1(style.width + 0.8)}" fill="${style.stroke}"/>`);
   const dash = style.dash ? html` stroke-dasharray="${style.dash}"` : '';
-  return html`<g class="chart-line" data-line="${line.key}"><title>${line.label}</title>${path ? html`<path d="${path}" fill="none" stroke="${style.stroke}" stroke-width="${style.width}" stroke-linejoin="round" stroke-linecap="round"${dash}/>` : ''}${dots}</g>`;
+  return html`<g class="chart-line line-${index}" data-line="${line.key}"><title>${line.label}</title>${path ? html`<path d="${path}" fill="none" stroke="${style.stroke}" stroke-width="${style.width}" stroke-linejoin="round" stroke-linecap="round"${dash}/>` : ''}${dots}</g>`;
 }
 
 /**
@@ -219,21 +219,50 @@ function bandPath(line: ChartLine, index: number, frame: Frame): SafeHtml | '' {
   return html`<path class="chart-band" data-line="${line.key}" d="${d}" fill="${style.stroke}" fill-opacity="0.15" stroke="none"><title>${line.label}: 10th to 90th percentile of ${String(band.runs)} runs</title></path>`;
 }
 
-/** Badges sit in two rows above the plot, so neighbouring markers do not cover each other. */
-function markerView(marker: ChartMarker, frame: Frame, row: number, axis: TimeAxis): SafeHtml {
-  const x = frame.x(marker.at);
-  const cy = BADGE_RADIUS + 2 + row * (BADGE_RADIUS * 2 + 2);
-  return html`<g class="chart-event event-kind-${idSafe(marker.kind)}" data-event="${marker.key}"><title>${marker.number}. ${axis.describe(marker.at)}: ${marker.label}</title><line x1="${r1(x)}" y1="${r1(cy + BADGE_RADIUS)}" x2="${r1(x)}" y2="${r1(frame.bottom)}" stroke="${MARKER_COLOUR}" stroke-width="1.2" stroke-dasharray="3 3"/><circle cx="${r1(x)}" cy="${r1(cy)}" r="${BADGE_RADIUS}" fill="#ffffff" stroke="${MARKER_COLOUR}" stroke-width="1.2"/><text class="event-number" x="${r1(x)}" y="${r1(cy + 3.5)}" text-anchor="middle" font-size="10" font-weight="700" fill="#111827">${marker.number}</text></g>`;
+/** Neighbouring markers share one badge ("3–5"), so a burst of events does not pile up badges. */
+interface MarkerGroup {
+  markers: ChartMarker[];
+  /** Where the badge is centred, and its width. */
+  x: number;
+  width: number;
+  label: string;
 }
 
-function markerRows(markers: readonly ChartMarker[], frame: Frame): number[] {
-  const lastX = [-Infinity, -Infinity];
-  return markers.map((m) => {
-    const x = frame.x(m.at);
-    const row = x - lastX[0]! >= BADGE_RADIUS * 2 + 2 ? 0 : x - lastX[1]! >= BADGE_RADIUS * 2 + 2 ? 1 : 0;
-    lastX[row] = x;
-    return row;
+function badgeFor(markers: readonly ChartMarker[]): { label: string; width: number } {
+  const first = markers[0]!.number;
+  const last = markers[markers.length - 1]!.number;
+  const label = first === last ? String(first) : `${first}–${last}`;
+  return { label, width: Math.max(BADGE_RADIUS * 2, label.length * 6.2 + 8) };
+}
+
+/** Markers in time order, grouped while the next badge would touch the previous one. */
+export function groupMarkers(markers: readonly ChartMarker[], x: (t: number) => number, chartWidth: number): MarkerGroup[] {
+  const groups: MarkerGroup[] = [];
+  for (const marker of markers) {
+    const at = x(marker.at);
+    const last = groups[groups.length - 1];
+    if (last && at - x(last.markers[0]!.at) < last.width / 2 + BADGE_RADIUS + 3) {
+      last.markers.push(marker);
+      Object.assign(last, badgeFor(last.markers));
+      continue;
+    }
+    groups.push({ markers: [marker], x: at, ...badgeFor([marker]) });
+  }
+  // A badge stays inside the drawing, however close its event is to either end.
+  for (const g of groups) g.x = Math.min(Math.max(x(g.markers[0]!.at), g.width / 2 + 1), chartWidth - g.width / 2 - 1);
+  return groups;
+}
+
+/** One badge above the plot per group, and a dashed line down to the time axis per event. */
+function markerGroupView(group: MarkerGroup, frame: Frame, axis: TimeAxis): SafeHtml {
+  const cy = BADGE_RADIUS + 2;
+  const first = group.markers[0]!;
+  const lines = group.markers.map((m) => {
+    const x = r1(frame.x(m.at));
+    return html`<line x1="${x}" y1="${r1(cy + BADGE_RADIUS)}" x2="${x}" y2="${r1(frame.bottom)}" stroke="${MARKER_COLOUR}" stroke-width="1.2" stroke-dasharray="3 3"/>`;
   });
+  const title = group.markers.map((m) => `${m.number}. ${axis.describe(m.at)}: ${m.label}`).join('\n');
+  return html`<g class="chart-event event-kind-${idSafe(first.kind)}" data-event="${group.markers.map((m) => m.key).join(' ')}"><title>${title}</title>${lines}<rect x="${r1(group.x - group.width / 2)}" y="${r1(cy - BADGE_RADIUS)}" width="${r1(group.width)}" height="${BADGE_RADIUS * 2}" rx="${BADGE_RADIUS}" fill="#ffffff" stroke="${MARKER_COLOUR}" stroke-width="1.2"/><text class="event-number" x="${r1(group.x)}" y="${r1(cy + 3.5)}" text-anchor="middle" font-size="10" font-weight="700" fill="#111827">${group.label}</text></g>`;
 }
 
 /** Which runs have an event, named by the shorter of the two lists. */
@@ -286,6 +315,16 @@ function bandAt(line: ChartLine, t: number): { low: number; high: number; runs: 
   return i >= 0 && low !== null && low !== undefined && high !== null && high !== undefined ? { low, high, runs: line.band.runs } : null;
 }
 
+/** For each line, the index of an earlier line with exactly the same values (drawn on top of it), if any. */
+function sameAsEarlier(lines: readonly ChartLine[]): Array<number | undefined> {
+  const equal = (a: ChartLine, b: ChartLine) =>
+    a.values.length > 0 && a.values.length === b.values.length && a.time.every((t, i) => t === b.time[i]) && a.values.every((v, i) => v === b.values[i]);
+  return lines.map((line, i) => {
+    for (let j = 0; j < i; j++) if (equal(line, lines[j]!)) return j;
+    return undefined;
+  });
+}
+
 /**
  * A line chart of one measure across scenario runs, as a `<figure>`: the SVG (axes with units,
  * a gridline per value tick, the events as numbered dashed markers, one line per run), then a
@@ -299,7 +338,7 @@ export function renderModelChart(input: ModelChartInput): SafeHtml {
   const height = input.height ?? 210;
   const scale = displayScale(input.unit);
   const markers = chartMarkers(input.lines);
-  const yAxis = valueAxis(input.lines.flatMap((l) => [...l.values, ...(l.band?.low ?? []), ...(l.band?.high ?? [])]), 4);
+  const yAxis = valueAxis(input.lines.flatMap((l) => [...l.values, ...(l.band?.low ?? []), ...(l.band?.high ?? [])]), 4, { fit: true });
   let frame = frameFor(width, height, yAxis, scale.factor, markers.length > 0, input.horizon);
   let tAxis = fittedTimeAxis(input.horizon, input.timeOrigin, frame.width);
   // A long clock label on the last tick may need more room on the right than the default margin.
@@ -320,21 +359,24 @@ export function renderModelChart(input: ModelChartInput): SafeHtml {
     const x = r1(frame.x(tick.at));
     return html`<line x1="${x}" y1="${frame.bottom}" x2="${x}" y2="${frame.bottom + 4}" stroke="${AXIS_COLOUR}" stroke-width="1"/><text class="x-tick" x="${x}" y="${frame.bottom + 4 + FONT_SIZE}" text-anchor="middle" fill="${AXIS_COLOUR}">${tick.label}</text>`;
   });
-  const rows = markerRows(markers, frame);
-  const markerViews = markers.map((m, i) => markerView(m, frame, rows[i]!, tAxis));
-  // Drawn last-first, so the run as it happened (the first line) ends up on top.
-  const lines = input.lines.map((l, i) => linePaths(l, i, frame)).reverse();
+  const markerViews = groupMarkers(markers, frame.x, width).map((g) => markerGroupView(g, frame, tAxis));
+  // The run as it happened (the first, solid line) is drawn first, underneath: a fix whose line
+  // lies on it still shows its dashes.
+  const lines = input.lines.map((l, i) => linePaths(l, i, frame));
   const bands = input.lines.map((l, i) => bandPath(l, i, frame));
   const empty = drawn.length === 0 ? html`<text x="${r1(frame.left + frame.width / 2)}" y="${r1(frame.top + frame.height / 2)}" text-anchor="middle" fill="${AXIS_COLOUR}">No values to draw</text>` : '';
 
   const titleText = `${input.title} (${scale.unit || 'no unit'}), by scenario`;
-  const descText = `Line chart over ${formatDuration(input.horizon)} of simulated time: ${input.lines.length === 1 ? 'one run' : `${input.lines.length} runs`}${markers.length > 0 ? `, ${markers.length === 1 ? 'one event' : `${markers.length} events`} marked` : ''}. The text after the chart gives each run's peak.`;
+  const descText = `Line chart over ${formatDuration(input.horizon)} of simulated time: ${input.lines.length === 1 ? 'one run' : `${input.lines.length} runs`}${markers.length > 0 ? `, ${markers.length === 1 ? 'one event' : `${markers.length} events`} marked` : ''}.${yAxis.fitted ? ` The value axis starts at ${formatQuantity(yAxis.min, input.unit)}, not at zero, to show the change.` : ''} The text after the chart gives each run's peak.`;
 
   const svg = html`<svg xmlns="http://www.w3.org/2000/svg" class="model-chart-svg" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-labelledby="${prefix}-title ${prefix}-desc" aria-describedby="${prefix}-summary" font-size="${FONT_SIZE}" font-family="system-ui, -apple-system, 'Segoe UI', Roboto, Arial, sans-serif"><title id="${prefix}-title">${titleText}</title><desc id="${prefix}-desc">${descText}</desc><rect x="${frame.left}" y="${frame.top}" width="${frame.width}" height="${frame.height}" fill="#ffffff"/><g class="chart-grid">${grid}</g><g class="chart-events">${markerViews}</g><g class="chart-bands">${bands}</g><g class="chart-lines">${lines}</g>${empty}<g class="chart-axes"><line x1="${frame.left}" y1="${frame.top}" x2="${frame.left}" y2="${frame.bottom}" stroke="${AXIS_COLOUR}" stroke-width="1"/><line x1="${frame.left}" y1="${frame.bottom}" x2="${frame.right}" y2="${frame.bottom}" stroke="${AXIS_COLOUR}" stroke-width="1"/>${xTicks}<text class="axis-title y-title" transform="translate(${FONT_SIZE},${r1((frame.top + frame.bottom) / 2)}) rotate(-90)" text-anchor="middle" fill="${AXIS_COLOUR}">${scale.axisTitle}</text><text class="axis-title x-title" x="${r1(frame.left + frame.width / 2)}" y="${height - 4}" text-anchor="middle" fill="${AXIS_COLOUR}">${tAxis.title}</text></g></svg>`;
 
-  const legend = html`<ul class="chart-legend" aria-label="Legend">${input.lines.map(
-    (l, i) => html`<li data-line="${l.key}">${lineSample(i)} <span>${l.label}${l.note ? html` <span class="legend-note">(${l.note})</span>` : ''}</span></li>`,
-  )}</ul>`;
+  const same = sameAsEarlier(input.lines);
+  const legend = html`<ul class="chart-legend" aria-label="Legend">${input.lines.map((l, i) => {
+    const twin = same[i];
+    const note = l.note ?? (twin !== undefined ? `same values as ${input.lines[twin]!.label}` : undefined);
+    return html`<li class="line-${i}" data-line="${l.key}">${lineSample(i)} <span>${l.label}${note ? html` <span class="legend-note">(${note})</span>` : ''}</span></li>`;
+  })}</ul>`;
   // Runs without data have no events either; naming them as "not having" an event would mislead.
   const allLabels = drawn.map((f) => f.line.label);
   const events =
@@ -346,5 +388,6 @@ export function renderModelChart(input: ModelChartInput): SafeHtml {
         )}</ol>`;
   const summary = html`<div class="chart-summary" id="${prefix}-summary"><p>${input.title}, in ${scale.unit || 'no unit'}:</p><ul>${facts.map((f) => html`<li>${lineSentence(f, input.unit, tAxis)}</li>`)}</ul></div>`;
 
-  return html`<figure class="model-chart" id="${prefix}">${svg}<figcaption>${legend}${events}${summary}</figcaption></figure>`;
+  const words = markers.length > 0 ? 'Events and every run in words' : 'Every run in words';
+  return html`<figure class="model-chart" id="${prefix}">${svg}<figcaption>${legend}<details class="chart-words"><summary>${words}</summary>${events}${summary}</details></figcaption></figure>`;
 }

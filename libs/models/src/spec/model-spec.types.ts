@@ -15,6 +15,8 @@ export type TimeValue = NumberValue | { event: string; offset?: number };
 
 export interface ParameterSpec {
   name: string;
+  /** What a reader calls it ("HAProxy session cap"); pages fall back to the name read as words. */
+  label?: string;
   unit: string;
   default: number;
   min: number;

@@ -595,6 +595,7 @@ export function validateSpec(input: unknown): ModelSpec {
     checkProvenance(c, p.provenance, `${path}.provenance`);
     const name = c.str(p, 'name', path);
     if (name && !PARAM_PATTERN.test(name)) c.add(`${path}.name`, `expected an identifier (letters, digits, _), got ${describeValue(name)}`);
+    c.str(p, 'label', path, false);
     c.str(p, 'unit', path);
     c.str(p, 'description', path);
     c.bool(p, 'integer', path);

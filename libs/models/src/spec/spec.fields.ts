@@ -172,7 +172,7 @@ export const METRIC_MEASURE_FIELDS = fields<MetricMeasure>({ metric: true, stat:
 export const EVENT_TIME_MEASURE_FIELDS = fields<Extract<MeasureSpec, { eventTime: string }>>({ eventTime: true, scenario: true });
 export const FIGURE_MEASURE_FIELDS = fields<Extract<MeasureSpec, { figure: string }>>({ figure: true, scenario: true });
 
-export const PARAMETER_FIELDS = fields<ParameterSpec>({ name: true, unit: true, default: true, min: true, max: true, description: true, integer: true, provenance: true });
+export const PARAMETER_FIELDS = fields<ParameterSpec>({ name: true, label: true, unit: true, default: true, min: true, max: true, description: true, integer: true, provenance: true });
 export const SOURCE_QUOTE_FIELDS = fields<SourceQuote>({ quote: true, place: true });
 /** Fields of each kind of parameter provenance ("source" adds the quote's fields). */
 export const PROVENANCE_FIELDS: { readonly [K in ParameterProvenance['kind']]: readonly string[] } = {

@@ -56,6 +56,7 @@ export class TimelineEvent extends Node {
 @ObjectType({ implements: () => [Node] })
 export class CausalFactor extends Node {
   @Field({ description: 'Stable key; page anchors are #factor-<key>.' }) key!: string;
+  @Field(() => String, { nullable: true, description: 'A short title written for people; null when none was written (the pages then name the factor after its key).' }) title!: string | null;
   @Field(() => FactorRoleEnum) role!: FactorRole;
   @Field(() => String, { nullable: true, description: 'Null when the source names no component.' }) component!: string | null;
   @Field() text!: string;

@@ -103,7 +103,9 @@
     var params = new URLSearchParams();
     Array.prototype.forEach.call(form.elements, function (field) {
       if (!field.name || field.disabled) return;
-      var value = field.value;
+      // An on/off box speaks for its hidden fallback field: its value is 1 ticked, 0 not.
+      if (field.hasAttribute('data-off-for')) return;
+      var value = field.type === 'checkbox' ? (field.checked ? field.value : field.getAttribute('data-off')) : field.value;
       if (field.hasAttribute('data-default') && value.trim() === field.getAttribute('data-default')) return;
       if (field.name === 'scenario' && value === 'all') return;
       params.append(field.name, value);

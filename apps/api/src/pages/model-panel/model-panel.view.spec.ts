@@ -4,7 +4,7 @@ import { parseWhatIfForm, type WhatIfParameter } from './what-if-form.parser';
 
 const TIME = Array.from({ length: 60 }, (_, i) => i * 10 + 5);
 const PARAMETERS: WhatIfParameter[] = [
-  { name: 'keepAliveSeconds', unit: 's', default: 15, min: 0, max: 120, description: 'HTTP keep-alive.', provenance: { kind: 'source', quote: 'tuned to 15 seconds', place: 'second factor' } },
+  { name: 'keepAliveSeconds', label: 'HTTP keep-alive', unit: 's', default: 15, min: 0, max: 120, description: 'HTTP keep-alive.', provenance: { kind: 'source', quote: 'tuned to 15 seconds', place: 'second factor' } },
   { name: 'sessionCap', unit: 'sessions', default: 40000, min: 1, max: 1000000, description: 'Session limit.', integer: true, provenance: { kind: 'assumption', why: 'a round number' } },
 ];
 
@@ -109,9 +109,9 @@ describe('modelPanelView', () => {
     const out = modelPanelView(
       model({ mode: 'what-if', form, scenarios: [scenario('as-happened', { asHappened: true }), scenario('fix', { keeps: [{ name: 'keepAliveSeconds', value: 5, requested: 30, unit: 's' }] })] }),
     ).value;
-    expect(text(out)).toContain('What-if: these runs use your values, not the incident’s: keep alive seconds 30 s (default 15 s).');
+    expect(text(out)).toContain('What-if: these runs use your values, not the incident’s: HTTP keep-alive 30 s (default 15 s).');
     expect(out).toContain('<a href="/incidents/an-incident#model">Back to the default values</a>');
-    expect(text(out)).toContain('Keeps its own keep alive seconds = 5 s (you asked for 30 s): that is the fix, so your value was not applied here.');
+    expect(text(out)).toContain('Keeps its own HTTP keep-alive = 5 s (you asked for 30 s): that is the fix, so your value was not applied here.');
     expect(out).toContain('value="30"');
     expect(announcement(model({ mode: 'what-if', form }))).toBe('Model re-run with your values: 2 runs drawn.');
   });

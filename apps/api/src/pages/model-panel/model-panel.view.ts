@@ -3,7 +3,7 @@ import { anchorId, html, lineSample, type SafeHtml } from '@hindsight/web';
 import type { ModelPanelModel, PanelScenario } from './model-panel.types';
 import { chartsView, checksView, explorationsView, figuresView, provenanceView } from './model-results.view';
 import { PARAMETER_PREFIX, SCENARIO_FIELD } from './what-if-form.parser';
-import { fieldId, incidentPath, parameterLabel, whatIfFormView } from './what-if-form.view';
+import { fieldId, incidentPath, isSwitch, parameterLabel, whatIfFormView } from './what-if-form.view';
 
 /** The same words as the page's own empty state: an incident without a model says so plainly. */
 export function emptyModelPanelView(): SafeHtml {
@@ -15,6 +15,7 @@ export function fragmentPath(slug: string): string {
   return `${incidentPath(slug)}/model`;
 }
 
+const onOff = (value: number) => (value === 1 ? 'on' : 'off');
 const quantity = (value: number, unit: string) => `${formatNumber(value)}${unit ? ` ${unit}` : ''}`;
 
 function fixView(s: PanelScenario): SafeHtml {
@@ -60,7 +61,7 @@ function scenariosView(m: ModelPanelModel): SafeHtml {
   const items = m.scenarios.map((s, i) => {
     const keeps =
       m.mode === 'what-if' && s.keeps.length > 0
-        ? html`<p class="scenario-keeps">Keeps its own ${s.keeps.map((k) => `${parameterLabel(k.name).toLowerCase()} = ${quantity(k.value, k.unit)} (you asked for ${quantity(k.requested, k.unit)})`).join(', ')}: that is the fix, so your value was not applied here. It applies to the other runs, and to the run as it happened that this fix is judged against.</p>`
+        ? html`<p class="scenario-keeps">Keeps its own ${s.keeps.map((k) => `${parameterLabel(k.name, m.parameters.find((p) => p.name === k.name)?.label)} = ${quantity(k.value, k.unit)} (you asked for ${quantity(k.requested, k.unit)})`).join(', ')}: that is the fix, so your value was not applied here. It applies to the other runs, and to the run as it happened that this fix is judged against.</p>`
         : '';
     return html`<li class="model-scenario" data-scenario="${s.key}">
 <p class="scenario-title">${lineSample(i)} <strong>${s.title}</strong></p>
@@ -78,7 +79,11 @@ ${runStateView(s)}
 function changedValues(m: ModelPanelModel): string {
   return m.parameters
     .filter((p) => p.name in m.form.overrides)
-    .map((p) => `${parameterLabel(p.name).toLowerCase()} ${quantity(m.form.overrides[p.name]!, p.unit)} (default ${quantity(p.default, p.unit)})`)
+    .map((p) =>
+      isSwitch(p)
+        ? `${parameterLabel(p.name, p.label)}: ${onOff(m.form.overrides[p.name]!)} (default ${onOff(p.default)})`
+        : `${parameterLabel(p.name, p.label)} ${quantity(m.form.overrides[p.name]!, p.unit)} (default ${quantity(p.default, p.unit)})`,
+    )
     .join('; ');
 }
 
@@ -108,6 +113,14 @@ export function announcement(m: ModelPanelModel): string {
 }
 
 /**
+ * A part of the panel folded under its heading, so the charts sit beside the narrative and the
+ * rest opens on demand (no script needed). The what-if form opens by itself after a what-if.
+ */
+function detailsView(id: string, heading: string, body: SafeHtml, open: boolean): SafeHtml {
+  return html`<details class="model-details"${open ? html` open` : ''}><summary><h3 id="${id}">${heading}</h3></summary>${body}</details>`;
+}
+
+/**
  * The inside of the Model aside: a polite live region the script speaks through (outside the part
  * it replaces, so announcements survive a redraw), then the title, charts, scenarios (what each
  * line is, the fix it models, the state of its run), figures, checks and the what-if form. `data-fragment` tells the script where to fetch the redrawn panel.
@@ -122,15 +135,10 @@ ${noticeView(m)}
 <h3 id="model-charts-heading">Charts</h3>
 ${explorationsView(m)}
 ${chartsView(m)}
-<h3 id="model-scenarios-heading">Scenarios</h3>
-${scenariosView(m)}
-<h3 id="model-figures-heading">Summary figures</h3>
-${figuresView(m)}
-<h3 id="model-checks-heading">Checks against the postmortem</h3>
-${checksView(m)}
-<h3 id="model-provenance-heading">Where the numbers come from</h3>
-${provenanceView(m)}
-<h3 id="what-if-heading">What if?</h3>
-${whatIfFormView(m)}
+${detailsView('model-scenarios-heading', 'Scenarios and verdicts', scenariosView(m), false)}
+${detailsView('model-figures-heading', 'Summary figures', figuresView(m), false)}
+${detailsView('model-checks-heading', 'Checks against the postmortem', checksView(m), false)}
+${detailsView('model-provenance-heading', 'Where the numbers come from', provenanceView(m), false)}
+${detailsView('what-if-heading', 'What if?', whatIfFormView(m), m.mode !== 'default')}
 </div>`;
 }

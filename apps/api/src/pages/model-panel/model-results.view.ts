@@ -1,6 +1,7 @@
 import { displayScale, formatNumber, formatQuantity } from '@hindsight/models';
-import { html, renderModelChart, renderSweepChart, type ChartLine, type SafeHtml } from '@hindsight/web';
+import { html, lineSample, renderModelChart, renderSweepChart, type ChartLine, type SafeHtml } from '@hindsight/web';
 import type { ModelPanelModel, PanelScenario } from './model-panel.types';
+import { parameterLabel } from './what-if-form.view';
 
 /** Enough charts to show the failure's shape; more would bury the figures and checks below. */
 export const MAX_CHARTS = 4;
@@ -47,16 +48,32 @@ function linesFor(m: ModelPanelModel, probeKey: string): ChartLine[] {
   });
 }
 
+/** Lines a reader can pick out (the stylesheet has a rule for each); later ones stay drawn with the rest. */
+export const PICKABLE_LINES = 8;
+
+/**
+ * Radio buttons that pick which run every chart shows beside the run as it happened, so lines
+ * lying on each other can be seen one at a time. Plain CSS does the showing (`:has(:checked)`),
+ * so it works without script; the buttons belong to no form and are never submitted.
+ */
+function seriesPickView(m: ModelPanelModel): SafeHtml {
+  if (m.scenarios.length < 3) return html``;
+  const choice = (value: string, label: SafeHtml | string, checked = false) =>
+    html`<label class="series-choice" for="chart-series-${value}"><input type="radio" id="chart-series-${value}" name="chart-series" value="${value}"${checked ? html` checked` : ''}> ${label}</label>`;
+  const fixes = m.scenarios.slice(1, PICKABLE_LINES).map((s, i) => choice(String(i + 1), html`${lineSample(i + 1)} ${s.title}`));
+  return html`<fieldset class="series-pick"><legend>Lines on the charts</legend>${choice('all', 'Every run', true)}${choice('0', html`${lineSample(0)} ${m.scenarios[0]!.title} only`)}${fixes}</fieldset>`;
+}
+
 export function chartsView(m: ModelPanelModel): SafeHtml {
   const probes = chartedProbes(m);
   if (probes.length === 0) return html`<p class="empty">No run has values to chart yet.</p>`;
-  return html`${probes.map((p) => {
+  return html`<div class="model-charts">${seriesPickView(m)}${probes.map((p) => {
     const prefix = `model-chart-${idSafe(p.key)}`;
     return html`<section class="chart-block" aria-labelledby="${prefix}-heading">
 <h4 id="${prefix}-heading">${p.label} <span class="chart-unit">(${displayScale(p.unit).unit || 'no unit'})</span></h4>
 ${renderModelChart({ idPrefix: prefix, title: p.label, unit: p.unit, lines: linesFor(m, p.key), horizon: m.horizon, timeOrigin: m.timeOrigin })}
 </section>`;
-  })}`;
+  })}</div>`;
 }
 
 /**
@@ -150,7 +167,7 @@ export function provenanceView(m: ModelPanelModel): SafeHtml {
         : v.kind === 'derived'
           ? html`${v.formula}${(v.from ?? []).length > 0 ? html` — from ${(v.from ?? []).map((q, i) => html`${i > 0 ? '; ' : ''}<q>${q.quote}</q> (${q.place})`)}` : ''}`
           : html`${v.why}`;
-    return html`<tr data-parameter="${p.name}" data-provenance="${v?.kind ?? 'unstated'}"><th scope="row">${p.name}</th><td>${formatQuantity(p.default, p.unit)}</td><td>${v ? PROVENANCE_LABELS[v.kind] : 'Unstated'}</td><td>${where}</td></tr>`;
+    return html`<tr data-parameter="${p.name}" data-provenance="${v?.kind ?? 'unstated'}"><th scope="row">${parameterLabel(p.name, p.label)}</th><td>${formatQuantity(p.default, p.unit)}</td><td>${v ? PROVENANCE_LABELS[v.kind] : 'Unstated'}</td><td>${where}</td></tr>`;
   });
   return html`<p class="provenance-count">${counts.source} ${counts.source === 1 ? 'value comes' : 'values come'} from the source, ${counts.derived} ${counts.derived === 1 ? 'is' : 'are'} derived from its figures, ${counts.assumption} ${counts.assumption === 1 ? 'is an assumption' : 'are assumptions'}${counts.unstated > 0 ? `, ${counts.unstated} unstated` : ''}.</p>
 <div class="table-scroll" tabindex="0" role="region" aria-labelledby="model-provenance-heading">

@@ -20,7 +20,7 @@ export const PAGE_MAX_SWEEP_POINTS = 12;
 export const ALL_SCENARIOS = 'all';
 
 /** What the form needs to know about a parameter: the model's own description of it. */
-export type WhatIfParameter = Pick<ParameterSpec, 'name' | 'unit' | 'default' | 'min' | 'max' | 'description' | 'integer' | 'provenance'>;
+export type WhatIfParameter = Pick<ParameterSpec, 'name' | 'label' | 'unit' | 'default' | 'min' | 'max' | 'description' | 'integer' | 'provenance'>;
 
 /** A problem with one field, shown next to it; `field` is the form field name. */
 export interface WhatIfFieldError {

@@ -3,8 +3,12 @@ import { html, type SafeHtml } from '@hindsight/web';
 import type { ModelPanelModel } from './model-panel.types';
 import { ALL_SCENARIOS, allowedRange, BOUNDARY_FIELD, PAGE_MAX_SEEDS, PAGE_MAX_SWEEP_POINTS, parameterField, SCENARIO_FIELD, SEEDS_FIELD, SWEEP_FIELD, type WhatIfParameter } from './what-if-form.parser';
 
-/** `keepAliveSeconds` → "Keep alive seconds": parameter names are written to be read. */
-export function parameterLabel(name: string): string {
+/**
+ * What the page calls a parameter: the label its model gives it, or else its name read as words
+ * (`keepAliveSeconds` → "Keep alive seconds").
+ */
+export function parameterLabel(name: string, label?: string): string {
+  if (label) return label;
   const words = name.replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/[_-]+/g, ' ').toLowerCase();
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
@@ -16,14 +20,39 @@ export function incidentPath(slug: string): string {
   return `/incidents/${encodeURIComponent(slug)}`;
 }
 
+/** A parameter that is either off (0) or on (1): the form shows it as a checkbox. */
+export function isSwitch(p: Pick<WhatIfParameter, 'unit' | 'min' | 'max'>): boolean {
+  return p.unit === 'on/off' && p.min === 0 && p.max === 1;
+}
+
+/**
+ * An on/off parameter as a checkbox. An unticked box sends nothing, so a hidden field after it
+ * sends 0; the page reads the first value of a field, which is the box's 1 when it is ticked.
+ * The script reads the box alone (`data-off` is its value when unticked).
+ */
+function switchFieldView(p: WhatIfParameter, m: ModelPanelModel): SafeHtml {
+  const name = parameterField(p.name);
+  const id = fieldId(p.name);
+  const error = m.form.errors.find((e) => e.field === name);
+  const on = Number(m.form.values[p.name] ?? p.default) === 1;
+  return html`<div class="field field-switch${error ? ' field-invalid' : ''}">
+<input id="${id}" name="${name}" type="checkbox" value="1" data-off="0" data-default="${String(p.default)}"${on ? html` checked` : ''} aria-describedby="${id}-hint${error ? ` ${id}-error` : ''}"${error ? html` aria-invalid="true"` : ''}>
+<label for="${id}">${parameterLabel(p.name, p.label)}</label>
+<input type="hidden" name="${name}" value="0" data-off-for="${id}">
+<p class="field-hint" id="${id}-hint">${p.description} ${p.default === 1 ? 'On' : 'Off'} by default.</p>
+${error ? html`<p class="field-error" id="${id}-error">${error.message}</p>` : ''}
+</div>`;
+}
+
 function parameterFieldView(p: WhatIfParameter, m: ModelPanelModel): SafeHtml {
+  if (isSwitch(p)) return switchFieldView(p, m);
   const name = parameterField(p.name);
   const id = fieldId(p.name);
   const error = m.form.errors.find((e) => e.field === name);
   const describedBy = `${id}-hint${error ? ` ${id}-error` : ''}`;
   const unit = p.unit ? html` <span class="field-unit">(${p.unit})</span>` : '';
   return html`<div class="field${error ? ' field-invalid' : ''}">
-<label for="${id}">${parameterLabel(p.name)}${unit}</label>
+<label for="${id}">${parameterLabel(p.name, p.label)}${unit}</label>
 <input id="${id}" name="${name}" type="number" inputmode="decimal" value="${m.form.values[p.name] ?? String(p.default)}" min="${p.min}" max="${p.max}" step="${p.integer ? '1' : 'any'}" data-default="${p.default}" aria-describedby="${describedBy}"${error ? html` aria-invalid="true"` : ''}>
 <p class="field-hint" id="${id}-hint">${p.description} Default ${formatNumber(p.default)}${p.unit ? ` ${p.unit}` : ''}; ${allowedRange(p)}.</p>
 ${error ? html`<p class="field-error" id="${id}-error">${error.message}</p>` : ''}

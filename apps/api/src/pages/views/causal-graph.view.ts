@@ -7,6 +7,7 @@ import {
   html,
   joinHtml,
   layoutCausalGraph,
+  layoutCausalGraphColumn,
   renderCausalGraphSvg,
   roleSample,
   type CausalGraphLayout,
@@ -32,19 +33,23 @@ export function keyedLinks(factors: readonly CausalFactorRecord[], links: readon
 
 export function causalGraphLayout(factors: readonly CausalFactorRecord[], links: readonly KeyedLink[]): CausalGraphLayout {
   return layoutCausalGraph(
-    factors.map((f) => ({ key: f.key, role: f.role, component: f.component ?? NOT_STATED, label: factorLabel(f.key), description: f.text })),
+    factors.map((f) => ({ key: f.key, role: f.role, component: f.component ?? NOT_STATED, label: factorLabel(f.key, f.title), description: f.text })),
     links,
   );
 }
 
-const factorLink = (key: string) => html`<a href="#${anchorId('factor', key)}">${factorLabel(key)}</a>`;
+/** Links to the factors' entries, named by their titles. */
+function factorLinks(factors: readonly CausalFactorRecord[]): (key: string) => SafeHtml {
+  const titles = new Map(factors.map((f) => [f.key, f.title]));
+  return (key) => html`<a href="#${anchorId('factor', key)}">${factorLabel(key, titles.get(key))}</a>`;
+}
 
 function plural(n: number, one: string, many = `${one}s`): string {
   return `${n} ${n === 1 ? one : many}`;
 }
 
 /** One loop in words: A causes B, which amplifies C, … which causes A again. */
-function loopSentence(cycle: readonly string[], links: readonly KeyedLink[]): SafeHtml {
+function loopSentence(cycle: readonly string[], links: readonly KeyedLink[], factorLink: (key: string) => SafeHtml): SafeHtml {
   const steps = cycle.map((from, i) => {
     const to = cycle[(i + 1) % cycle.length]!;
     const kind = links.find((l) => l.from === from && l.to === to)?.kind ?? 'causes';
@@ -65,21 +70,25 @@ export function causalGraphView(factors: readonly CausalFactorRecord[], links: r
   const triggers = factors.filter((f) => f.role === 'trigger');
   const { cycles, truncated } = layout.loops;
   const roles = [...new Set(factors.map((f) => f.role))] as FactorRole[];
+  const factorLink = factorLinks(factors);
 
   const loopText =
     cycles.length === 0
       ? html`<p>There are no feedback loops: every chain of links ends.</p>`
       : html`<p class="loop-summary"><strong>${cycles.length === 1 ? 'One feedback loop' : `${truncated ? 'At least ' : ''}${cycles.length} feedback loops`}</strong> (cycles where an effect feeds back into its own cause), drawn with thick red links:</p>
-<ol class="loop-list">${cycles.map((c) => html`<li>${loopSentence(c, links)}</li>`)}</ol>`;
+<ol class="loop-list">${cycles.map((c) => html`<li>${loopSentence(c, links, factorLink)}</li>`)}</ol>`;
 
-  const svg = renderCausalGraphSvg(layout, {
-    href: (key) => `#${anchorId('factor', key)}`,
-    title: `Causal graph: ${plural(factors.length, 'factor')}, ${plural(links.length, 'link')}${cycles.length > 0 ? `, ${plural(cycles.length, 'feedback loop')}` : ''}`,
-    describedBy: 'graph-summary',
-  });
+  const title = `Causal graph: ${plural(factors.length, 'factor')}, ${plural(links.length, 'link')}${cycles.length > 0 ? `, ${plural(cycles.length, 'feedback loop')}` : ''}`;
+  const href = (key: string) => `#${anchorId('factor', key)}`;
+  const svg = renderCausalGraphSvg(layout, { href, title, describedBy: 'graph-summary' });
+  // Both drawings scale to the column; a narrow screen shows the column of boxes (the stylesheet
+  // picks), which fits a phone at its natural size, so its text stays legible.
+  const column = layoutCausalGraphColumn(layout);
+  const narrow = column.width < layout.width * 0.8 ? renderCausalGraphSvg(column, { href, title, describedBy: 'graph-summary', idPrefix: 'cgn-' }) : null;
 
   return html`<figure class="causal-graph">
-<div class="graph-scroll" tabindex="0" role="region" aria-label="Causal graph drawing; scrolls sideways on narrow screens">${svg}</div>
+<div class="graph-scroll graph-wide${narrow ? ' has-narrow' : ''}">${svg}</div>
+${narrow ? html`<div class="graph-scroll graph-narrow">${narrow}</div>` : ''}
 <figcaption>
 <ul class="graph-legend" aria-label="Legend">
 ${CAUSAL_LINK_KIND_ORDER.map((k) => html`<li>${edgeSample(k, false)} ${LINK_KIND_VERBS[k]}</li>`)}

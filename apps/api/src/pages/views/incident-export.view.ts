@@ -70,7 +70,7 @@ export function incidentExportJson(m: IncidentExportModel): Record<string, unkno
       kind: api(e.kind),
       text: e.text,
     })),
-    causalFactors: m.factors.map((f) => ({ key: f.key, url: `${url}#${anchorId('factor', f.key)}`, role: api(f.role), component: f.component, text: f.text })),
+    causalFactors: m.factors.map((f) => ({ key: f.key, url: `${url}#${anchorId('factor', f.key)}`, title: f.title ?? null, role: api(f.role), component: f.component, text: f.text })),
     causalLinks: m.links.map((l) => ({ from: factorKey.get(l.fromId) ?? null, to: factorKey.get(l.toId) ?? null, kind: api(l.kind) })),
     actionables: m.actionables.map((a) => {
       const verdict = m.verdicts?.find((v) => v.actionableKey === a.key);
@@ -137,7 +137,7 @@ export function incidentExportMarkdown(m: IncidentExportModel): string {
   }
   if (m.factors.length > 0) {
     lines.push('## Causal factors', '');
-    for (const f of m.factors) lines.push(`- ${mdLink(factorLabel(f.key), `${url}#${anchorId('factor', f.key)}`)} (${ROLE_LABELS[f.role]}, ${f.component ? md(f.component) : `component ${NOT_STATED}`}): ${md(f.text)}`);
+    for (const f of m.factors) lines.push(`- ${mdLink(factorLabel(f.key, f.title), `${url}#${anchorId('factor', f.key)}`)} (${ROLE_LABELS[f.role]}, ${f.component ? md(f.component) : `component ${NOT_STATED}`}): ${md(f.text)}`);
     lines.push('');
   }
   if (m.actionables.length > 0) {

@@ -153,8 +153,15 @@ ${anchorToolsView({ kind: 'timeline', id, pageUrl, label: `${m.incident.title} �
   return html`<ol class="timeline">${items}</ol>`;
 }
 
+/** Names of the incident's factors by key, titles where they were written. */
+function factorNames(factors: readonly CausalFactorRecord[]): (key: string) => string {
+  const titles = new Map(factors.map((f) => [f.key, f.title]));
+  return (key) => factorLabel(key, titles.get(key));
+}
+
 function factorsListView(m: IncidentPageModel, pageUrl: string, inLoop: ReadonlySet<string>): SafeHtml {
   const links = keyedLinks(m.factors, m.links);
+  const name = factorNames(m.factors);
   const addressedBy = new Map<string, ActionableDetail[]>();
   for (const a of m.actionables) for (const f of a.addresses) addressedBy.set(f.key, [...(addressedBy.get(f.key) ?? []), a]);
   const items = m.factors.map((f) => {
@@ -165,16 +172,16 @@ function factorsListView(m: IncidentPageModel, pageUrl: string, inLoop: Readonly
     const relation = (label: string, entries: SafeHtml[]) =>
       entries.length > 0 ? html`<div><dt>${label}</dt><dd><ul class="inline-list">${entries.map((e) => html`<li>${e}</li>`)}</ul></dd></div>` : '';
     return html`<li id="${id}" class="factor role-${f.role} anchored">
-<h3 class="factor-title"><span class="badge role-badge role-${f.role}">${ROLE_LABELS[f.role]}</span> ${factorLabel(f.key)} <span class="component">${f.component ?? NOT_STATED}</span></h3>
+<h3 class="factor-title"><span class="badge role-badge role-${f.role}">${ROLE_LABELS[f.role]}</span> ${name(f.key)} <span class="component">${f.component ?? NOT_STATED}</span></h3>
 ${inLoop.has(f.key) ? html`<p class="loop-note">Part of a feedback loop</p>` : ''}
 <p>${f.text}</p>
 <dl class="relations">
-${relation('Leads to', out.map((l) => html`${LINK_KIND_VERBS[l.kind]} <a href="#${anchorId('factor', l.to)}">${factorLabel(l.to)}</a>`))}
-${relation('Follows from', into.map((l) => html`<a href="#${anchorId('factor', l.from)}">${factorLabel(l.from)}</a> (${LINK_KIND_VERBS[l.kind]})`))}
+${relation('Leads to', out.map((l) => html`${LINK_KIND_VERBS[l.kind]} <a href="#${anchorId('factor', l.to)}">${name(l.to)}</a>`))}
+${relation('Follows from', into.map((l) => html`<a href="#${anchorId('factor', l.from)}">${name(l.from)}</a> (${LINK_KIND_VERBS[l.kind]})`))}
 ${relation('Addressed by', fixes.map((a) => html`<a href="#${anchorId('actionable', a.key)}">${a.title}</a>`))}
 </dl>
-${anchorToolsView({ kind: 'factor', id, pageUrl, label: `${m.incident.title} — ${factorLabel(f.key)}` })}
-${citedByView(m.citations?.factors.get(f.id), citeFormPath('causal_factor', m.incident.slug, f.key), factorLabel(f.key))}
+${anchorToolsView({ kind: 'factor', id, pageUrl, label: `${m.incident.title} — ${name(f.key)}` })}
+${citedByView(m.citations?.factors.get(f.id), citeFormPath('causal_factor', m.incident.slug, f.key), name(f.key))}
 </li>`;
   });
   return html`<ol class="factor-list">${items}</ol>`;
@@ -232,7 +239,7 @@ ${actionableMetaView(a, m.today, m.owners?.get(a.id))}
 ${a.description ? html`<p>${a.description}</p>` : ''}
 ${referencesView(a.references)}
 ${verdictView(m.verdicts?.find((v) => v.actionableKey === a.key))}
-${a.addresses.length > 0 ? html`<div class="addresses"><span class="refs-label">Addresses</span> <ul class="inline-list">${a.addresses.map((f) => html`<li><a href="#${anchorId('factor', f.key)}">${factorLabel(f.key)}</a></li>`)}</ul></div>` : ''}
+${a.addresses.length > 0 ? html`<div class="addresses"><span class="refs-label">Addresses</span> <ul class="inline-list">${a.addresses.map((f) => html`<li><a href="#${anchorId('factor', f.key)}">${factorLabel(f.key, f.title)}</a></li>`)}</ul></div>` : ''}
 ${anchorToolsView({ kind: 'actionable', id, pageUrl, label: `${m.incident.title} — ${a.title}` })}
 <p class="edit-link"><a href="/incidents/${m.incident.slug}/actionables/${a.key}/edit">Edit follow-up<span class="visually-hidden">: ${a.title}</span></a></p>
 ${citedByView(m.citations?.actionables.get(a.id), citeFormPath('actionable', m.incident.slug, a.key), a.title)}
@@ -256,12 +263,12 @@ ${headerView(m)}
 <h2 id="model-heading">Model</h2>
 ${m.modelPanel}
 </aside>
-</div>
 <section id="timeline" class="timeline-section" aria-labelledby="timeline-heading">
 <h2 id="timeline-heading">Timeline</h2>
 <p class="section-note">Times are shown as the source wrote them, with how precise they are; parsed times are UTC.</p>
 ${timelineView(m, pageUrl)}
 </section>
+</div>
 <section id="causal-factors" class="factors-section" aria-labelledby="factors-heading">
 <h2 id="factors-heading">Causal factors</h2>
 ${causalGraphView(m.factors, links, layout)}

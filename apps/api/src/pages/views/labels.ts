@@ -44,8 +44,12 @@ export const REFERENCE_KIND_LABELS: Record<ReferenceKind, string> = {
   linear: 'Linear',
 };
 
-/** Factors have no short name of their own; their stable keys are written to be read. */
-export function factorLabel(key: string): string {
+/**
+ * A factor's name: its written title, or, for a factor stored without one, its stable key read as
+ * words (`slow-parsoid-render` → "Slow parsoid render").
+ */
+export function factorLabel(key: string, title?: string | null): string {
+  if (title) return title;
   const words = key.replace(/-/g, ' ');
   return words.charAt(0).toUpperCase() + words.slice(1);
 }

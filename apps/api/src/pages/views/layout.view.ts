@@ -30,7 +30,7 @@ export function layoutView(options: LayoutOptions): SafeHtml {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${options.title} · Hindsight</title>
-${options.description ? html`<meta name="description" content="${options.description}">` : ''}
+<meta name="description" content="${options.description ?? `${options.title}: incidents, their causes and follow-ups in Hindsight, a postmortem knowledge base.`}">
 <link rel="icon" href="data:,">
 <link rel="stylesheet" href="/assets/pages.css">
 <script src="/assets/pages.js" defer></script>

@@ -95,6 +95,7 @@ export class TimelineEventInput {
 @InputType()
 export class CausalFactorInput {
   @Field({ description: 'Stable key, unique in the incident.' }) key!: string;
+  @Field(() => String, { nullable: true, description: 'A short title for people (at most 200 characters). Omitted: the stored title is kept; null: removed.' }) title?: string | null;
   @Field(() => FactorRoleEnum) role!: FactorRole;
   @Field(() => String, { nullable: true, description: 'Null when the source names no component.' }) component!: string | null;
   @Field() text!: string;
