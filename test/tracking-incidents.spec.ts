@@ -238,6 +238,29 @@ describe('incident-level writes for editors', () => {
     expect(JSON.parse(trail[3]!.to!)).toEqual(['queue-backs-up', 'gateway-silent', 'on-call-paged']);
   });
 
+  it("keeps a factor's title when an edit omits it, changes it when sent, removes it on null, and audits each change", async () => {
+    const slug = 'stackegg-haproxy-session-cap-2015';
+    type F = { key: string; title: string | null; text: string };
+    const read = async () => (await gql<{ incident: { version: number; causalFactors: F[] } }>(`{ incident(slug: "${slug}") { version causalFactors { key title text } } }`)).data.incident;
+    const before = await read();
+    const f = before.causalFactors.find((x) => x.title !== null)!;
+    expect(f.title).toEqual(expect.any(String));
+    const upsert = (v: number, title: string) =>
+      gql<{ upsertCausalFactor: { causalFactor: F; incident: { version: number } } }>(
+        `mutation($v: Int!, $t: String!) { upsertCausalFactor(input: { slug: "${slug}", expectedVersion: $v, factor: { key: "${f.key}", ${title} role: CONDITION, component: null, text: $t } }) { incident { version } causalFactor { key title text } } }`,
+        { v, t: `${f.text} (edited)` },
+      );
+    const kept = await upsert(before.version, '');
+    expect(kept.errors).toBeUndefined();
+    expect(kept.data.upsertCausalFactor.causalFactor.title).toBe(f.title);
+    const renamed = await upsert(kept.data.upsertCausalFactor.incident.version, 'title: "A written title",');
+    expect(renamed.data.upsertCausalFactor.causalFactor.title).toBe('A written title');
+    const cleared = await upsert(renamed.data.upsertCausalFactor.incident.version, 'title: null,');
+    expect(cleared.data.upsertCausalFactor.causalFactor.title).toBeNull();
+    const titles = (await history(slug)).filter((e) => e.entityKey === f.key && e.field === 'title').map((e) => [e.from, e.to]);
+    expect(titles).toEqual([[f.title, 'A written title'], ['A written title', null]]);
+  });
+
   it('upserts factors and links, refuses to delete a factor an actionable addresses, and removes its links with it', async () => {
     const slug = NEW_INCIDENT.slug;
     let v = await version(slug);
