@@ -16,8 +16,6 @@ const Math = globalThis.Math;
 // on the module object, read at every use; bound once here, it is a local constant.
 const { EV_SOURCE, EV_SOURCE_RATE, OK } = constants;
 const Array = globalThis.Array;
-/** Spare visits kept per source: enough for any queue that drains, bounded for one that does not. */
-const MAX_SPARES = 1024;
 
 export class SourceToken {
   constructor(
@@ -42,8 +40,6 @@ export class Source {
   users = 0;
   think: Duration | null = null;
   work: Evaluate = () => 1;
-  /** DES, a plain edge: visits served and done with, ready for reuse (see recycle). */
-  private readonly spares: Visit[] = [];
 
   constructor(
     readonly rt: FlowSimulation,
@@ -136,24 +132,9 @@ export class Source {
     const target = edge.target;
     const n = target.instances.length;
     const inst = n > 1 ? target.instances[edge.rng.int(n)] : target.instances[0];
-    const spares = this.spares;
-    let v: Visit;
-    if (spares.length > 0) {
-      v = (spares.pop() as Visit).reuse(inst, work, now);
-    } else {
-      v = new Visit(1, target, inst, null, this.root, work, now);
-      v.client = this;
-    }
+    const v = new Visit(1, target, inst, null, this.root, work, now);
+    v.client = this;
     target.arrive(v);
-  }
-
-  /**
-   * DES, a plain edge: a visit that has left its station for good, served, at a station that
-   * keeps no other reference to it (no registry, no calls whose attempts point back at it).
-   * The next request of this source reuses it instead of allocating one.
-   */
-  recycle(v: Visit): void {
-    if (this.spares.length < MAX_SPARES) this.spares.push(v);
   }
 
   /** DES, a plain edge: the visit answered (Call.finish of its only attempt); `t0` is when it was sent. */

@@ -436,8 +436,6 @@ export class Station {
     if (v.dead) return;
     if (!v.rate) v.inst.gate.release(v);
     this.depart(v, this.rt.kernel.now);
-    // Nothing refers to a served plain visit any more unless a registry or a call holds it.
-    if (v.client !== null && this.registry === null && this.calls.length === 0 && this.lookaside === null) v.client.recycle(v);
   }
 
   depart(v: Visit, at: number): void {

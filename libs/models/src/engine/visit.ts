@@ -46,7 +46,7 @@ export class Visit {
   constructor(
     public mass: number,
     readonly station: Station,
-    public inst: Instance,
+    readonly inst: Instance,
     /** DES: the attempt waiting for this visit. Fluid: the caller's port (mean-field linkage). */
     readonly parent: Attempt | Port | null,
     readonly root: Root,
@@ -54,28 +54,6 @@ export class Visit {
     public arrivedAt: number,
   ) {
     this.enqueuedAt = arrivedAt;
-  }
-
-  /**
-   * DES, a plain edge's visit taken again from its source's spares (see Source.recycle):
-   * every field as the constructor leaves it, for the same station, lineage and source.
-   */
-  reuse(inst: Instance, work: number, arrivedAt: number): this {
-    this.mass = 1;
-    this.inst = inst;
-    this.work = work;
-    this.arrivedAt = arrivedAt;
-    this.enqueuedAt = arrivedAt;
-    this.status = OK;
-    this.step = -1;
-    this.state = S_NEW;
-    this.missing = 0;
-    this.missNodes = null;
-    this.dead = false;
-    this.rate = false;
-    this.repeat = 1;
-    this.prefix = -1;
-    return this;
   }
 
   /**
