@@ -46,7 +46,9 @@ async function main() {
     // One plain closing line, whatever jest's reporter printed above it.
     if (fs.existsSync(results)) {
       const r = JSON.parse(fs.readFileSync(results, 'utf8'));
-      console.log(`\ntests: ${r.numPassedTests} passed, ${r.numFailedTests} failed, ${r.numPendingTests} skipped`);
+      // A suite that fails to run (a module it cannot load) counts as a failure, not as nothing.
+      const failed = r.numFailedTests + (r.numRuntimeErrorTestSuites ?? 0);
+      console.log(`\ntests: ${r.numPassedTests} passed, ${failed} failed, ${r.numPendingTests} skipped`);
     }
     return code;
   } finally {
