@@ -191,10 +191,17 @@ export class IncidentsService {
    * document, so a word found in most of 100,000 incidents would otherwise rank them all. The
    * pool is the first matches in the index's (physical) order, so the order is stable from page
    * to page; below the pool size, which is every rare word, typo and phrase, ranking is exact.
+   *
+   * The matches are a MATERIALIZED CTE, planned as if every match were read, and the LIMIT is
+   * applied outside it (a CTE is read only as far as its reader asks). With the LIMIT inside, the
+   * planner expected 300 matches early in a sequential scan and chose one even for a phrase or
+   * an uncommon word, which then decompressed most search documents looking for matches; planned
+   * for all matches, it reads the GIN index and only rechecks documents holding every word.
    */
   private relevancePool(where: Prisma.Sql, search: TextSearch): Prisma.Sql {
-    return Prisma.sql`FROM (SELECT i."id", i."searchDocument", s.q FROM "Incident" i CROSS JOIN (SELECT ${search.tsquery} AS q) s
-      WHERE ${where} AND i."searchDocument" @@ s.q LIMIT ${RELEVANCE_POOL}) i CROSS JOIN LATERAL (SELECT i.q) s WHERE true`;
+    return Prisma.sql`FROM (WITH matches AS MATERIALIZED (
+        SELECT i."id", i."searchDocument", s.q FROM "Incident" i CROSS JOIN (SELECT ${search.tsquery} AS q) s WHERE ${where} AND i."searchDocument" @@ s.q)
+      SELECT * FROM matches LIMIT ${RELEVANCE_POOL}) i CROSS JOIN LATERAL (SELECT i.q) s WHERE true`;
   }
 
   private fromWhere(where: Prisma.Sql, search: TextSearch | null): Prisma.Sql {
