@@ -1,5 +1,5 @@
 import { PrismaService } from '@hindsight/db';
-import { IncidentsService, loadSyntheticCorpus } from '@hindsight/incidents';
+import { IncidentsService, incidentTreeStatement, loadSyntheticCorpus } from '@hindsight/incidents';
 import { testPrisma, createTestDatabase, type TestDatabase } from './support/test-db';
 
 /**
@@ -69,6 +69,23 @@ describe('read-path indexes match the list orders', () => {
     const [plan] = await pagePlans((s) => s.listActionables({ status: ['open', 'in_progress'] }, { first: 5, orderBy }));
     expect(plan).toContain(`"${index}"`);
     expect(plan).not.toMatch(/\bSort\b/);
+  });
+
+  it('finds an incident by slug or old slug through their unique indexes, not a scan of every incident', async () => {
+    const statement = incidentTreeStatement('slug', { narrative: true, timeline: true, actionables: true });
+    const client = await prisma.pool.connect();
+    try {
+      await client.query('SET enable_seqscan = off');
+      const r = await client.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${statement.text}`, ['synth-s3-7']);
+      const plan = r.rows.map((x) => x['QUERY PLAN']).join('\n');
+      expect(plan).toContain('"Incident_slug_key"');
+      expect(plan).toContain('"IncidentSlugAlias_pkey"');
+      await client.query('RESET enable_seqscan');
+    } finally {
+      client.release();
+    }
+    const [found] = (await prisma.pool.query(statement.text, ['synth-s3-7'])).rows;
+    expect(found).toMatchObject({ slug: 'synth-s3-7' });
   });
 
   it('finds an owner in any case through the lower(owner) index', async () => {

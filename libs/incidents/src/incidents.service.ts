@@ -265,7 +265,9 @@ export class IncidentsService {
         WHERE ip."incidentId" = i."id" AND p."key" = ${filter.pattern})`);
     }
     if (filter.incident) {
-      parts.push(Prisma.sql`(i."slug" = ${filter.incident} OR EXISTS (SELECT 1 FROM "IncidentSlugAlias" sa WHERE sa."incidentId" = i."id" AND sa."slug" = ${filter.incident}))`);
+      // The slug or an old one, each by its unique index (an OR of the two scans every incident).
+      parts.push(Prisma.sql`i."id" IN (SELECT x."id" FROM "Incident" x WHERE x."slug" = ${filter.incident}
+        UNION ALL SELECT sa."incidentId" FROM "IncidentSlugAlias" sa WHERE sa."slug" = ${filter.incident})`);
     }
     if (filter.hasExternalRef != null) {
       const exists = Prisma.sql`EXISTS (SELECT 1 FROM "ExternalReference" r WHERE r."actionableId" = a."id")`;
