@@ -4,7 +4,9 @@
  * Per query, interleaved: A, the page with the relevance pool as IncidentsService builds it now
  * (matches in a MATERIALIZED CTE, LIMIT outside); B, the same page with the pool as it was
  * (LIMIT inside the match query); C, the app's own `listIncidents` for the same text (parse,
- * typo lookup, named page statement, page rows); D, the exact count `totalCount` runs.
+ * typo lookup, page statement planned for its text, page rows); D, the exact count `totalCount`
+ * runs; E, A's page as a named prepared statement on one connection, as search pages were sent
+ * before they went unnamed (from the sixth run Postgres may give it a generic plan).
  *
  * Run against a database filled by `npm run synth -- --incidents 100000`:
  *   DATABASE_URL=postgresql://…/db node -r ./scripts/register-ts.js bench/search-bench.ts [rounds] [--plans]
@@ -12,6 +14,7 @@
  * to 30 s. `--plans` writes EXPLAIN (ANALYZE, BUFFERS) of each class's first query (A, B and the
  * count) to bench/plans/search-*.txt.
  */
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { Prisma, PrismaService } from '@hindsight/db';
@@ -24,6 +27,8 @@ if (!url) throw new Error('set DATABASE_URL to a database filled by npm run synt
 
 const prisma = new PrismaService({ url, poolMax: 4, connectTimeoutMs: 10_000, statementTimeoutMs: 30_000 });
 const service = new IncidentsService(prisma);
+// One connection for the named statements, so each is prepared once and reused, as in the app's pool.
+const namedClient = prisma.pool.connect();
 
 type Kind = 'common word' | 'rare word' | 'component' | 'typo' | 'phrase' | 'non-English';
 
@@ -64,6 +69,20 @@ const pageSql = (from: Prisma.Sql) => Prisma.sql`SELECT i."id"::text AS id, ts_r
 async function page(text: string, pool: (tsquery: Prisma.Sql) => Prisma.Sql): Promise<number> {
   const search = await buildTextSearch(prisma, text);
   const rows = await prisma.$queryRaw<{ id: string }[]>(pageSql(pool(search.tsquery)));
+  await prisma.$queryRaw`SELECT "id", "slug", "title", "organization", "startedAt" FROM "Incident" WHERE "id" = ANY(${rows.map((r) => r.id)}::uuid[])`;
+  return rows.length;
+}
+
+/**
+ * A's page sent as a named prepared statement, as the service sent search pages before: from
+ * the sixth run on one connection Postgres may plan it once for any tsquery (a generic plan).
+ */
+async function pageNamed(text: string): Promise<number> {
+  const search = await buildTextSearch(prisma, text);
+  const q = pageSql(pooledAfter(search.tsquery));
+  const name = `bench_${createHash('sha1').update(q.text).digest('base64url').slice(0, 20)}`;
+  const client = await namedClient;
+  const { rows } = await client.query<{ id: string }>({ name, text: q.text, values: q.values });
   await prisma.$queryRaw`SELECT "id", "slug", "title", "organization", "startedAt" FROM "Incident" WHERE "id" = ANY(${rows.map((r) => r.id)}::uuid[])`;
   return rows.length;
 }
@@ -114,7 +133,7 @@ async function main(): Promise<void> {
   const queries = await pickQueries();
   console.log(`search bench: ${incidents} published incidents, ${rounds} rounds; per query A (pool now) B (pool as it was) C (the app's listIncidents) D (exact count), interleaved`);
   // Warm-up: one pass of every path over every query.
-  for (const list of Object.values(queries)) for (const q of list) for (const run of [() => page(q, pooledAfter), () => page(q, pooledBefore), () => servicePage(q)]) await run();
+  for (const list of Object.values(queries)) for (const q of list) for (const run of [() => page(q, pooledAfter), () => page(q, pooledBefore), () => servicePage(q), () => pageNamed(q)]) await run();
   const rows: string[] = [];
   const f = (v: number) => v.toFixed(1);
   const stats = (xs: number[]) => {
@@ -126,8 +145,10 @@ async function main(): Promise<void> {
     const b: number[] = [];
     const c: number[] = [];
     const d: number[] = [];
+    const e: number[] = [];
     for (let r = 0; r < rounds; r++) {
       for (const q of list) {
+        e.push(await time(() => pageNamed(q)));
         a.push(await time(() => page(q, pooledAfter)));
         b.push(await time(() => page(q, pooledBefore)));
         c.push(await time(() => servicePage(q)));
@@ -136,11 +157,11 @@ async function main(): Promise<void> {
     }
     const p95 = (xs: number[]) => percentile([...xs].sort((x, y) => x - y), 95);
     const ratio = (p95(b) / p95(a)).toFixed(1);
-    rows.push(`| ${kind} | ${[...new Set(list)].map((q) => `\`${q}\``).join(', ')} | ${stats(a)} | ${stats(b)} | ${ratio}× | ${stats(c)} | ${stats(d)} |`);
+    rows.push(`| ${kind} | ${[...new Set(list)].map((q) => `\`${q}\``).join(', ')} | ${stats(a)} | ${stats(b)} | ${ratio}× | ${stats(c)} | ${stats(d)} | ${stats(e)} |`);
     if (writePlans) await explain(kind, list[0]!);
   }
-  console.log('| queries | examples | A: page, pool now: p50 / p95 / p99 ms | B: page, pool as it was | p95 B ÷ A | C: listIncidents (app) | D: exact count |');
-  console.log('|---|---|---|---|---|---|---|');
+  console.log('| queries | examples | A: page, pool now: p50 / p95 / p99 ms | B: page, pool as it was | p95 B ÷ A | C: listIncidents (app) | D: exact count | E: A as a named statement |');
+  console.log('|---|---|---|---|---|---|---|---|');
   for (const r of rows) console.log(r);
 }
 
@@ -149,4 +170,7 @@ main()
     console.error(error);
     process.exitCode = 1;
   })
-  .finally(() => prisma.$disconnect());
+  .finally(async () => {
+    (await namedClient).release();
+    await prisma.onModuleDestroy();
+  });
