@@ -1,19 +1,24 @@
 /**
  * Search latency on a large corpus: p50/p95/p99 of a search page (20 results, relevance order)
- * for common words, rare words, component names, typos, quoted phrases and non-English words,
- * beside the same run's baseline: the search as it was before the bounded relevance pool and
- * the vocabulary table (uncapped ranking, typo lookup over every (word, incident) pair).
+ * for common words, rare words, component names, typos, quoted phrases and non-English words.
+ * Per query, interleaved: A, the page with the relevance pool as IncidentsService builds it now
+ * (matches in a MATERIALIZED CTE, LIMIT outside); B, the same page with the pool as it was
+ * (LIMIT inside the match query); C, the app's own `listIncidents` for the same text (parse,
+ * typo lookup, page statement planned for its text, page rows); D, the exact count `totalCount`
+ * runs; E, A's page as a named prepared statement on one connection, as search pages were sent
+ * before they went unnamed (from the sixth run Postgres may give it a generic plan).
  *
  * Run against a database filled by `npm run synth -- --incidents 100000`:
  *   DATABASE_URL=postgresql://…/db node -r ./scripts/register-ts.js bench/search-bench.ts [rounds] [--plans]
- * Bounded: `rounds` (default 5) passes over every query, A B A B (new, baseline, new, …) per
- * query, one at a time, each statement limited to 30 s. `--plans` writes EXPLAIN (ANALYZE,
- * BUFFERS) of each class's first query to bench/plans/search-*.txt.
+ * Bounded: `rounds` (default 5) passes over every query, one statement at a time, each limited
+ * to 30 s. `--plans` writes EXPLAIN (ANALYZE, BUFFERS) of each class's first query (A, B and the
+ * count) to bench/plans/search-*.txt.
  */
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { Prisma, PrismaService } from '@hindsight/db';
-import { buildTextSearch, normalizeSearchText, RELEVANCE_POOL } from '@hindsight/incidents';
+import { buildTextSearch, IncidentsService, RELEVANCE_POOL } from '@hindsight/incidents';
 
 const rounds = Number(process.argv.find((a) => /^\d+$/.test(a)) ?? 5);
 const writePlans = process.argv.includes('--plans');
@@ -21,6 +26,9 @@ const url = process.env.DATABASE_URL;
 if (!url) throw new Error('set DATABASE_URL to a database filled by npm run synth');
 
 const prisma = new PrismaService({ url, poolMax: 4, connectTimeoutMs: 10_000, statementTimeoutMs: 30_000 });
+const service = new IncidentsService(prisma);
+// One connection for the named statements, so each is prepared once and reused, as in the app's pool.
+const namedClient = prisma.pool.connect();
 
 type Kind = 'common word' | 'rare word' | 'component' | 'typo' | 'phrase' | 'non-English';
 
@@ -47,49 +55,44 @@ async function pickQueries(): Promise<Record<Kind, string[]>> {
   };
 }
 
-/** Main's typo widening: trigram similarity over every (word, incident) pair of SearchWord. */
-async function baselineTsquery(text: string): Promise<Prisma.Sql> {
-  const folded = normalizeSearchText(text);
-  const words = [...new Set(folded.split(/[^\p{L}\p{N}]+/u).filter((w) => w.length >= 5 && w.length <= 60 && w !== 'or'))];
-  const widened =
-    words.length === 0
-      ? []
-      : await prisma.$queryRaw<{ word: string; alternatives: string[] }[]>`
-        SELECT q.w AS word,
-          ARRAY(SELECT s."word" FROM "SearchWord" s JOIN "Incident" i ON i."id" = s."incidentId" AND i."status" = 'published'
-                WHERE s."word" % q.w AND levenshtein(s."word", q.w) <= 3 GROUP BY s."word"
-                ORDER BY levenshtein(s."word", q.w), similarity(s."word", q.w) DESC, s."word" LIMIT 5) AS alternatives
-        FROM unnest(${words}::text[]) AS q(w)
-        WHERE NOT EXISTS (SELECT 1 FROM "SearchWord" s JOIN "Incident" i ON i."id" = s."incidentId" AND i."status" = 'published' WHERE s."word" = q.w)`;
-  let tsquery = Prisma.sql`(websearch_to_tsquery('english', ${folded}) || websearch_to_tsquery('simple', ${folded}))`;
-  for (const { word, alternatives } of widened) {
-    if (alternatives.length === 0) continue;
-    const sub = Prisma.join([word, ...alternatives].map((w) => Prisma.sql`(plainto_tsquery('english', ${w}) || plainto_tsquery('simple', ${w}))`), ' || ');
-    for (const config of ['english', 'simple']) tsquery = Prisma.sql`ts_rewrite(${tsquery}, plainto_tsquery(${config}::regconfig, ${word}), (${sub}))`;
-  }
-  return tsquery;
-}
-
 const matches = (tsquery: Prisma.Sql) => Prisma.sql`FROM "Incident" i CROSS JOIN (SELECT ${tsquery} AS q) s WHERE i."status" = 'published' AND i."searchDocument" @@ s.q`;
-const pooled = (tsquery: Prisma.Sql) => Prisma.sql`FROM (SELECT i."id", i."searchDocument", s.q ${matches(tsquery)} LIMIT ${RELEVANCE_POOL}) i CROSS JOIN LATERAL (SELECT i.q) s`;
+/** The relevance pool as it was: LIMIT inside the match query, so the planner plans for the first 300 matches. */
+const pooledBefore = (tsquery: Prisma.Sql) =>
+  Prisma.sql`FROM (SELECT i."id", i."searchDocument", s.q ${matches(tsquery)} LIMIT ${RELEVANCE_POOL}) i CROSS JOIN LATERAL (SELECT i.q) s`;
+/** The relevance pool as IncidentsService builds it now: the matches a MATERIALIZED CTE, the LIMIT outside. */
+const pooledAfter = (tsquery: Prisma.Sql) =>
+  Prisma.sql`FROM (WITH matches AS MATERIALIZED (SELECT i."id", i."searchDocument", s.q ${matches(tsquery)}) SELECT * FROM matches LIMIT ${RELEVANCE_POOL}) i
+    CROSS JOIN LATERAL (SELECT i.q) s`;
 const pageSql = (from: Prisma.Sql) => Prisma.sql`SELECT i."id"::text AS id, ts_rank(i."searchDocument", s.q)::text AS sort ${from} ORDER BY ts_rank(i."searchDocument", s.q) DESC, i."id" DESC LIMIT 21`;
 
-/** Main's search page: main's widening, every match ranked; then the page's rows. No count. */
-async function baselinePage(text: string): Promise<number> {
-  const rows = await prisma.$queryRaw<{ id: string }[]>(pageSql(matches(await baselineTsquery(text))));
-  await prisma.incident.findMany({ where: { id: { in: rows.map((r) => r.id) } } });
-  return rows.length;
-}
-
-/** This branch's search page, the statements IncidentsService.listIncidents runs for it, less the count. */
-async function currentPage(text: string): Promise<number> {
+/** A search page by hand: the query's parse and typo lookup, the ranked page, the page's rows. */
+async function page(text: string, pool: (tsquery: Prisma.Sql) => Prisma.Sql): Promise<number> {
   const search = await buildTextSearch(prisma, text);
-  const rows = await prisma.$queryRaw<{ id: string }[]>(pageSql(pooled(search.tsquery)));
-  await prisma.incident.findMany({ where: { id: { in: rows.map((r) => r.id) } } });
+  const rows = await prisma.$queryRaw<{ id: string }[]>(pageSql(pool(search.tsquery)));
+  await prisma.$queryRaw`SELECT "id", "slug", "title", "organization", "startedAt" FROM "Incident" WHERE "id" = ANY(${rows.map((r) => r.id)}::uuid[])`;
   return rows.length;
 }
 
-/** The exact count listIncidents runs beside the page (unchanged from main). */
+/**
+ * A's page sent as a named prepared statement, as the service sent search pages before: from
+ * the sixth run on one connection Postgres may plan it once for any tsquery (a generic plan).
+ */
+async function pageNamed(text: string): Promise<number> {
+  const search = await buildTextSearch(prisma, text);
+  const q = pageSql(pooledAfter(search.tsquery));
+  const name = `bench_${createHash('sha1').update(q.text).digest('base64url').slice(0, 20)}`;
+  const client = await namedClient;
+  const { rows } = await client.query<{ id: string }>({ name, text: q.text, values: q.values });
+  await prisma.$queryRaw`SELECT "id", "slug", "title", "organization", "startedAt" FROM "Incident" WHERE "id" = ANY(${rows.map((r) => r.id)}::uuid[])`;
+  return rows.length;
+}
+
+/** The app's own path: IncidentsService.listIncidents, as the GraphQL `incidents(filter: { text })` field calls it, no count. */
+async function servicePage(text: string): Promise<number> {
+  return (await service.listIncidents({ text }, { first: 20 }, { include: {} })).nodes.length;
+}
+
+/** The exact count listIncidents runs when totalCount is asked for. */
 async function count(text: string): Promise<number> {
   const search = await buildTextSearch(prisma, text);
   const [row] = await prisma.$queryRaw<{ n: number }[]>(Prisma.sql`SELECT count(*)::int AS n ${matches(search.tsquery)}`);
@@ -108,12 +111,11 @@ async function time(run: () => Promise<unknown>): Promise<number> {
 
 async function explain(kind: Kind, text: string): Promise<void> {
   const search = await buildTextSearch(prisma, text);
-  const pool = Prisma.sql`FROM (SELECT i."id", i."searchDocument", s.q FROM "Incident" i CROSS JOIN (SELECT ${search.tsquery} AS q) s
-      WHERE i."status" = 'published' AND i."searchDocument" @@ s.q LIMIT ${RELEVANCE_POOL}) i CROSS JOIN LATERAL (SELECT i.q) s`;
   const plans: string[] = [];
   for (const [label, sql] of [
-    ['page (relevance pool)', Prisma.sql`EXPLAIN (ANALYZE, BUFFERS, COSTS OFF, TIMING OFF, SUMMARY OFF) SELECT i."id"::text, ts_rank(i."searchDocument", s.q)::text ${pool} ORDER BY ts_rank(i."searchDocument", s.q) DESC, i."id" DESC LIMIT 21`],
-    ['count', Prisma.sql`EXPLAIN (ANALYZE, BUFFERS, COSTS OFF, TIMING OFF, SUMMARY OFF) SELECT count(*) FROM "Incident" i CROSS JOIN (SELECT ${search.tsquery} AS q) s WHERE i."status" = 'published' AND i."searchDocument" @@ s.q`],
+    ['page (relevance pool, MATERIALIZED matches)', Prisma.sql`EXPLAIN (ANALYZE, BUFFERS, COSTS OFF, TIMING OFF, SUMMARY OFF) ${pageSql(pooledAfter(search.tsquery))}`],
+    ['page as it was (LIMIT inside the match query)', Prisma.sql`EXPLAIN (ANALYZE, BUFFERS, COSTS OFF, TIMING OFF, SUMMARY OFF) ${pageSql(pooledBefore(search.tsquery))}`],
+    ['count', Prisma.sql`EXPLAIN (ANALYZE, BUFFERS, COSTS OFF, TIMING OFF, SUMMARY OFF) SELECT count(*) ${matches(search.tsquery)}`],
   ] as const) {
     const rows = await prisma.$queryRaw<{ 'QUERY PLAN': string }[]>(sql);
     plans.push(`-- ${label}\n${rows.map((r) => r['QUERY PLAN']).join('\n')}`);
@@ -121,14 +123,17 @@ async function explain(kind: Kind, text: string): Promise<void> {
   const file = path.join(__dirname, 'plans', `search-${kind.replace(/[^a-z]+/gi, '-').toLowerCase()}.txt`);
   fs.mkdirSync(path.dirname(file), { recursive: true });
   // Buffer counts vary with the cache; the plan's shape is what a diff should show.
-  fs.writeFileSync(file, `-- search ${JSON.stringify(text)} (${kind}); EXPLAIN (ANALYZE, BUFFERS), timings off\n${plans.join('\n\n')}\n`);
+  fs.writeFileSync(file, `-- search ${JSON.stringify(text)} (${kind}) on ${incidents} published incidents; EXPLAIN (ANALYZE, BUFFERS), timings off\n${plans.join('\n\n')}\n`);
 }
 
+let incidents = 0;
+
 async function main(): Promise<void> {
-  const [{ n }] = await prisma.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM "Incident" WHERE "status" = 'published'`;
+  [{ n: incidents }] = await prisma.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM "Incident" WHERE "status" = 'published'`;
   const queries = await pickQueries();
-  console.log(`search bench: ${n} published incidents, ${rounds} rounds, A (this branch) B (main) interleaved per query`);
-  for (const list of Object.values(queries)) for (const q of list) await Promise.all([currentPage(q), baselinePage(q)].map((p) => p.catch(() => 0)));
+  console.log(`search bench: ${incidents} published incidents, ${rounds} rounds; per query A (pool now) B (pool as it was) C (the app's listIncidents) D (exact count), interleaved`);
+  // Warm-up: one pass of every path over every query.
+  for (const list of Object.values(queries)) for (const q of list) for (const run of [() => page(q, pooledAfter), () => page(q, pooledBefore), () => servicePage(q), () => pageNamed(q)]) await run();
   const rows: string[] = [];
   const f = (v: number) => v.toFixed(1);
   const stats = (xs: number[]) => {
@@ -139,21 +144,24 @@ async function main(): Promise<void> {
     const a: number[] = [];
     const b: number[] = [];
     const c: number[] = [];
-    let failures = 0;
+    const d: number[] = [];
+    const e: number[] = [];
     for (let r = 0; r < rounds; r++) {
       for (const q of list) {
-        a.push(await time(() => currentPage(q)));
-        b.push(await time(() => baselinePage(q).catch(() => failures++)));
-        c.push(await time(() => count(q)));
+        e.push(await time(() => pageNamed(q)));
+        a.push(await time(() => page(q, pooledAfter)));
+        b.push(await time(() => page(q, pooledBefore)));
+        c.push(await time(() => servicePage(q)));
+        d.push(await time(() => count(q)));
       }
     }
     const p95 = (xs: number[]) => percentile([...xs].sort((x, y) => x - y), 95);
     const ratio = (p95(b) / p95(a)).toFixed(1);
-    rows.push(`| ${kind} | ${[...new Set(list)].map((q) => `\`${q}\``).join(', ')} | ${stats(a)} | ${stats(b)}${failures ? ` (${failures} failed)` : ''} | ${ratio}× | ${stats(c)} |`);
+    rows.push(`| ${kind} | ${[...new Set(list)].map((q) => `\`${q}\``).join(', ')} | ${stats(a)} | ${stats(b)} | ${ratio}× | ${stats(c)} | ${stats(d)} | ${stats(e)} |`);
     if (writePlans) await explain(kind, list[0]!);
   }
-  console.log('| queries | examples | page, this branch: p50 / p95 / p99 ms | page, main | p95 main ÷ branch | exact count (both) |');
-  console.log('|---|---|---|---|---|---|');
+  console.log('| queries | examples | A: page, pool now: p50 / p95 / p99 ms | B: page, pool as it was | p95 B ÷ A | C: listIncidents (app) | D: exact count | E: A as a named statement |');
+  console.log('|---|---|---|---|---|---|---|---|');
   for (const r of rows) console.log(r);
 }
 
@@ -162,4 +170,7 @@ main()
     console.error(error);
     process.exitCode = 1;
   })
-  .finally(() => prisma.$disconnect());
+  .finally(async () => {
+    (await namedClient).release();
+    await prisma.onModuleDestroy();
+  });

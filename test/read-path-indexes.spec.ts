@@ -1,5 +1,5 @@
 import { PrismaService } from '@hindsight/db';
-import { IncidentsService, loadSyntheticCorpus } from '@hindsight/incidents';
+import { IncidentsService, incidentTreeStatement, loadSyntheticCorpus } from '@hindsight/incidents';
 import { testPrisma, createTestDatabase, type TestDatabase } from './support/test-db';
 
 /**
@@ -69,6 +69,49 @@ describe('read-path indexes match the list orders', () => {
     const [plan] = await pagePlans((s) => s.listActionables({ status: ['open', 'in_progress'] }, { first: 5, orderBy }));
     expect(plan).toContain(`"${index}"`);
     expect(plan).not.toMatch(/\bSort\b/);
+  });
+
+  it('finds an incident by slug or old slug through their unique indexes, not a scan of every incident', async () => {
+    const statement = incidentTreeStatement('slug', { narrative: true, timeline: true, actionables: true });
+    const client = await prisma.pool.connect();
+    try {
+      await client.query('SET enable_seqscan = off');
+      const r = await client.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${statement.text}`, ['synth-s3-7']);
+      const plan = r.rows.map((x) => x['QUERY PLAN']).join('\n');
+      expect(plan).toContain('"Incident_slug_key"');
+      expect(plan).toContain('"IncidentSlugAlias_pkey"');
+      await client.query('RESET enable_seqscan');
+    } finally {
+      client.release();
+    }
+    const [found] = (await prisma.pool.query(statement.text, ['synth-s3-7'])).rows;
+    expect(found).toMatchObject({ slug: 'synth-s3-7' });
+  });
+
+  it('prepares a plain list page once per connection but plans a search page for its own text each time', async () => {
+    const sent: { text: string; name?: string }[] = [];
+    const pool = prisma.pool as unknown as { query: (...a: unknown[]) => Promise<unknown> };
+    const original = pool.query.bind(prisma.pool);
+    pool.query = (q: unknown, v?: unknown) => {
+      if (typeof q === 'object' && q !== null) sent.push(q as { text: string; name?: string });
+      return original(q, v);
+    };
+    try {
+      const service = new IncidentsService(prisma);
+      await service.listIncidents({}, { first: 5 }, { include: {} });
+      const found = await service.listIncidents({ text: 'outage' }, { first: 5 }, { include: {} });
+      expect(found.nodes.length).toBeGreaterThan(0);
+      expect(await found.count()).toBeGreaterThan(0);
+    } finally {
+      pool.query = original;
+    }
+    const pages = sent.filter((q) => /AS sort\b/.test(q.text));
+    expect(pages).toHaveLength(2);
+    expect(pages[0]!.name).toMatch(/^q_/);
+    expect(pages[1]!.text).toContain('ts_rank');
+    expect(pages[1]!.name).toBeUndefined();
+    const count = sent.find((q) => /count\(\*\)/.test(q.text) && /@@/.test(q.text));
+    expect(count?.name).toBeUndefined();
   });
 
   it('finds an owner in any case through the lower(owner) index', async () => {

@@ -84,8 +84,13 @@ export function incidentTreeStatement(by: 'ids' | 'slug', include: IncidentInclu
     const row = extra.length > 0 ? `(${ACTIONABLE_JSON('a')}::jsonb || jsonb_build_object(${extra.join(', ')}))` : ACTIONABLE_JSON('a');
     parts.push(`(SELECT COALESCE(json_agg(${row} ORDER BY a."position"), '[]') FROM "Actionable" a WHERE a."incidentId" = i."id") AS "j_actionables"`);
   }
-  // By slug: the current one, or one it had before a rename (an alias).
-  const where = by === 'ids' ? `i."id" = ANY($1::uuid[])` : `(i."slug" = $1 OR EXISTS (SELECT 1 FROM "IncidentSlugAlias" sa WHERE sa."incidentId" = i."id" AND sa."slug" = $1))`;
+  // By slug: the current one, or one it had before a rename (an alias). Both are looked up by
+  // their unique index and the ids joined; `slug = $1 OR EXISTS (alias)` cannot use either index
+  // and scanned every incident (0.5-0.9 s at 100,000).
+  const where =
+    by === 'ids'
+      ? `i."id" = ANY($1::uuid[])`
+      : `i."id" IN (SELECT x."id" FROM "Incident" x WHERE x."slug" = $1 UNION ALL SELECT sa."incidentId" FROM "IncidentSlugAlias" sa WHERE sa."slug" = $1)`;
   return {
     name: `incident_tree_${by}${drafts ? '_drafts' : ''}_${includeKey(include)}`,
     text: `SELECT ${parts.join(',\n  ')}\nFROM "Incident" i WHERE ${where}${drafts ? '' : ` AND i."status" = 'published'`}`,
