@@ -91,6 +91,10 @@ describe('history: keyset pages over a whole audit trail', () => {
     const list = await t.gql<{ actionables: { pageInfo: { endCursor: string } } }>(`{ actionables(first: 1) { pageInfo { endCursor } } }`);
     const foreign = await t.gql(query, { id: gid('Actionable', actionableId), first: 1, after: list.data.actionables.pageInfo.endCursor });
     expect(foreign.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'after' });
+    // A cursor past the largest event id Postgres holds is malformed, not a server error.
+    const huge = Buffer.from(JSON.stringify(['AT_ASC', '9999999999999999999', actionableId]), 'utf8').toString('base64url');
+    const overflow = await t.gql(query, { id: gid('Actionable', actionableId), first: 1, after: huge });
+    expect(overflow.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'after' });
     const both = await t.gql(query, { id: gid('Actionable', actionableId), first: 1, last: 1 });
     expect(both.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'last' });
   });

@@ -146,6 +146,32 @@ describe('teams, owners, the assigned-to-me board and runbook citations on the p
     expect([audit.from, audit.to]).toEqual([null, 'SRE']);
   });
 
+  it('deleting a team clears the owner of what it owned, each follow-up with a new version and an audit event', async () => {
+    const made = await t.gql(`mutation { createTeam(input: { name: "Short-lived" }) { team { name } } }`, {}, as('admin'));
+    expect(made.errors).toBeUndefined();
+    const owned = await t.gql<{ createActionable: { actionable: { id: string; version: number } } }>(
+      `mutation { createActionable(input: { incident: "${STACKEGG}", title: "Owned by a team that goes away", ownerTeam: "short-lived" }) { actionable { id version } } }`,
+      {},
+      as('editor'),
+    );
+    expect(owned.errors).toBeUndefined();
+    const { id, version } = owned.data.createActionable.actionable;
+    const gone = await t.gql(`mutation { deleteTeam(input: { team: "Short-lived" }) { deletedTeamId } }`, {}, as('admin'));
+    expect(gone.errors).toBeUndefined();
+    const after = await t.gql<{ node: { version: number; ownedBy: unknown } }>(`query($id: ID!) { node(id: $id) { ... on Actionable { version ownedBy { kind name } } } }`, { id });
+    expect(after.data.node).toEqual({ version: version + 1, ownedBy: null });
+    const local = await prisma.actionable.findFirstOrThrow({ where: { title: 'Owned by a team that goes away' } });
+    const audit = await prisma.auditEvent.findMany({ where: { actionableId: local.id, field: 'ownerTeam' } });
+    expect(audit.map((e) => [e.from, e.to, e.version])).toEqual([['Short-lived', null, version + 1]]);
+  });
+
+  it('two teams whose names differ only in case cannot both be created, even at once', async () => {
+    const results = await Promise.all(['Pager', 'pager', 'PAGER'].map((name) => t.gql(`mutation($n: String!) { createTeam(input: { name: $n }) { team { name } } }`, { n: name }, as('admin'))));
+    expect(results.filter((r) => !r.errors)).toHaveLength(1);
+    expect(results.filter((r) => r.errors?.[0]?.extensions?.code === 'CONFLICT')).toHaveLength(2);
+    expect(await prisma.team.count({ where: { name: { equals: 'pager', mode: 'insensitive' } } })).toBe(1);
+  });
+
   it('"assigned to me" lists what the person or their teams own, as a GraphQL filter and a page', async () => {
     const other = await prisma.actionable.findFirstOrThrow({ where: { key: 'measure-keep-alive-effect-via-client-timings' } });
     await t.gql(`mutation($i: UpdateActionableInput!) { updateActionable(input: $i) { actionable { id } } }`, { i: { id: gid('Actionable', other.id), expectedVersion: other.version, patch: { ownerAccount: 'viewer-person' } } }, as('editor'));
@@ -275,17 +301,18 @@ describe('teams, owners, the assigned-to-me board and runbook citations on the p
       .post(`/incidents/${STACKEGG}/parts`)
       .set('Cookie', sessions.editor!)
       .type('form')
-      .send({ _csrf: parts.csrf, version: String(incident.version), part: 'factor', key: factor.key, role: factor.role, component: factor.component ?? '', text: `${factor.text} (reworded)` });
+      .send({ _csrf: parts.csrf, version: String(incident.version), part: 'factor', key: factor.key, title: 'A new title for the factor', role: factor.role, component: factor.component ?? '', text: factor.text });
     expect(changed.status).toBe(303);
     expect(changed.headers.location).toMatch(/^\/runbooks\/notice\?kind=causal_factor/);
     expect(decode((await http().get(changed.headers.location!)).text)).toContain('has a new title; one runbook cites it and may need an update: “Keep-alive runbook”.');
-    // A change that leaves the text alone goes straight back.
+    expect((await prisma.causalFactor.findUniqueOrThrow({ where: { id: factor.id } })).title).toBe('A new title for the factor');
+    // A change that leaves the title alone (here the text and component) goes straight back.
     const parts2 = await formOf(`/incidents/${STACKEGG}/parts`, sessions.editor!);
     const same = await http()
       .post(`/incidents/${STACKEGG}/parts`)
       .set('Cookie', sessions.editor!)
       .type('form')
-      .send({ _csrf: parts2.csrf, version: String(incident.version + 1), part: 'factor', key: factor.key, role: factor.role, component: 'haproxy', text: `${factor.text} (reworded)` });
+      .send({ _csrf: parts2.csrf, version: String(incident.version + 1), part: 'factor', key: factor.key, title: 'A new title for the factor', role: factor.role, component: 'haproxy', text: `${factor.text} (reworded)` });
     expect(same.headers.location).toBe(`/incidents/${STACKEGG}/parts`);
   });
 });

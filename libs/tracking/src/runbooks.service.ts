@@ -191,8 +191,9 @@ export class RunbooksService {
         return row ? { target: { kind, id: row.id }, name: row.title, path: page(row.slug) } : null;
       }
       case 'causal_factor': {
-        const row = await this.prisma.causalFactor.findFirst({ where: { key, incident }, select: { id: true, key: true, text: true, incident: { select: { slug: true } } } });
-        return row ? { target: { kind, id: row.id }, name: row.text, path: `${page(row.incident.slug)}#factor-${row.key}` } : null;
+        const row = await this.prisma.causalFactor.findFirst({ where: { key, incident }, select: { id: true, key: true, title: true, text: true, incident: { select: { slug: true } } } });
+        // A factor is named by its written title where it has one, as the pages name it.
+        return row ? { target: { kind, id: row.id }, name: row.title ?? row.text, path: `${page(row.incident.slug)}#factor-${row.key}` } : null;
       }
       case 'actionable': {
         const row = await this.prisma.actionable.findFirst({ where: { key, incident }, select: { id: true, key: true, title: true, incident: { select: { slug: true } } } });

@@ -45,6 +45,8 @@ export class TeamsService {
   async create(name: string, actor: Actor): Promise<TeamRecord> {
     const teamName = checkTeamName(name, 'input.name');
     return inWriteTransaction(this.prisma, async (tx) => {
+      // Names are unique regardless of case: concurrent creates take turns, so the check holds.
+      await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('hindsight:team-names'))`;
       const taken = await tx.team.findFirst({ where: { name: { equals: teamName, mode: 'insensitive' } }, select: { name: true } });
       if (taken) throw new AppError('CONFLICT', `A team named "${taken.name}" already exists.`, { name: taken.name });
       const team = await tx.team.create({ data: { name: teamName, createdBy: actor.name } });
@@ -58,9 +60,27 @@ export class TeamsService {
     return inWriteTransaction(this.prisma, async (tx) => {
       const team = await this.byName(tx, name, 'input.team');
       const members = await tx.teamMember.findMany({ where: { teamId: team.id }, select: { account: { select: { name: true } } } });
+      // Follow-ups the team owned lose their owner here, each as a change of its own (a new
+      // version and an audit event), not silently through the foreign key.
+      const orphaned = await tx.$queryRaw<{ id: string; incidentId: string; key: string; version: number }[]>`
+        UPDATE "Actionable" SET "ownerTeamId" = NULL, "version" = "version" + 1, "updatedAt" = now()
+        WHERE "ownerTeamId" = ${team.id}::uuid
+        RETURNING "id"::text AS "id", "incidentId"::text AS "incidentId", "key", "version"`;
       await tx.team.delete({ where: { id: team.id } });
-      await appendAuditEvents(tx, actor, new Date(), null, [
+      const at = new Date();
+      await appendAuditEvents(tx, actor, at, null, [
         { entity: 'team', entityKey: team.name, action: 'delete', from: { name: team.name, members: members.map((m) => m.account.name).sort() }, version: team.version },
+        ...orphaned.map((a) => ({
+          entity: 'actionable' as const,
+          entityKey: a.key,
+          incidentId: a.incidentId,
+          actionableId: a.id,
+          action: 'update' as const,
+          field: 'ownerTeam',
+          from: team.name,
+          to: null,
+          version: a.version,
+        })),
       ]);
       return team;
     });

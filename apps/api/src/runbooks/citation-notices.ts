@@ -49,8 +49,8 @@ export class CitationNotices {
   }
 
   async factor(slug: string, key: string): Promise<(CitedState & { id: string }) | null> {
-    const row = await this.prisma.causalFactor.findFirst({ where: { key, incident: { OR: [{ slug }, { slugAliases: { some: { slug } } }] } }, select: { id: true, text: true } });
-    return row ? { id: row.id, name: row.text } : null;
+    const row = await this.prisma.causalFactor.findFirst({ where: { key, incident: { OR: [{ slug }, { slugAliases: { some: { slug } } }] } }, select: { id: true, title: true, text: true } });
+    return row ? { id: row.id, name: row.title ?? row.text } : null;
   }
 }
 

@@ -102,7 +102,7 @@ export class IncidentMutationsResolver {
     const before = await this.notices.factor(input.slug, input.factor.key);
     const incident = await this.incidents.upsertCausalFactor(input.slug, input.expectedVersion, factorOf(input.factor), input.position, actor, input.note);
     const causalFactor = await this.prisma.causalFactor.findFirstOrThrow({ where: { incidentId: incident.id, key: input.factor.key } });
-    const notices = before ? await this.notices.between({ kind: 'causal_factor', id: causalFactor.id }, before, { name: causalFactor.text }) : [];
+    const notices = before ? await this.notices.between({ kind: 'causal_factor', id: causalFactor.id }, before, { name: causalFactor.title ?? causalFactor.text }) : [];
     return { incident, causalFactor, notices: notices.map(toNoticeType) };
   }
 

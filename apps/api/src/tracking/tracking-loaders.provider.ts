@@ -9,6 +9,8 @@ import type { AuditEvent } from './types/tracking.types';
 
 /** The one ordering of an audit trail: oldest first (event ids grow with time). */
 const HISTORY_ORDER = 'AT_ASC';
+/** The largest event id Postgres can hold (bigint). */
+const MAX_BIGINT = 9223372036854775807n;
 
 /** Tracking loaders, held by the request's RequestLoaders like every other kind. */
 @Injectable()
@@ -46,7 +48,7 @@ async function historyConnection(
   const eventId = (cursor: typeof after, field: string): bigint | null => {
     if (!cursor) return null;
     if (cursor.id !== recordId) throw AppError.badField(field, "the cursor belongs to another record's history");
-    if (!/^[0-9]{1,19}$/.test(cursor.value)) throw AppError.badField(field, 'malformed cursor: pass a cursor returned by this API');
+    if (!/^[0-9]{1,19}$/.test(cursor.value) || BigInt(cursor.value) > MAX_BIGINT) throw AppError.badField(field, 'malformed cursor: pass a cursor returned by this API');
     return BigInt(cursor.value);
   };
   const window: HistoryWindow = { size, backward, afterId: eventId(after, 'after'), beforeId: eventId(before, 'before') };

@@ -61,10 +61,10 @@ export class IncidentPartsPageController {
       } else if (part === 'factor') {
         if (op === 'delete') await this.writes.deleteCausalFactor(slug, version, str(form, 'key'), principal);
         else {
-          const factor = { key: str(form, 'key'), role: str(form, 'role'), component: str(form, 'component'), text: str(form, 'text') } as CausalFactorDocument;
+          const factor = { key: str(form, 'key'), title: str(form, 'title') || null, role: str(form, 'role'), component: str(form, 'component'), text: str(form, 'text') } as CausalFactorDocument;
           const before = await this.runbooks.findTarget('causal_factor', slug, factor.key);
           await this.writes.upsertCausalFactor(slug, version, factor, null, principal);
-          if (before && before.name !== factor.text) retitled = factor.key;
+          if (before && before.name !== (factor.title ?? factor.text)) retitled = factor.key;
         }
       } else if (part === 'link') {
         const link = { from: str(form, 'from'), to: str(form, 'to'), kind: str(form, 'kind') } as CausalLinkDocument;
@@ -88,7 +88,7 @@ export class IncidentPartsPageController {
       throw error;
     }
     const next = `/incidents/${encodeURIComponent(slug)}/parts`;
-    // A factor's text is its title: runbooks citing it may now read wrong, and the next page names them.
+    // A factor's title (or, without one, its text) is its name: runbooks citing it may now read wrong, and the next page names them.
     res.redirect(303, retitled ? noticePath('causal_factor', slug, retitled, 'retitled', next) : next);
   }
 

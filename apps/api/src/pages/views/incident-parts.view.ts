@@ -45,6 +45,7 @@ function factorForm(o: IncidentPartsViewOptions, f: IncidentDocument['causalFact
   return html`<form method="post" action="/incidents/${o.doc.slug}/parts" class="part-form" data-part="factor" data-key="${k}">
 ${hiddenFields(o, 'factor')}
 ${f ? html`<input type="hidden" name="key" value="${f.key}"><p class="part-key"><code>${f.key}</code></p>` : labelled(id('key'), 'Key', html`<input id="${id('key')}" name="key" type="text" required>`)}
+${labelled(id('title'), 'Title (short, for the graph and lists; blank: named after its key)', html`<input id="${id('title')}" name="title" type="text" maxlength="300" value="${f?.title ?? ''}">`)}
 ${labelled(id('role'), 'Role', html`<select id="${id('role')}" name="role">${options(FACTOR_ROLES, f?.role ?? 'condition')}</select>`)}
 ${labelled(id('component'), 'Component', html`<input id="${id('component')}" name="component" type="text" value="${f?.component ?? ''}">`)}
 ${labelled(id('text'), 'Text', html`<textarea id="${id('text')}" name="text" rows="2">${f?.text ?? ''}</textarea>`)}
