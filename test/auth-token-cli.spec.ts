@@ -1,28 +1,9 @@
-import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import path from 'node:path';
-import { projectRoot, type PrismaService } from '@hindsight/db';
+import type { PrismaService } from '@hindsight/db';
+import { runCli } from './support/cli';
 import { gid } from './support/global-ids';
 import { startTestApp, type TestApp } from './support/test-app';
 import { testPrisma } from './support/test-db';
-
-interface CliResult {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-/** `npm run token -- …`, as an admin would run it, against this suite's database. */
-function tokenCli(args: string[], databaseUrl: string): Promise<CliResult> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      [path.join(projectRoot(), 'scripts', 'cli.js'), 'token', ...args],
-      { cwd: projectRoot(), env: { ...process.env, DATABASE_URL: databaseUrl }, timeout: 60_000 },
-      (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
-    );
-  });
-}
 
 describe('npm run token: create, list and revoke API tokens', () => {
   let t: TestApp;
@@ -39,7 +20,7 @@ describe('npm run token: create, list and revoke API tokens', () => {
   });
 
   it('creates a token, shows it once, and stores only its hash', async () => {
-    const out = await tokenCli(['create', '--name', 'ci-bot', '--role', 'editor'], t.db.url);
+    const out = await runCli('token', ['create', '--name', 'ci-bot', '--role', 'editor'], t.db.url);
     expect(out.code).toBe(0);
     const match = /^token: (hs_[A-Za-z0-9_-]{43})$/m.exec(out.stdout);
     expect(match).not.toBeNull();
@@ -65,7 +46,7 @@ describe('npm run token: create, list and revoke API tokens', () => {
     );
     expect(res.errors).toBeUndefined();
     expect(res.data.transitionActionable.actionable.history.nodes.map((h) => h.actor)).toEqual(['ci-bot']);
-    const list = await tokenCli(['list'], t.db.url);
+    const list = await runCli('token', ['list'], t.db.url);
     expect(list.code).toBe(0);
     const line = list.stdout.split('\n').find((l) => l.includes('ci-bot'))!;
     expect(line).toContain('editor');
@@ -75,16 +56,16 @@ describe('npm run token: create, list and revoke API tokens', () => {
   });
 
   it('refuses a duplicate name and an unknown role without creating anything', async () => {
-    const duplicate = await tokenCli(['create', '--name', 'ci-bot', '--role', 'viewer'], t.db.url);
+    const duplicate = await runCli('token', ['create', '--name', 'ci-bot', '--role', 'viewer'], t.db.url);
     expect(duplicate.code).toBe(1);
     expect(duplicate.stderr).toMatch(/already exists/);
-    const badRole = await tokenCli(['create', '--name', 'other', '--role', 'owner'], t.db.url);
+    const badRole = await runCli('token', ['create', '--name', 'other', '--role', 'owner'], t.db.url);
     expect(badRole.code).toBe(2);
     expect(await prisma.apiToken.count()).toBe(1);
   });
 
   it('revokes a token by name, after which the API refuses it', async () => {
-    const out = await tokenCli(['revoke', 'ci-bot', '--note', 'rotated'], t.db.url);
+    const out = await runCli('token', ['revoke', 'ci-bot', '--note', 'rotated'], t.db.url);
     expect(out.code).toBe(0);
     expect(out.stdout).toMatch(/revoked/);
     const res = await t.gql(`{ patterns { nodes { key } } }`, {}, { Authorization: `Bearer ${token}` });

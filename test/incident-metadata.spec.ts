@@ -7,6 +7,7 @@ import { projectRoot } from '@hindsight/db';
 import path from 'node:path';
 import { loadConfig } from '../apps/api/src/config/app-config';
 import { issueTokens } from './support/api-tokens';
+import { hidden } from './support/page-session';
 import { tableHashes } from './support/table-hash';
 import { startTestApp, type TestApp } from './support/test-app';
 import { testPrisma } from './support/test-db';
@@ -31,7 +32,6 @@ function cookiesOf(res: request.Response): string {
   const set = (res.headers['set-cookie'] as unknown as string[] | undefined) ?? [];
   return set.map((c) => c.split(';')[0]!).join('; ');
 }
-const hidden = (page: string, name: string) => new RegExp(`name="${name}" value="([^"]*)"`).exec(page)?.[1];
 
 describe('incident metadata: severity on a configured scale, near miss, tags, customer impact', () => {
   let t: TestApp;

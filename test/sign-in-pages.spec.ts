@@ -3,6 +3,7 @@ import type { PrismaService } from '@hindsight/db';
 import { AccountsService, type Role } from '@hindsight/tracking';
 import { issueTokens } from './support/api-tokens';
 import { gid } from './support/global-ids';
+import { cookieHeader, cookiesOf, hidden } from './support/page-session';
 import { tableHashes } from './support/table-hash';
 import { startTestApp, type TestApp } from './support/test-app';
 import { testPrisma } from './support/test-db';
@@ -12,20 +13,6 @@ const KEY = 'watch-datacenter-performance';
 const EDIT = `/incidents/${STACKEGG}/actionables/${KEY}/edit`;
 const PASSWORD = 'correct horse battery';
 const ENV = { PASSWORD_HASH_ROUNDS: '4', RATE_LIMIT_SIGN_INS_PER_ACCOUNT: '6', RATE_LIMIT_SIGN_INS_PER_ADDRESS: '1000' };
-
-/** The cookies a response sets, as `name=value` pairs for the next request. */
-function cookiesOf(res: request.Response): Record<string, string> {
-  const out: Record<string, string> = {};
-  const set = res.headers['set-cookie'] as unknown as string[] | undefined;
-  for (const c of set ?? []) {
-    const [pair] = c.split(';');
-    const at = pair!.indexOf('=');
-    out[pair!.slice(0, at)] = pair!.slice(at + 1);
-  }
-  return out;
-}
-const cookieHeader = (c: Record<string, string>) => Object.entries(c).filter(([, v]) => v !== '').map(([k, v]) => `${k}=${v}`).join('; ');
-const hidden = (page: string, name: string) => new RegExp(`name="${name}" value="([^"]*)"`).exec(page)?.[1];
 
 describe('people sign in, and their role decides what the pages let them do', () => {
   let t: TestApp;

@@ -1,10 +1,10 @@
-import { execFile } from 'node:child_process';
-import path from 'node:path';
 import request from 'supertest';
-import { projectRoot, type PrismaService } from '@hindsight/db';
+import type { PrismaService } from '@hindsight/db';
 import { AccountsService, type Role } from '@hindsight/tracking';
 import { issueTokens } from './support/api-tokens';
+import { runCli } from './support/cli';
 import { gid } from './support/global-ids';
+import { cookieHeader, cookiesOf, hidden } from './support/page-session';
 import { tableHashes } from './support/table-hash';
 import { startTestApp, type TestApp } from './support/test-app';
 import { testPrisma } from './support/test-db';
@@ -16,29 +16,7 @@ const PASSWORD = 'correct horse battery';
 const ENV = { PASSWORD_HASH_ROUNDS: '4', RATE_LIMIT_SIGN_INS_PER_ACCOUNT: '100', RATE_LIMIT_SIGN_INS_PER_ADDRESS: '1000' };
 const RUNBOOK = 'https://wiki.example.com/runbooks/keep-alive';
 
-function cookiesOf(res: request.Response): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const c of (res.headers['set-cookie'] as unknown as string[] | undefined) ?? []) {
-    const [pair] = c.split(';');
-    const at = pair!.indexOf('=');
-    out[pair!.slice(0, at)] = pair!.slice(at + 1);
-  }
-  return out;
-}
-const cookieHeader = (c: Record<string, string>) => Object.entries(c).filter(([, v]) => v !== '').map(([k, v]) => `${k}=${v}`).join('; ');
-const hidden = (page: string, name: string) => new RegExp(`name="${name}" value="([^"]*)"`).exec(page)?.[1];
 const decode = (s: string) => s.replace(/&amp;/g, '&').replace(/&quot;/g, '"').replace(/&#39;/g, "'");
-
-function teamCli(args: string[], databaseUrl: string): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      [path.join(projectRoot(), 'scripts', 'cli.js'), 'team', ...args],
-      { cwd: projectRoot(), env: { ...process.env, DATABASE_URL: databaseUrl }, timeout: 60_000 },
-      (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
-    );
-  });
-}
 
 describe('teams, owners, the assigned-to-me board and runbook citations on the pages', () => {
   let t: TestApp;
@@ -78,11 +56,11 @@ describe('teams, owners, the assigned-to-me board and runbook citations on the p
   });
 
   it('npm run team: creates a team, adds and lists members, audited under the operator', async () => {
-    expect((await teamCli(['create', 'SRE'], t.db.url)).code).toBe(0);
-    const added = await teamCli(['add', 'sre', 'sre-person'], t.db.url);
+    expect((await runCli('team', ['create', 'SRE'], t.db.url)).code).toBe(0);
+    const added = await runCli('team', ['add', 'sre', 'sre-person'], t.db.url);
     expect(added.stdout).toContain('Team "SRE" members: sre-person.');
-    expect((await teamCli(['list'], t.db.url)).stdout).toContain('SRE\tsre-person');
-    const refused = await teamCli(['add', 'SRE', 'nobody'], t.db.url);
+    expect((await runCli('team', ['list'], t.db.url)).stdout).toContain('SRE\tsre-person');
+    const refused = await runCli('team', ['add', 'SRE', 'nobody'], t.db.url);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain('Account "nobody" does not exist.');
     const events = await prisma.auditEvent.findMany({ where: { entity: 'team' }, orderBy: { id: 'asc' } });
