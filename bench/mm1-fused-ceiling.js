@@ -24,8 +24,7 @@ const { FlowSimulation } = require(`${E}flow.runtime.ts`);
 const { Visit } = require(`${E}visit.ts`);
 const { EV_SOURCE, EV_SERVICE_END, EPS, S_QUEUED, S_SERVICE, S_DONE } = require(`${E}runtime.constants.ts`);
 const { runModel } = require(`${E}model.engine.ts`);
-const { SimulationKernel } = require('../libs/models/src/kernel/simulation.kernel.ts');
-const { RandomStream } = require('../libs/models/src/kernel/random.stream.ts');
+const { kernelMM1 } = require('./mm1-kernel');
 
 const fused = process.argv[2] === 'fused';
 const run = FlowSimulation.prototype.run;
@@ -110,36 +109,6 @@ function installFused(sim) {
   };
 }
 
-/** The bare kernel's M/M/1 loop of bench/run-models-bench.js. */
-function kernelMM1(customers, seed) {
-  const k = new SimulationKernel(1024);
-  const rng = new RandomStream(seed, 'bench');
-  let queue = 0;
-  let busy = false;
-  let arrived = 0;
-  k.schedule(rng.exponential(1 / 0.9), 0, null);
-  k.run(
-    1e15,
-    (kind) => {
-      if (kind === 0) {
-        arrived++;
-        if (arrived < customers) k.schedule(k.now + rng.exponential(1 / 0.9), 0, null);
-        if (busy) queue++;
-        else {
-          busy = true;
-          k.schedule(k.now + rng.exponential(1), 1, null);
-        }
-      } else if (queue > 0) {
-        queue--;
-        k.schedule(k.now + rng.exponential(1), 1, null);
-      } else {
-        busy = false;
-      }
-    },
-    { maxEvents: 10 * customers, maxWallMs: 120_000 },
-  );
-  return k.processed;
-}
 
 const cpu = () => {
   const u = process.cpuUsage();
@@ -165,7 +134,7 @@ const hash = crypto
   .digest('hex')
   .slice(0, 16);
 const engineMs = best(() => runModel(input), 7);
-const kernelMs = best(() => kernelMM1(2_000_000, 1), 5);
+const kernelMs = best(() => kernelMM1(2_000_000, 1).events, 5);
 const sp = spawnSync('/usr/bin/python3', [path.join(__dirname, 'mm1-simpy.py'), '200000', '1', 'cpu'], { encoding: 'utf8', timeout: 300_000 });
 const simpyRate = sp.status === 0 ? JSON.parse(sp.stdout.trim().split('\n').pop()).eventsPerSecond / 1000 : NaN;
 const rate = result.stats.events / engineMs;

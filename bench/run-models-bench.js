@@ -73,8 +73,7 @@ if (timeAt > 0) {
   process.stdout.write(`${JSON.stringify({ events, ms })}\n`);
   process.exit(0);
 }
-const { SimulationKernel } = require('../libs/models/src/kernel/simulation.kernel.ts');
-const { RandomStream } = require('../libs/models/src/kernel/random.stream.ts');
+const { kernelMM1 } = require('./mm1-kernel');
 const { runModel } = require('../libs/models/src/engine/model.engine.ts');
 const { loadModelSpec } = require('../libs/models/src/cli/model-cli.ts');
 const { runBaseline } = require('./mm1-baseline');
@@ -114,39 +113,6 @@ const SIMPY_CUSTOMERS = quick ? 20_000 : 200_000;
 const REPEATS = quick ? 2 : 5;
 const SEED_RUNS = quick ? 3 : 9;
 
-function kernelMM1(customers, seed) {
-  const k = new SimulationKernel(1024);
-  const rng = new RandomStream(seed, 'bench');
-  let queue = 0;
-  let busy = false;
-  let arrived = 0;
-  let last = 0;
-  const ARRIVAL = 0;
-  const DEPARTURE = 1;
-  k.schedule(rng.exponential(1 / 0.9), ARRIVAL, null);
-  k.run(
-    1e15,
-    (kind) => {
-      last = k.now;
-      if (kind === ARRIVAL) {
-        arrived++;
-        if (arrived < customers) k.schedule(k.now + rng.exponential(1 / 0.9), ARRIVAL, null);
-        if (busy) queue++;
-        else {
-          busy = true;
-          k.schedule(k.now + rng.exponential(1), DEPARTURE, null);
-        }
-      } else if (queue > 0) {
-        queue--;
-        k.schedule(k.now + rng.exponential(1), DEPARTURE, null);
-      } else {
-        busy = false;
-      }
-    },
-    { maxEvents: 10 * customers, maxWallMs: 120_000 },
-  );
-  return { events: k.processed, simulatedSeconds: last };
-}
 
 /** Best of `repeats` timed runs after one warm-up (the machine is shared: best is least disturbed). */
 function best(fn, repeats) {
