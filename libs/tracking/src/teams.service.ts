@@ -124,9 +124,16 @@ export class TeamsService {
   }
 
   /** Members of a team by name, with when they joined. */
-  async members(teamId: string): Promise<TeamMemberRecord[]> {
-    const rows = await this.prisma.teamMember.findMany({ where: { teamId }, select: { addedAt: true, account: { select: { name: true } } }, orderBy: { account: { name: 'asc' } } });
-    return rows.map((r) => ({ name: r.account.name, addedAt: r.addedAt }));
+  /** The members of each of these teams, by name, in one statement. */
+  async membersOf(teamIds: readonly string[]): Promise<Map<string, TeamMemberRecord[]>> {
+    const rows = await this.prisma.teamMember.findMany({
+      where: { teamId: { in: [...teamIds] } },
+      select: { teamId: true, addedAt: true, account: { select: { name: true } } },
+      orderBy: { account: { name: 'asc' } },
+    });
+    const out = new Map<string, TeamMemberRecord[]>(teamIds.map((id) => [id, []]));
+    for (const r of rows) out.get(r.teamId)?.push({ name: r.account.name, addedAt: r.addedAt });
+    return out;
   }
 
   /** Who owns each of these follow-ups: an account, a team, or free text; absent when nobody does. */

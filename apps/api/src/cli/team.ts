@@ -41,14 +41,16 @@ export async function main(argv: string[] = []): Promise<number> {
     case 'list':
       return teams(async (service) => {
         console.log(['team', 'members'].join('\t'));
-        for (const t of await service.list()) console.log([t.name, (await service.members(t.id)).map((m) => m.name).join(', ') || '-'].join('\t'));
+        const all = await service.list();
+        const members = await service.membersOf(all.map((t) => t.id));
+        for (const t of all) console.log([t.name, members.get(t.id)!.map((m) => m.name).join(', ') || '-'].join('\t'));
         return 0;
       });
     case 'add':
     case 'remove':
       return teams(async (service) => {
         const t = command === 'add' ? await service.addMember(team!, account!, actor) : await service.removeMember(team!, account!, actor);
-        const members = (await service.members(t.id)).map((m) => m.name);
+        const members = (await service.membersOf([t.id])).get(t.id)!.map((m) => m.name);
         console.log(`Team "${t.name}" members: ${members.join(', ') || 'none'}.`);
         return 0;
       });

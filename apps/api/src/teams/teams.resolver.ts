@@ -1,6 +1,6 @@
 import { Args, Int, Mutation, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
 import DataLoader from 'dataloader';
-import { TeamsService, type Principal, type TeamRecord } from '@hindsight/tracking';
+import { TeamsService, type Principal, type TeamMemberRecord, type TeamRecord } from '@hindsight/tracking';
 import { CurrentPrincipal } from '../auth/current-principal.decorator';
 import { RequireRole } from '../auth/roles.decorator';
 import { AllLoaders } from '../common/gql-context';
@@ -41,12 +41,14 @@ export class TeamsResolver {
   @ResolveField(() => TeamMemberConnection, { description: 'Members by name. Pages both ways (at most 100; 20 by default).' })
   async members(
     @Parent() team: TeamRecord,
+    @AllLoaders() loaders: RequestLoaders,
     @Args('first', { type: () => Int, nullable: true }) first: number | null,
     @Args('after', { type: () => String, nullable: true }) after: string | null,
     @Args('last', { type: () => Int, nullable: true }) last: number | null,
     @Args('before', { type: () => String, nullable: true }) before: string | null,
   ) {
-    return listConnection(await this.teams.members(team.id), (m) => m.name, 'NAME', { first, after, last, before });
+    const members = await loaders.of(MemberLoader, () => new MemberLoader(this.teams)).load(team.id);
+    return listConnection(members, (m) => m.name, 'NAME', { first, after, last, before });
   }
 
   @RequireRole('admin')
@@ -80,8 +82,18 @@ type OwnerRow = Awaited<ReturnType<TeamsService['ownerRows']>>[number];
 class OwnerLoader extends DataLoader<string, OwnerRow | null> {
   constructor(teams: TeamsService) {
     super(async (ids) => {
-      const rows = await teams.ownerRows(ids);
-      return ids.map((id) => rows.find((r) => r.id === id) ?? null);
+      const rows = new Map((await teams.ownerRows(ids)).map((r) => [r.id, r]));
+      return ids.map((id) => rows.get(id) ?? null);
+    });
+  }
+}
+
+/** Members of every team on a page in one statement per request. */
+class MemberLoader extends DataLoader<string, TeamMemberRecord[]> {
+  constructor(teams: TeamsService) {
+    super(async (ids) => {
+      const members = await teams.membersOf(ids);
+      return ids.map((id) => members.get(id) ?? []);
     });
   }
 }
