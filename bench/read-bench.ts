@@ -7,6 +7,8 @@
  *   npm --prefix bench/peers ci           # PostGraphile and autocannon, outside the app's install
  *   BENCH_DATABASE_URL=postgresql://…/hindsight_synth_100k node -r ./scripts/register-ts.js bench/read-bench.ts
  *
+ * DURATION, ROUNDS, CONNECTIONS (e.g. 1,10) and CASES (e.g. detail,list) narrow a run.
+ *
  * BENCH_DATABASE_URL is a database filled by `npm run synth` (it is migrated, never written).
  * Prints a JSON line per measurement and a markdown table of medians and same-run ratios.
  */
@@ -26,6 +28,8 @@ const DURATION = Number(process.env.DURATION ?? 5);
 const POOL = 10;
 const CONNECTIONS = (process.env.CONNECTIONS ?? '1,10').split(',').map(Number);
 const ROUNDS = Number(process.env.ROUNDS ?? 2);
+/** CASES=detail,list runs only those cases (default: all). */
+const ONLY = process.env.CASES ? new Set(process.env.CASES.split(',')) : null;
 const root = projectRoot();
 
 const DETAIL_FIELDS = `slug title organization components summary narrative impact source { title url language } started { at precision } detected { at precision }
@@ -54,6 +58,10 @@ interface Case {
 const gql = (query: string) => ({ path: '/graphql', method: 'POST', body: JSON.stringify({ query }) });
 
 function cases(slug: string): Case[] {
+  return allCases(slug).filter((c) => !ONLY || ONLY.has(c.name));
+}
+
+function allCases(slug: string): Case[] {
   return [
     {
       name: 'detail',

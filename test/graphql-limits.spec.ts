@@ -80,6 +80,17 @@ describe('operation limits: a request too large to run is refused before it runs
     expect(viaVariable.errors).toBeUndefined();
   });
 
+  it('judges each request of a repeated document by its own variables (the analysis is remembered per document and variables)', async () => {
+    // 3 × 152,201 with n = 100 (see the test above), about a fiftieth of that with n = 2.
+    const page = 'incidents(first: $n) { nodes { causalFactors { key leadsTo { kind to { key text leadsTo { kind } } } } } }';
+    const query = `query Heavy($n: Int) ${aliases(3, page)}`;
+    for (let round = 0; round < 2; round++) {
+      expect((await post(t, query, {}, { n: 2 })).errors).toBeUndefined();
+      expect((await post(t, query, {}, { n: 100 })).errors?.[0]?.extensions).toMatchObject({ code: 'QUERY_TOO_COMPLEX', measure: 'cost' });
+      expect((await post(t, query, {}, { n: 2 })).errors).toBeUndefined();
+    }
+  });
+
   it('caps aliases, and names the count and the limit', async () => {
     const res = await post(t, aliases(16, 'patterns { nodes { key } }'));
     expect(res.errors?.[0]?.extensions).toMatchObject({ code: 'QUERY_TOO_COMPLEX', measure: 'aliases', aliases: 16, limit: 15 });

@@ -1,3 +1,5 @@
+import type { ApolloServerPlugin } from '@apollo/server' with { 'resolution-mode': 'import' };
+import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/disabled';
 import { ApolloDriver, type ApolloDriverConfig } from '@nestjs/apollo';
 import { Global, Logger, Module, type DynamicModule } from '@nestjs/common';
 import { APP_FILTER, APP_INTERCEPTOR } from '@nestjs/core';
@@ -72,7 +74,16 @@ export class AppModule {
             // introspection and the explorer page that depends on it.
             introspection: config.graphql.introspection,
             // Admission (sizes, cost) first: a refused operation costs nothing further.
-            plugins: [admission, ...(config.graphql.introspection ? [explorerLandingPage()] : []), inputGuardPlugin(), graphqlMetricsPlugin(metrics), legacyJsonStatusPlugin()],
+            // Apollo's cache-control plugin is on by default and hooks every field's resolution to
+            // collect @cacheControl hints; the schema has none and answers say no-store.
+            plugins: [
+              admission,
+              ...(config.graphql.introspection ? [explorerLandingPage()] : []),
+              inputGuardPlugin(),
+              graphqlMetricsPlugin(metrics),
+              legacyJsonStatusPlugin(),
+              ApolloServerPluginCacheControlDisabled() as ApolloServerPlugin<GqlContext>,
+            ],
             buildSchemaOptions: { scalarsMap: [{ type: Date, scalar: DateTimeScalar }] },
             // Errors are mapped once, in formatError; stacks stay on the server unless HINDSIGHT_DEV_ERRORS.
             autoTransformHttpErrors: false,

@@ -69,8 +69,7 @@ export class GraphqlAdmissionPlugin implements ApolloServerPlugin<GqlContext> {
     return {
       didResolveOperation: async ({ schema, document, operation, request }) => {
         if (!operation) return;
-        const shape = this.limits.checkShape(schema, document);
-        const tooLarge = shape ?? this.limits.checkCost(this.limits.cost(schema, document, request.operationName ?? undefined, request.variables));
+        const tooLarge = this.limits.checkOperation(schema, document, request.operationName ?? undefined, request.variables);
         if (tooLarge) {
           await this.penaltyBox.strike(req);
           throw refusal(tooLarge);

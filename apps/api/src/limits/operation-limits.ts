@@ -36,6 +36,11 @@ const MAX_PAGE_SIZE = 100;
 /** Fields the cost analysis visits at most (fragments are visited at every spread). */
 const MAX_EVALUATED_NODES = 10_000;
 
+/** Costs kept per document, one per (operation name, variables); a client sending endless variable sets only recomputes. */
+const MAX_COSTS_PER_DOCUMENT = 64;
+/** Longest variables JSON a cost is kept under; longer ones are recomputed every time. */
+const MAX_COST_KEY_LENGTH = 2_048;
+
 function tooComplex(measure: Measure, limit: number, found: number | null, explanation: string): AppError {
   const what = found === null ? `more than ${limit}` : String(found);
   const size = measure === 'cost' ? `its cost is ${what}` : measure === 'depth' ? `it is nested ${what} levels deep` : `it has ${what} ${measure}`;
@@ -53,6 +58,15 @@ function tooComplex(measure: Measure, limit: number, found: number | null, expla
  * any other field.
  */
 export class OperationLimits {
+  /**
+   * The shape and cost of each parsed document, so an operation that repeats is analysed once.
+   * Apollo keeps one parsed DocumentNode per distinct query text (its document store, an LRU), so
+   * keying on the node object reuses the analysis exactly as long as Apollo reuses the parse; a
+   * WeakMap lets both go together. The analysis depends only on the schema (fixed for the
+   * server's life), the document, the operation name and the variables.
+   */
+  private readonly analysed = new WeakMap<DocumentNode, { shape: AppError | null; costs: Map<string, number> }>();
+
   constructor(private readonly limits: AppConfig['graphql']) {}
 
   /**
@@ -72,6 +86,23 @@ export class OperationLimits {
       // Not a GraphQL document: Apollo's parse reports where and why.
     }
     return null;
+  }
+
+  /** `checkShape`, then `checkCost` of `cost`: the first refusal, or null; remembered per document (see `analysed`). */
+  checkOperation(schema: GraphQLSchema, document: DocumentNode, operationName: string | undefined, variables: Record<string, unknown> | undefined): AppError | null {
+    let entry = this.analysed.get(document);
+    if (!entry) {
+      entry = { shape: this.checkShape(schema, document), costs: new Map() };
+      this.analysed.set(document, entry);
+    }
+    if (entry.shape) return entry.shape;
+    const key = `${operationName ?? ''}\u0000${variables === undefined ? '' : JSON.stringify(variables)}`;
+    let cost = entry.costs.get(key);
+    if (cost === undefined) {
+      cost = this.cost(schema, document, operationName, variables);
+      if (key.length <= MAX_COST_KEY_LENGTH && entry.costs.size < MAX_COSTS_PER_DOCUMENT) entry.costs.set(key, cost);
+    }
+    return this.checkCost(cost);
   }
 
   /** Aliases, depth (introspection's own nesting aside, which the cost bounds) and directives. */
