@@ -7,7 +7,8 @@
  *   npm --prefix bench/peers ci           # PostGraphile and autocannon, outside the app's install
  *   BENCH_DATABASE_URL=postgresql://…/hindsight_synth_100k node -r ./scripts/register-ts.js bench/read-bench.ts
  *
- * DURATION, ROUNDS, CONNECTIONS (e.g. 1,10) and CASES (e.g. detail,list) narrow a run.
+ * DURATION, ROUNDS, CONNECTIONS (e.g. 1,10) and CASES (e.g. detail,list) narrow a run;
+ * BASELINE_ROOT adds another commit's app to the same run (see below).
  *
  * BENCH_DATABASE_URL is a database filled by `npm run synth` (it is migrated, never written).
  * Prints a JSON line per measurement and a markdown table of medians and same-run ratios.
@@ -49,7 +50,13 @@ const PGL_DETAIL = `slug title organization components summary narrative impact 
     externalReferencesByActionableId(orderBy: POSITION_ASC) { nodes { kind ref url } }
     actionableFactorsByActionableId { nodes { causalFactorByFactorId { key } } } } }`;
 
-type Target = 'hindsight' | 'postgraphile' | 'floor';
+type Target = 'hindsight' | 'baseline' | 'postgraphile' | 'floor';
+/**
+ * BASELINE_ROOT=<dir>: a checkout of another commit (with its own node_modules, or a link to
+ * these) whose app is started too and measured as "baseline", interleaved with this one, for
+ * before/after figures in one run.
+ */
+const BASELINE_ROOT = process.env.BASELINE_ROOT ? path.resolve(process.env.BASELINE_ROOT) : null;
 interface Case {
   name: string;
   requests: Partial<Record<Target, { path: string; method: string; body?: string }>>;
@@ -58,7 +65,9 @@ interface Case {
 const gql = (query: string) => ({ path: '/graphql', method: 'POST', body: JSON.stringify({ query }) });
 
 function cases(slug: string): Case[] {
-  return allCases(slug).filter((c) => !ONLY || ONLY.has(c.name));
+  return allCases(slug)
+    .filter((c) => !ONLY || ONLY.has(c.name))
+    .map((c) => (BASELINE_ROOT && c.requests.hindsight ? { ...c, requests: { hindsight: c.requests.hindsight, baseline: c.requests.hindsight, ...c.requests } } : c));
 }
 
 function allCases(slug: string): Case[] {
@@ -130,34 +139,33 @@ async function main() {
   const { n, slug } = rows[0]!;
   console.error(`read bench on ${n} incidents; detail of ${slug}; ${DURATION}s per cell, connections ${CONNECTIONS.join(',')}, ${ROUNDS} rounds`);
 
-  const [appPort, pglPort, floorPort] = [await freePort(), await freePort(), await freePort()];
-  const app = await start(
-    process.execPath,
-    ['scripts/start.js'],
-    {
-      DATABASE_URL: url!,
-      PORT: String(appPort),
-      LOG_LEVEL: 'silent',
-      SEED_ON_START: 'false',
-      DB_POOL_MAX: String(POOL),
-      RATE_LIMIT_WRITES_PER_TOKEN: '0',
-      RATE_LIMIT_WRITES_PER_ADDRESS: '0',
-      RATE_LIMIT_MODEL_RUNS_PER_TOKEN: '0',
-      RATE_LIMIT_MODEL_RUNS_PER_ADDRESS: '0',
-      RATE_LIMIT_REFUSALS_PER_CLIENT: '0',
-      NODE_ENV: 'production',
-    },
-    root,
-    null,
-  );
+  const [appPort, baselinePort, pglPort, floorPort] = [await freePort(), await freePort(), await freePort(), await freePort()];
+  const appEnv = (port: number) => ({
+    DATABASE_URL: url!,
+    PORT: String(port),
+    LOG_LEVEL: 'silent',
+    SEED_ON_START: 'false',
+    DB_POOL_MAX: String(POOL),
+    RATE_LIMIT_WRITES_PER_TOKEN: '0',
+    RATE_LIMIT_WRITES_PER_ADDRESS: '0',
+    RATE_LIMIT_MODEL_RUNS_PER_TOKEN: '0',
+    RATE_LIMIT_MODEL_RUNS_PER_ADDRESS: '0',
+    RATE_LIMIT_REFUSALS_PER_CLIENT: '0',
+    NODE_ENV: 'production',
+  });
+  const app = await start(process.execPath, ['scripts/start.js'], appEnv(appPort), root, null);
   const children: ChildProcess[] = [app];
   try {
+    if (BASELINE_ROOT) {
+      children.push(await start(process.execPath, ['scripts/start.js'], appEnv(baselinePort), BASELINE_ROOT, null));
+      await waitHttp(baselinePort);
+    }
     const pgl = await start(process.execPath, ['--import', './with-resolvers.mjs', 'postgraphile-server.mjs', url!, String(pglPort), String(POOL)], { GRAPHILE_ENV: 'production' }, path.join(root, 'bench', 'peers'), /listening/);
     children.push(pgl);
     const floor = await start(process.execPath, ['-r', './scripts/register-ts.js', 'bench/read-floor-server.ts', url!, String(floorPort), String(POOL)], {}, root, /listening/);
     children.push(floor);
     await waitHttp(appPort);
-    const ports: Record<Target, number> = { hindsight: appPort, postgraphile: pglPort, floor: floorPort };
+    const ports: Record<Target, number> = { hindsight: appPort, baseline: baselinePort, postgraphile: pglPort, floor: floorPort };
 
     const results: Record<string, { p50: number; p97_5: number; p99: number; rps: number }[]> = {};
     for (const cse of cases(slug)) {
