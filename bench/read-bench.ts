@@ -11,9 +11,11 @@
  * BASELINE_ROOT adds another commit's app to the same run (see below).
  *
  * BENCH_DATABASE_URL is a database filled by `npm run synth` (it is migrated, never written).
- * Prints a JSON line per measurement and a markdown table of medians and same-run ratios.
+ * Prints a JSON line per measurement and a markdown table of medians and same-run ratios, with
+ * each server's CPU time per answered request (read from /proc on Linux).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import { Client } from 'pg';
 import { freePort, projectRoot } from '@hindsight/db';
@@ -32,6 +34,8 @@ const ROUNDS = Number(process.env.ROUNDS ?? 2);
 /** CASES=detail,list runs only those cases (default: all). */
 const ONLY = process.env.CASES ? new Set(process.env.CASES.split(',')) : null;
 const root = projectRoot();
+/** Clock ticks per second of /proc's CPU times (USER_HZ: 100 on Linux). */
+const CLOCK_TICKS = 100;
 
 const DETAIL_FIELDS = `slug title organization components summary narrative impact source { title url language } started { at precision } detected { at precision }
   mitigated { at precision } resolved { at precision } version patterns { key name }
@@ -166,8 +170,9 @@ async function main() {
     children.push(floor);
     await waitHttp(appPort);
     const ports: Record<Target, number> = { hindsight: appPort, baseline: baselinePort, postgraphile: pglPort, floor: floorPort };
+    const pids: Partial<Record<Target, number | undefined>> = { hindsight: app.pid, baseline: BASELINE_ROOT ? children[1]!.pid : undefined, postgraphile: pgl.pid, floor: floor.pid };
 
-    const results: Record<string, { p50: number; p97_5: number; p99: number; rps: number }[]> = {};
+    const results: Record<string, { p50: number; p97_5: number; p99: number; rps: number; cpuMs: number | null }[]> = {};
     for (const cse of cases(slug)) {
       for (const connections of CONNECTIONS) {
         for (let round = 0; round < ROUNDS; round++) {
@@ -181,9 +186,15 @@ async function main() {
               pipelining: 1,
             };
             if (round === 0) await autocannon({ ...opts, duration: 2 });
+            const cpu0 = cpuMsOf(pids[target]);
             const r = await autocannon({ ...opts, duration: DURATION });
+            const cpu1 = cpuMsOf(pids[target]);
             if (r.non2xx > 0 || r.errors > 0) throw new Error(`${cse.name} ${target}: ${r.non2xx} non-2xx, ${r.errors} errors`);
-            const row = { p50: r.latency.p50, p97_5: r.latency.p97_5, p99: r.latency.p99, rps: r.requests.average };
+            const served = r.requests.average * DURATION;
+            // The server process's CPU time (user + system) per answered request: what a request costs
+            // the server itself, which waiting for a core on a shared machine does not inflate.
+            const cpuMs = cpu0 !== null && cpu1 !== null && served > 0 ? (cpu1 - cpu0) / served : null;
+            const row = { p50: r.latency.p50, p97_5: r.latency.p97_5, p99: r.latency.p99, rps: r.requests.average, cpuMs };
             (results[`${cse.name}|${connections}|${target}`] ??= []).push(row);
             console.log(JSON.stringify({ case: cse.name, connections, target, round, ...row }));
           }
@@ -191,8 +202,8 @@ async function main() {
       }
     }
     const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)]!;
-    console.log(`\n| query | conns | target | p50 ms | p97.5 ms | p99 ms | req/s | req/s vs PostGraphile | p97.5 vs floor |`);
-    console.log(`|---|---|---|---|---|---|---|---|---|`);
+    console.log(`\n| query | conns | target | p50 ms | p97.5 ms | p99 ms | req/s | req/s vs PostGraphile | p97.5 vs floor | server CPU ms per request |`);
+    console.log(`|---|---|---|---|---|---|---|---|---|---|`);
     for (const cse of cases(slug)) {
       for (const connections of CONNECTIONS) {
         const get = (t: Target) => results[`${cse.name}|${connections}|${t}`];
@@ -203,12 +214,27 @@ async function main() {
           const fl = get('floor');
           const vsPgl = pgl && t !== 'postgraphile' ? (rps / median(pgl.map((r) => r.rps))).toFixed(2) : '';
           const vsFloor = fl && t !== 'floor' ? (median(rs.map((r) => r.p97_5)) / Math.max(median(fl.map((r) => r.p97_5)), 1)).toFixed(2) : '';
-          console.log(`| ${cse.name} | ${connections} | ${t} | ${median(rs.map((r) => r.p50))} | ${median(rs.map((r) => r.p97_5))} | ${median(rs.map((r) => r.p99))} | ${rps.toFixed(0)} | ${vsPgl} | ${vsFloor} |`);
+          const cpus = rs.flatMap((r) => (r.cpuMs === null ? [] : [r.cpuMs]));
+          const cpu = cpus.length > 0 ? median(cpus).toFixed(2) : '';
+          console.log(`| ${cse.name} | ${connections} | ${t} | ${median(rs.map((r) => r.p50))} | ${median(rs.map((r) => r.p97_5))} | ${median(rs.map((r) => r.p99))} | ${rps.toFixed(0)} | ${vsPgl} | ${vsFloor} | ${cpu} |`);
         }
       }
     }
   } finally {
     for (const child of children) child.kill('SIGTERM');
+  }
+}
+
+/** CPU time (user + system) a process has used, in ms, from /proc (Linux); null elsewhere. */
+function cpuMsOf(pid: number | undefined): number | null {
+  if (!pid) return null;
+  try {
+    // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+  } catch {
+    return null;
   }
 }
 

@@ -147,6 +147,29 @@ export function findInputProblems(
     if (problem) add(field, problem);
   };
 
+  for (const argument of operationArguments(schema, document, operation)) walkNode(argument.value, argument.type, argument.name);
+  return problems;
+}
+
+/** One argument of an operation (or of a fragment it may spread), with its declared type. */
+interface OperationArgument {
+  name: string;
+  value: ValueNode;
+  type: GraphQLInputType;
+}
+
+/**
+ * The arguments an operation's document holds, found by one walk with the schema's type
+ * information. Apollo keeps each distinct query text parsed once, so the same operation node comes
+ * back for a repeated operation and its arguments are looked up instead of walked again; the
+ * values of its variables are still checked on every request.
+ */
+const argumentsOf = new WeakMap<OperationDefinitionNode, { schema: GraphQLSchema; args: OperationArgument[] }>();
+
+function operationArguments(schema: GraphQLSchema, document: DocumentNode, operation: OperationDefinitionNode): OperationArgument[] {
+  const known = argumentsOf.get(operation);
+  if (known && known.schema === schema) return known.args;
+  const args: OperationArgument[] = [];
   const definitions = [operation, ...document.definitions.filter((d) => d.kind === Kind.FRAGMENT_DEFINITION)];
   for (const definition of definitions) {
     const typeInfo = new TypeInfo(schema);
@@ -155,13 +178,14 @@ export function findInputProblems(
       visitWithTypeInfo(typeInfo, {
         Argument(node) {
           const argument = typeInfo.getArgument();
-          if (argument) walkNode(node.value, argument.type, node.name.value);
+          if (argument) args.push({ name: node.name.value, value: node.value, type: argument.type });
           return false;
         },
       }),
     );
   }
-  return problems;
+  argumentsOf.set(operation, { schema, args });
+  return args;
 }
 
 interface ResolvedOperation {
