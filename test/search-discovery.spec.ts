@@ -1,4 +1,5 @@
 import request from 'supertest';
+import { PrismaService } from '@hindsight/db';
 import { issueTokens } from './support/api-tokens';
 import { startTestApp, type TestApp } from './support/test-app';
 
@@ -169,6 +170,63 @@ describe('search across languages, highlights, facets, corrections and related i
     for (const r of related) expect(r.score).toBeCloseTo(r.reasons.reduce((s, x) => s + x.weight, 0), 2);
     const bad = await t.gql(`{ incident(slug: "slack-cache-metastability-2022") { related(first: 0) { score } } }`);
     expect(bad.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+  });
+
+  it('relates incidents that share only a causal structure, or only wording, and says so', async () => {
+    type R = { incident: { related: { incident: { slug: string }; reasons: { kind: string; detail: string; weight: number }[] }[] } };
+    const incident = (slug: string, title: string, component: string, summary: string, factors: { key: string; text: string }[]) => ({
+      slug, title, organization: `${title} Org`, components: [component], summary, narrative: '', patterns: [], status: 'PUBLISHED',
+      source: { title: 'Own notes', url: null, language: 'en' },
+      causalFactors: factors.map((f) => ({ ...f, role: 'CONDITION', component })),
+      // A two-factor cycle: each makes the other worse.
+      causalLinks: factors.length === 2 ? [{ from: factors[0]!.key, to: factors[1]!.key, kind: 'CAUSES' }, { from: factors[1]!.key, to: factors[0]!.key, kind: 'CAUSES' }] : [],
+    });
+    const create = async (input: Record<string, unknown>) => {
+      const res = await t.gql(`mutation($i: CreateIncidentInput!) { createIncident(input: $i) { incident { slug } } }`, { i: input }, editor);
+      expect(res.errors).toBeUndefined();
+    };
+    // No pattern, component or title word in common: only a retry-driven feedback loop.
+    await create(incident('kestrel-ingest-storm', 'Kestrel ingest storm', 'kestrel', 'Writers hammered the ingest tier.', [
+      { key: 'clients-resend', text: 'Ingest clients retry every failed write at once.' },
+      { key: 'tier-slows', text: 'The ingest tier slows under the extra writes.' },
+    ]));
+    await create(incident('osprey-billing-meltdown', 'Osprey billing meltdown', 'osprey', 'Invoices piled up overnight.', [
+      { key: 'jobs-rerun', text: 'Billing jobs retried each failure without backoff.' },
+      { key: 'ledger-slows', text: 'The ledger slowed under the added load.' },
+    ]));
+    // No factors at all: only a word of one's title in the other's record.
+    await create(incident('heron-dispatch-brownout', 'Heron dispatch brownout', 'heron-dispatch', 'Dispatch answered slowly for an hour.', []));
+    await create(incident('sparrow-printer-jam', 'Sparrow printer jam', 'sparrow', 'The printers stopped after a heron nested on the roof.', []));
+
+    const related = async (slug: string) => {
+      const res = await t.gql<R>(`{ incident(slug: "${slug}") { related(first: 20) { incident { slug } reasons { kind detail weight } } } }`);
+      expect(res.errors).toBeUndefined();
+      return res.data.incident.related;
+    };
+    const osprey = (await related('kestrel-ingest-storm')).find((r) => r.incident.slug === 'osprey-billing-meltdown');
+    expect(osprey?.reasons.map((r) => r.kind)).toEqual(['CAUSAL_STRUCTURE', 'CAUSAL_STRUCTURE']);
+    expect(osprey?.reasons.map((r) => r.detail)).toEqual(expect.arrayContaining([expect.stringMatching(/retry-driven feedback loop/), expect.stringMatching(/feedback loop/)]));
+
+    const sparrow = (await related('heron-dispatch-brownout')).find((r) => r.incident.slug === 'sparrow-printer-jam');
+    expect(sparrow?.reasons).toEqual([{ kind: 'SIMILAR_TEXT', detail: expect.stringMatching(/words of the title/), weight: expect.any(Number) }]);
+    expect(sparrow!.reasons[0]!.weight).toBeGreaterThan(0);
+    // The heron incident has no loop, so the loop incidents are not related to it by structure.
+    for (const r of await related('heron-dispatch-brownout')) expect(r.reasons.map((x) => x.kind)).not.toContain('CAUSAL_STRUCTURE');
+  });
+
+  it('reads related incidents for a whole page of incidents in the same statements as for one', async () => {
+    const statements = async (first: number) => {
+      const prisma = t.app.get(PrismaService);
+      const before = prisma.statementCount;
+      const res = await t.gql<{ incidents: { nodes: { related: unknown[] }[] } }>(
+        `query($first: Int) { incidents(first: $first) { nodes { slug related(first: 3) { score reasons { kind } incident { slug title } } } } }`,
+        { first },
+      );
+      expect(res.errors).toBeUndefined();
+      expect(res.data.incidents.nodes).toHaveLength(first);
+      return prisma.statementCount - before;
+    };
+    expect(await statements(4)).toBe(await statements(1));
   });
 
   it('shows matches, corrections, facets, suggestions and related incidents on the pages', async () => {
