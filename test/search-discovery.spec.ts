@@ -28,6 +28,41 @@ organization: Example Pay
 - 04:02 再試行の上限を設定して復旧
 `;
 
+// A German postmortem of our own: its "erreichbar" (reachable) is found by "Erreichbarkeit"
+// only through German stemming; the English stemmer keeps each word whole.
+const GERMAN = `---
+title: Zahlungsdienst nach Überlastungen ausgefallen
+date: 2024-05-14
+organization: Beispiel GmbH
+---
+# Zahlungsdienst ausgefallen
+
+## Zusammenfassung
+Nach einer Änderung der Konfiguration kam es zu wiederholten Überlastungen der Datenbanken. Der Zahlungsdienst war für eine Stunde nicht erreichbar, und die Verbindungen zwischen den Rechenzentren waren gestört.
+
+## Zeitablauf (UTC)
+- 10:02 Die Änderung wird ausgerollt
+- 10:09 Erste Warnungen über die Datenbanken
+- 11:05 Die Änderung wird zurückgenommen und der Dienst ist wieder erreichbar
+`;
+
+// And a Chinese one: no spaces between words, no kana.
+const CHINESE = `---
+title: 支付服务中断
+date: 2024-08-02
+organization: 示例科技
+---
+# 支付服务中断
+
+## 概要
+配置变更后，数据库连接池耗尽，支付服务中断了四十分钟。回滚配置后恢复。
+
+## 时间线 (UTC)
+- 09:10 发布配置变更
+- 09:15 告警：数据库连接池耗尽
+- 09:50 回滚配置，服务恢复
+`;
+
 describe('search across languages, highlights, facets, corrections and related incidents', () => {
   let t: TestApp;
   let editor: Record<string, string>;
@@ -79,6 +114,45 @@ describe('search across languages, highlights, facets, corrections and related i
     expect(await slugs('留決')).toEqual([]);
     const title = (await search('滞留')).edges[0]!.highlights.find((h) => h.field === 'TITLE');
     expect(title?.fragments.filter((f) => f.matched).map((f) => f.text)).toEqual(['滞留']);
+  });
+
+  const importAndPublish = async (document: string) => {
+    type I = { importPostmortem: { incident: { slug: string; version: number; source: { language: string } } } };
+    const imported = await t.gql<I>(`mutation I($input: ImportPostmortemInput!) { importPostmortem(input: $input) { incident { slug version source { language } } } }`, { input: { document } }, editor);
+    expect(imported.errors).toBeUndefined();
+    const draft = imported.data.importPostmortem.incident;
+    const published = await t.gql(`mutation P($slug: String!, $v: Int!) { publishIncident(input: { slug: $slug, expectedVersion: $v }) { incident { slug } } }`, { slug: draft.slug, v: draft.version }, editor);
+    expect(published.errors).toBeUndefined();
+    return draft;
+  };
+
+  it('stems a query in the languages incidents come from: a German inflection not in the text finds it', async () => {
+    // Before any German incident is stored, the query is not parsed as German.
+    expect(await slugs('Erreichbarkeit')).toEqual([]);
+    const draft = await importAndPublish(GERMAN);
+    expect(draft.source.language).toBe('de');
+    // "Erreichbarkeit" (availability) is nowhere in the text, and too far from "erreichbar" for
+    // typo widening; German stemming makes both "erreichbar".
+    expect(await slugs('Erreichbarkeit')).toEqual([draft.slug]);
+    expect(await slugs('verbindend Datenbank')).toEqual([draft.slug]);
+    const original = (await search('Erreichbarkeit')).edges[0]!.highlights.find((h) => h.field === 'ORIGINAL_TEXT');
+    expect(original?.fragments.filter((f) => f.matched).map((f) => f.text)).toEqual(['erreichbar']);
+    // The source's words as written still match.
+    expect(await slugs('Überlastungen')).toEqual([draft.slug]);
+    // Typo widening keeps working beside the extra configuration.
+    expect(await slugs('Zahlungsdeinst')).toEqual([draft.slug]);
+    expect(await slugs('memcahced')).toEqual(['slack-cache-metastability-2022']);
+  });
+
+  it('finds a Chinese incident by a Chinese word, and not by characters that are not adjacent', async () => {
+    const draft = await importAndPublish(CHINESE);
+    expect(draft.source.language).toBe('zh');
+    expect(await slugs('连接池')).toEqual([draft.slug]);
+    expect(await slugs('数据库')).toEqual([draft.slug]);
+    expect(await slugs('支付服务')).toEqual([draft.slug]);
+    expect(await slugs('池数')).toEqual([]);
+    const title = (await search('支付')).edges[0]!.highlights.find((h) => h.field === 'TITLE');
+    expect(title?.fragments.filter((f) => f.matched).map((f) => f.text)).toEqual(['支付']);
   });
 
   it("never widens a typo to a word only a draft holds, nor suggests it", async () => {
