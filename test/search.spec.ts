@@ -149,6 +149,57 @@ describe('full-text search over the seeded incidents', () => {
     expect(await incident()).toEqual(before);
   });
 
+  it('keeps every follow-up edit in the search when several land on one incident at once', async () => {
+    const apache = 'apache-outbound-calls-without-timeouts-2011';
+    type A = { id: string; version: number };
+    const words = ['aardvark', 'bandicoot', 'capybara', 'dugong', 'echidna', 'fossa'];
+    const created: A[] = [];
+    for (const w of words) {
+      const res = await t.gql<{ createActionable: { actionable: A } }>(
+        `mutation($input: CreateActionableInput!) { createActionable(input: $input) { actionable { id version } } }`,
+        { input: { incident: apache, title: `Follow-up ${created.length + 1}` } },
+        editor,
+      );
+      expect(res.errors).toBeUndefined();
+      created.push(res.data.createActionable.actionable);
+    }
+    const edits = await Promise.all(
+      created.map((a, i) =>
+        t.gql(`mutation($input: UpdateActionableInput!) { updateActionable(input: $input) { actionable { version } } }`, { input: { id: a.id, expectedVersion: a.version, patch: { title: `Ask the ${words[i]} team` } } }, editor),
+      ),
+    );
+    for (const e of edits) expect(e.errors).toBeUndefined();
+    for (const w of words) expect({ w, found: await find(w) }).toEqual({ w, found: [apache] });
+  });
+
+  it('keeps a follow-up edit in the search when an incident edit lands at the same moment', async () => {
+    const slack = 'slack-cache-metastability-2022';
+    const created = await t.gql<{ createActionable: { actionable: { id: string; version: number } } }>(
+      `mutation($input: CreateActionableInput!) { createActionable(input: $input) { actionable { id version } } }`,
+      { input: { incident: slack, title: 'Review the cache tier' } },
+      editor,
+    );
+    expect(created.errors).toBeUndefined();
+    let { id, version } = created.data.createActionable.actionable;
+    const rounds: [string, string][] = [['gazelle', 'hyrax'], ['ibex', 'jackal'], ['kinkajou', 'lemming'], ['margay', 'numbat']];
+    for (const [incidentWord, followUpWord] of rounds) {
+      const { version: incidentVersion } = (await t.gql<{ incident: { version: number } }>(`{ incident(slug: "${slack}") { version } }`)).data.incident;
+      const [edit, followUp] = await Promise.all([
+        t.gql(`mutation($input: UpdateIncidentInput!) { updateIncident(input: $input) { incident { version } } }`, { input: { slug: slack, expectedVersion: incidentVersion, patch: { impact: `Seen by the ${incidentWord} team.` } } }, editor),
+        t.gql<{ updateActionable: { actionable: { version: number } } }>(
+          `mutation($input: UpdateActionableInput!) { updateActionable(input: $input) { actionable { version } } }`,
+          { input: { id, expectedVersion: version, patch: { title: `Ask the ${followUpWord} team` } } },
+          editor,
+        ),
+      ]);
+      expect(edit.errors).toBeUndefined();
+      expect(followUp.errors).toBeUndefined();
+      version = followUp.data.updateActionable.actionable.version;
+      expect(await find(incidentWord)).toEqual([slack]);
+      expect({ followUpWord, found: await find(followUpWord) }).toEqual({ followUpWord, found: [slack] });
+    }
+  });
+
   it('finds a causal factor by its title right after the factor is written', async () => {
     const changeprop = 'changeprop-feedback-loop-2016';
     const { version } = (await t.gql<{ incident: { version: number } }>(`{ incident(slug: "${changeprop}") { version } }`)).data.incident;
