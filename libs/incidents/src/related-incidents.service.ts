@@ -72,7 +72,10 @@ const SHAPES: Shape[] = [
     },
     words: RETRY_WORDS,
   },
-  { key: 'cache-store', detail: 'both have a cache in front of a sharded or shared store', test: (g) => g.factors.some((f) => CACHE.test(`${f.component} ${f.text}`)) && g.factors.some((f) => STORE.test(`${f.component} ${f.text}`)),
+  {
+    key: 'cache-store',
+    detail: 'both have a cache in front of a sharded or shared store',
+    test: (g) => g.factors.some((f) => CACHE.test(`${f.component} ${f.text}`)) && g.factors.some((f) => STORE.test(`${f.component} ${f.text}`)),
     words: `(${CACHE_WORDS}) & (${STORE_WORDS})`,
   },
   { key: 'amplifier', detail: 'both have an amplifier that makes a trigger worse', test: (g) => g.links.some((l) => l.kind === 'amplifies') },
