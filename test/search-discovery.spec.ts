@@ -1,4 +1,5 @@
 import request from 'supertest';
+import { PrismaService } from '@hindsight/db';
 import { issueTokens } from './support/api-tokens';
 import { startTestApp, type TestApp } from './support/test-app';
 
@@ -25,6 +26,41 @@ organization: Example Pay
 - 03:10 設定変更を反映
 - 03:25 キュー滞留のアラート
 - 04:02 再試行の上限を設定して復旧
+`;
+
+// A German postmortem of our own: its "erreichbar" (reachable) is found by "Erreichbarkeit"
+// only through German stemming; the English stemmer keeps each word whole.
+const GERMAN = `---
+title: Zahlungsdienst nach Überlastungen ausgefallen
+date: 2024-05-14
+organization: Beispiel GmbH
+---
+# Zahlungsdienst ausgefallen
+
+## Zusammenfassung
+Nach einer Änderung der Konfiguration kam es zu wiederholten Überlastungen der Datenbanken. Der Zahlungsdienst war für eine Stunde nicht erreichbar, und die Verbindungen zwischen den Rechenzentren waren gestört.
+
+## Zeitablauf (UTC)
+- 10:02 Die Änderung wird ausgerollt
+- 10:09 Erste Warnungen über die Datenbanken
+- 11:05 Die Änderung wird zurückgenommen und der Dienst ist wieder erreichbar
+`;
+
+// And a Chinese one: no spaces between words, no kana.
+const CHINESE = `---
+title: 支付服务中断
+date: 2024-08-02
+organization: 示例科技
+---
+# 支付服务中断
+
+## 概要
+配置变更后，数据库连接池耗尽，支付服务中断了四十分钟。回滚配置后恢复。
+
+## 时间线 (UTC)
+- 09:10 发布配置变更
+- 09:15 告警：数据库连接池耗尽
+- 09:50 回滚配置，服务恢复
 `;
 
 describe('search across languages, highlights, facets, corrections and related incidents', () => {
@@ -78,6 +114,45 @@ describe('search across languages, highlights, facets, corrections and related i
     expect(await slugs('留決')).toEqual([]);
     const title = (await search('滞留')).edges[0]!.highlights.find((h) => h.field === 'TITLE');
     expect(title?.fragments.filter((f) => f.matched).map((f) => f.text)).toEqual(['滞留']);
+  });
+
+  const importAndPublish = async (document: string) => {
+    type I = { importPostmortem: { incident: { slug: string; version: number; source: { language: string } } } };
+    const imported = await t.gql<I>(`mutation I($input: ImportPostmortemInput!) { importPostmortem(input: $input) { incident { slug version source { language } } } }`, { input: { document } }, editor);
+    expect(imported.errors).toBeUndefined();
+    const draft = imported.data.importPostmortem.incident;
+    const published = await t.gql(`mutation P($slug: String!, $v: Int!) { publishIncident(input: { slug: $slug, expectedVersion: $v }) { incident { slug } } }`, { slug: draft.slug, v: draft.version }, editor);
+    expect(published.errors).toBeUndefined();
+    return draft;
+  };
+
+  it('stems a query in the languages incidents come from: a German inflection not in the text finds it', async () => {
+    // Before any German incident is stored, the query is not parsed as German.
+    expect(await slugs('Erreichbarkeit')).toEqual([]);
+    const draft = await importAndPublish(GERMAN);
+    expect(draft.source.language).toBe('de');
+    // "Erreichbarkeit" (availability) is nowhere in the text, and too far from "erreichbar" for
+    // typo widening; German stemming makes both "erreichbar".
+    expect(await slugs('Erreichbarkeit')).toEqual([draft.slug]);
+    expect(await slugs('verbindend Datenbank')).toEqual([draft.slug]);
+    const original = (await search('Erreichbarkeit')).edges[0]!.highlights.find((h) => h.field === 'ORIGINAL_TEXT');
+    expect(original?.fragments.filter((f) => f.matched).map((f) => f.text)).toEqual(['erreichbar']);
+    // The source's words as written still match.
+    expect(await slugs('Überlastungen')).toEqual([draft.slug]);
+    // Typo widening keeps working beside the extra configuration.
+    expect(await slugs('Zahlungsdeinst')).toEqual([draft.slug]);
+    expect(await slugs('memcahced')).toEqual(['slack-cache-metastability-2022']);
+  });
+
+  it('finds a Chinese incident by a Chinese word, and not by characters that are not adjacent', async () => {
+    const draft = await importAndPublish(CHINESE);
+    expect(draft.source.language).toBe('zh');
+    expect(await slugs('连接池')).toEqual([draft.slug]);
+    expect(await slugs('数据库')).toEqual([draft.slug]);
+    expect(await slugs('支付服务')).toEqual([draft.slug]);
+    expect(await slugs('池数')).toEqual([]);
+    const title = (await search('支付')).edges[0]!.highlights.find((h) => h.field === 'TITLE');
+    expect(title?.fragments.filter((f) => f.matched).map((f) => f.text)).toEqual(['支付']);
   });
 
   it("never widens a typo to a word only a draft holds, nor suggests it", async () => {
@@ -169,6 +244,63 @@ describe('search across languages, highlights, facets, corrections and related i
     for (const r of related) expect(r.score).toBeCloseTo(r.reasons.reduce((s, x) => s + x.weight, 0), 2);
     const bad = await t.gql(`{ incident(slug: "slack-cache-metastability-2022") { related(first: 0) { score } } }`);
     expect(bad.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+  });
+
+  it('relates incidents that share only a causal structure, or only wording, and says so', async () => {
+    type R = { incident: { related: { incident: { slug: string }; reasons: { kind: string; detail: string; weight: number }[] }[] } };
+    const incident = (slug: string, title: string, component: string, summary: string, factors: { key: string; text: string }[]) => ({
+      slug, title, organization: `${title} Org`, components: [component], summary, narrative: '', patterns: [], status: 'PUBLISHED',
+      source: { title: 'Own notes', url: null, language: 'en' },
+      causalFactors: factors.map((f) => ({ ...f, role: 'CONDITION', component })),
+      // A two-factor cycle: each makes the other worse.
+      causalLinks: factors.length === 2 ? [{ from: factors[0]!.key, to: factors[1]!.key, kind: 'CAUSES' }, { from: factors[1]!.key, to: factors[0]!.key, kind: 'CAUSES' }] : [],
+    });
+    const create = async (input: Record<string, unknown>) => {
+      const res = await t.gql(`mutation($i: CreateIncidentInput!) { createIncident(input: $i) { incident { slug } } }`, { i: input }, editor);
+      expect(res.errors).toBeUndefined();
+    };
+    // No pattern, component or title word in common: only a retry-driven feedback loop.
+    await create(incident('kestrel-ingest-storm', 'Kestrel ingest storm', 'kestrel', 'Writers hammered the ingest tier.', [
+      { key: 'clients-resend', text: 'Ingest clients retry every failed write at once.' },
+      { key: 'tier-slows', text: 'The ingest tier slows under the extra writes.' },
+    ]));
+    await create(incident('osprey-billing-meltdown', 'Osprey billing meltdown', 'osprey', 'Invoices piled up overnight.', [
+      { key: 'jobs-rerun', text: 'Billing jobs retried each failure without backoff.' },
+      { key: 'ledger-slows', text: 'The ledger slowed under the added load.' },
+    ]));
+    // No factors at all: only a word of one's title in the other's record.
+    await create(incident('heron-dispatch-brownout', 'Heron dispatch brownout', 'heron-dispatch', 'Dispatch answered slowly for an hour.', []));
+    await create(incident('sparrow-printer-jam', 'Sparrow printer jam', 'sparrow', 'The printers stopped after a heron nested on the roof.', []));
+
+    const related = async (slug: string) => {
+      const res = await t.gql<R>(`{ incident(slug: "${slug}") { related(first: 20) { incident { slug } reasons { kind detail weight } } } }`);
+      expect(res.errors).toBeUndefined();
+      return res.data.incident.related;
+    };
+    const osprey = (await related('kestrel-ingest-storm')).find((r) => r.incident.slug === 'osprey-billing-meltdown');
+    expect(osprey?.reasons.map((r) => r.kind)).toEqual(['CAUSAL_STRUCTURE', 'CAUSAL_STRUCTURE']);
+    expect(osprey?.reasons.map((r) => r.detail)).toEqual(expect.arrayContaining([expect.stringMatching(/retry-driven feedback loop/), expect.stringMatching(/feedback loop/)]));
+
+    const sparrow = (await related('heron-dispatch-brownout')).find((r) => r.incident.slug === 'sparrow-printer-jam');
+    expect(sparrow?.reasons).toEqual([{ kind: 'SIMILAR_TEXT', detail: expect.stringMatching(/words of the title/), weight: expect.any(Number) }]);
+    expect(sparrow!.reasons[0]!.weight).toBeGreaterThan(0);
+    // The heron incident has no loop, so the loop incidents are not related to it by structure.
+    for (const r of await related('heron-dispatch-brownout')) expect(r.reasons.map((x) => x.kind)).not.toContain('CAUSAL_STRUCTURE');
+  });
+
+  it('reads related incidents for a whole page of incidents in the same statements as for one', async () => {
+    const statements = async (first: number) => {
+      const prisma = t.app.get(PrismaService);
+      const before = prisma.statementCount;
+      const res = await t.gql<{ incidents: { nodes: { related: unknown[] }[] } }>(
+        `query($first: Int) { incidents(first: $first) { nodes { slug related(first: 3) { score reasons { kind } incident { slug title } } } } }`,
+        { first },
+      );
+      expect(res.errors).toBeUndefined();
+      expect(res.data.incidents.nodes).toHaveLength(first);
+      return prisma.statementCount - before;
+    };
+    expect(await statements(4)).toBe(await statements(1));
   });
 
   it('shows matches, corrections, facets, suggestions and related incidents on the pages', async () => {

@@ -9,6 +9,7 @@ const SEARCH = `query S($filter: IncidentFilterInput, $first: Int, $after: Strin
 describe('full-text search over the seeded incidents', () => {
   let t: TestApp;
   let editor: Record<string, string>;
+  let admin: Record<string, string>;
   const find = async (text: string) => {
     const res = await t.gql<Found>(SEARCH, { filter: { text } });
     expect(res.errors).toBeUndefined();
@@ -16,7 +17,9 @@ describe('full-text search over the seeded incidents', () => {
   };
   beforeAll(async () => {
     t = await startTestApp();
-    editor = (await issueTokens(t)).as('editor');
+    const tokens = await issueTokens(t);
+    editor = tokens.as('editor');
+    admin = tokens.as('admin');
   });
   afterAll(async () => {
     await t.close();
@@ -100,5 +103,113 @@ describe('full-text search over the seeded incidents', () => {
     expect(res.errors).toBeUndefined();
     expect(await find('xylophonists')).toEqual(['stackegg-haproxy-session-cap-2015']);
     expect(await find('StackEgg')).toContain('stackegg-haproxy-session-cap-2015');
+  });
+
+  it("finds a follow-up's words right after it is created, edited and deleted, and the incident's own version stays", async () => {
+    const apache = 'apache-outbound-calls-without-timeouts-2011';
+    const incident = async () =>
+      (await t.gql<{ incident: { version: number; updatedAt: string } }>(`{ incident(slug: "${apache}") { version updatedAt } }`)).data.incident;
+    const before = await incident();
+    expect(await find('zeppelin')).not.toContain(apache);
+    expect(await find('pull/9131')).not.toContain(apache);
+
+    type A = { id: string; version: number };
+    const created = await t.gql<{ createActionable: { actionable: A } }>(
+      `mutation($input: CreateActionableInput!) { createActionable(input: $input) { actionable { id version } } }`,
+      { input: { incident: apache, title: 'Put the zeppelin gateway behind a timeout', description: 'Measure the marmoset queue first.', references: ['https://github.com/acme/gateway/pull/9131'] } },
+      editor,
+    );
+    expect(created.errors).toBeUndefined();
+    expect(await find('zeppelin')).toEqual([apache]);
+    expect(await find('marmosets')).toEqual([apache]);
+    expect(await find('pull/9131')).toEqual([apache]);
+
+    const { id, version } = created.data.createActionable.actionable;
+    const updated = await t.gql<{ updateActionable: { actionable: A } }>(
+      `mutation($input: UpdateActionableInput!) { updateActionable(input: $input) { actionable { id version } } }`,
+      { input: { id, expectedVersion: version, patch: { title: 'Put the quokka gateway behind a timeout', references: [] } } },
+      editor,
+    );
+    expect(updated.errors).toBeUndefined();
+    expect(await find('quokka')).toEqual([apache]);
+    expect(await find('zeppelin')).not.toContain(apache);
+    expect(await find('pull/9131')).not.toContain(apache);
+    // The description did not change and is still found.
+    expect(await find('marmoset')).toEqual([apache]);
+
+    const deleted = await t.gql(
+      `mutation($input: DeleteActionableInput!) { deleteActionable(input: $input) { deletedActionableId } }`,
+      { input: { id, expectedVersion: updated.data.updateActionable.actionable.version } },
+      admin,
+    );
+    expect(deleted.errors).toBeUndefined();
+    expect(await find('quokka')).not.toContain(apache);
+    expect(await find('marmoset')).not.toContain(apache);
+    // Follow-up work has its own version: the incident record itself did not change.
+    expect(await incident()).toEqual(before);
+  });
+
+  it('keeps every follow-up edit in the search when several land on one incident at once', async () => {
+    const apache = 'apache-outbound-calls-without-timeouts-2011';
+    type A = { id: string; version: number };
+    const words = ['aardvark', 'bandicoot', 'capybara', 'dugong', 'echidna', 'fossa'];
+    const created: A[] = [];
+    for (const w of words) {
+      const res = await t.gql<{ createActionable: { actionable: A } }>(
+        `mutation($input: CreateActionableInput!) { createActionable(input: $input) { actionable { id version } } }`,
+        { input: { incident: apache, title: `Follow-up ${created.length + 1}` } },
+        editor,
+      );
+      expect(res.errors).toBeUndefined();
+      created.push(res.data.createActionable.actionable);
+    }
+    const edits = await Promise.all(
+      created.map((a, i) =>
+        t.gql(`mutation($input: UpdateActionableInput!) { updateActionable(input: $input) { actionable { version } } }`, { input: { id: a.id, expectedVersion: a.version, patch: { title: `Ask the ${words[i]} team` } } }, editor),
+      ),
+    );
+    for (const e of edits) expect(e.errors).toBeUndefined();
+    for (const w of words) expect({ w, found: await find(w) }).toEqual({ w, found: [apache] });
+  });
+
+  it('keeps a follow-up edit in the search when an incident edit lands at the same moment', async () => {
+    const slack = 'slack-cache-metastability-2022';
+    const created = await t.gql<{ createActionable: { actionable: { id: string; version: number } } }>(
+      `mutation($input: CreateActionableInput!) { createActionable(input: $input) { actionable { id version } } }`,
+      { input: { incident: slack, title: 'Review the cache tier' } },
+      editor,
+    );
+    expect(created.errors).toBeUndefined();
+    let { id, version } = created.data.createActionable.actionable;
+    const rounds: [string, string][] = [['gazelle', 'hyrax'], ['ibex', 'jackal'], ['kinkajou', 'lemming'], ['margay', 'numbat']];
+    for (const [incidentWord, followUpWord] of rounds) {
+      const { version: incidentVersion } = (await t.gql<{ incident: { version: number } }>(`{ incident(slug: "${slack}") { version } }`)).data.incident;
+      const [edit, followUp] = await Promise.all([
+        t.gql(`mutation($input: UpdateIncidentInput!) { updateIncident(input: $input) { incident { version } } }`, { input: { slug: slack, expectedVersion: incidentVersion, patch: { impact: `Seen by the ${incidentWord} team.` } } }, editor),
+        t.gql<{ updateActionable: { actionable: { version: number } } }>(
+          `mutation($input: UpdateActionableInput!) { updateActionable(input: $input) { actionable { version } } }`,
+          { input: { id, expectedVersion: version, patch: { title: `Ask the ${followUpWord} team` } } },
+          editor,
+        ),
+      ]);
+      expect(edit.errors).toBeUndefined();
+      expect(followUp.errors).toBeUndefined();
+      version = followUp.data.updateActionable.actionable.version;
+      expect(await find(incidentWord)).toEqual([slack]);
+      expect({ followUpWord, found: await find(followUpWord) }).toEqual({ followUpWord, found: [slack] });
+    }
+  });
+
+  it('finds a causal factor by its title right after the factor is written', async () => {
+    const changeprop = 'changeprop-feedback-loop-2016';
+    const { version } = (await t.gql<{ incident: { version: number } }>(`{ incident(slug: "${changeprop}") { version } }`)).data.incident;
+    expect(await find('wombat')).not.toContain(changeprop);
+    const res = await t.gql(
+      `mutation($input: UpsertCausalFactorInput!) { upsertCausalFactor(input: $input) { incident { version } } }`,
+      { input: { slug: changeprop, expectedVersion: version, factor: { key: 'wombat-factor', title: 'Wombat dispatcher saturation', role: 'CONDITION', component: null, text: 'A queue grew.' } } },
+      editor,
+    );
+    expect(res.errors).toBeUndefined();
+    expect(await find('wombat')).toEqual([changeprop]);
   });
 });

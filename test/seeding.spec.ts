@@ -103,6 +103,28 @@ describe('seeding the shipped incidents', () => {
     }
   });
 
+  it("rewrites the search of every incident with a pattern whose name a later seed changes, and nothing else", async () => {
+    const prisma = testPrisma(db.url);
+    try {
+      const shipped = seeds();
+      await seedDatabase(prisma, shipped);
+      const key = 'retry-amplification';
+      const holders = (await prisma.incidentPattern.findMany({ where: { pattern: { key } }, select: { incident: { select: { slug: true } } } })).map((h) => h.incident.slug).sort();
+      expect(holders.length).toBeGreaterThan(0);
+      const matching = async (word: string) =>
+        (await prisma.$queryRaw<{ slug: string }[]>`SELECT "slug" FROM "Incident" WHERE "searchDocument" @@ plainto_tsquery('simple', ${word}) ORDER BY "slug"`).map((r) => r.slug);
+      expect(await matching('wildebeest')).toEqual([]);
+      const before = await prisma.incident.findMany({ orderBy: { slug: 'asc' }, select: { slug: true, version: true, updatedAt: true } });
+      const renamed = { ...shipped, patterns: shipped.patterns.map((p) => (p.key === key ? { ...p, name: 'Wildebeest retry stampede' } : p)) };
+      await seedDatabase(prisma, renamed);
+      expect(await matching('wildebeest')).toEqual(holders);
+      // The incidents' own records did not change.
+      expect(await prisma.incident.findMany({ orderBy: { slug: 'asc' }, select: { slug: true, version: true, updatedAt: true } })).toEqual(before);
+    } finally {
+      await prisma.onModuleDestroy();
+    }
+  });
+
   it('names the file and field of a bad seed before writing anything', () => {
     const doc = { ...seeds().incidents[0]!, timeline: [{ key: 'x', asWritten: '02:3X', at: '2016-05-05 02:30', precision: 'ten_minutes', kind: 'trigger', text: 'x' }] };
     expect(() => validateIncidentDocument(doc, 'incidents/x.json')).toThrow(/incidents\/x\.json\.timeline\[0\]\.at: expected an ISO 8601 instant/);

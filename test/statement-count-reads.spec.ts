@@ -1,6 +1,7 @@
 import { Client } from 'pg';
 import { PrismaService } from '@hindsight/db';
 import { loadSyntheticCorpus } from '@hindsight/incidents';
+import { AccountsService, ApiTokensService, TeamsService } from '@hindsight/tracking';
 import { issueTokens } from './support/api-tokens';
 import { startTestApp, type TestApp } from './support/test-app';
 
@@ -17,7 +18,7 @@ const ALL_NESTED = `slug title narrative summary started { at precision } patter
   causalLinks { kind from { key } to { key } }
   actionables { key status owner dueDate priority references { kind ref url } addresses { key } incident { slug } }`;
 
-const QUERIES: Record<string, { query: string; variables?: Record<string, unknown>; editor?: boolean; statements?: number }> = {
+const QUERIES: Record<string, { query: string; variables?: Record<string, unknown>; editor?: boolean; admin?: boolean; statements?: number }> = {
   'incident detail, all nested fields': { query: `query($slug: String!) { incident(slug: $slug) { ${ALL_NESTED} } }`, variables: { slug: 'synth-s1-0' }, statements: 1 },
   'incident list, all nested fields, no count': { query: `{ incidents(first: 100) { pageInfo { hasNextPage endCursor } nodes { ${ALL_NESTED} } } }`, statements: 2 },
   'incident list with totalCount': { query: `{ incidents(first: 100) { totalCount nodes { slug } } }`, statements: 3 },
@@ -36,15 +37,36 @@ const QUERIES: Record<string, { query: string; variables?: Record<string, unknow
   'actionables board by priority': { query: `{ actionables(first: 100, orderBy: PRIORITY) { pageInfo { endCursor } nodes { key scenario { key latestRun { status } } } } }` },
   patterns: { query: `{ patterns(first: 100) { totalCount nodes { key name incidentCount } } }` },
   'drafts with nested fields': { query: `{ draftIncidents(first: 100) { nodes { report { __typename } incident { slug timeline { key } actionables { key references { ref } } patterns { key } } } } }`, editor: true },
+  'incident list with related incidents': {
+    query: `{ incidents(first: 20) { nodes { slug related(first: 3) { score reasons { kind detail weight } incident { slug title patterns { key } } } } } }`,
+  },
+  'text search with highlights, facets and didYouMean': {
+    query: `{ incidents(first: 50, filter: { text: "cache retry" }) { totalCount searchWidened { word } edges { node { slug } highlights { field excerpt fragments { text matched } } }
+      facets(first: 20) { kind distinctValues values { value label count } } didYouMean { text } } }`,
+  },
+  'text search that finds nothing, with didYouMean': {
+    query: `{ incidents(first: 50, filter: { text: "cahe" }) { totalCount nodes { slug } facets { kind values { value } } didYouMean { text totalCount corrections { word replacement } } } }`,
+  },
+  filterSuggestions: { query: `{ a: filterSuggestions(field: COMPONENT, text: "e", first: 50) { value count } b: filterSuggestions(field: OWNER, text: "a", first: 50) { value count } }` },
+  incidentDurationStats: {
+    query: `{ a: incidentDurationStats(metric: TIME_TO_RESOLVE, groupBy: PATTERN, first: 100) { group count approximateCount p50 p90 max histogram }
+      b: incidentDurationStats(metric: TIME_TO_DETECT) { group count p50 } }`,
+  },
+  'teams with members': { query: `{ teams(first: 100) { totalCount nodes { name version members(first: 100) { totalCount nodes { name addedAt } } } } }` },
+  accounts: { query: `{ accounts(first: 100) { nodes { name role lastSignInAt disabledAt } } }`, admin: true },
+  apiTokens: { query: `{ apiTokens(first: 100) { nodes { name role prefix lastUsedAt revokedAt } } }`, admin: true },
 };
 
 describe('statement counts of every list and nested read, at 10 and at 1,000 incidents', () => {
   let t: TestApp;
   let editor: Record<string, string>;
+  let admin: Record<string, string>;
   beforeAll(async () => {
     // Counts, never speed: a loaded machine may take long, so statements get minutes.
     t = await startTestApp({ env: { DB_STATEMENT_TIMEOUT_MS: '300000' } });
-    editor = (await issueTokens(t)).as('editor');
+    const tokens = await issueTokens(t);
+    editor = tokens.as('editor');
+    admin = tokens.as('admin');
   });
   afterAll(async () => {
     await t.close();
@@ -52,11 +74,11 @@ describe('statement counts of every list and nested read, at 10 and at 1,000 inc
 
   const prisma = () => t.app.get(PrismaService);
 
-  /** Objects in the answer that have a key or slug: the rows it returned. */
+  /** Objects in the answer that name something (a key, slug, name, value, group or matched text): the rows it returned. */
   function rowsOf(data: unknown): number {
     if (Array.isArray(data)) return data.reduce((n: number, d) => n + rowsOf(d), 0);
     if (data && typeof data === 'object') {
-      const own = 'key' in data || 'slug' in data ? 1 : 0;
+      const own = ['key', 'slug', 'name', 'value', 'group', 'text'].some((k) => k in data) ? 1 : 0;
       return own + Object.values(data).reduce((n: number, v) => n + rowsOf(v), 0);
     }
     return 0;
@@ -65,10 +87,31 @@ describe('statement counts of every list and nested read, at 10 and at 1,000 inc
   async function statementsOf(name: string): Promise<{ statements: number; rows: number }> {
     const q = QUERIES[name]!;
     const before = prisma().statementCount;
-    const res = await t.gql<Record<string, unknown>>(q.query, q.variables, q.editor ? editor : undefined);
+    const res = await t.gql<Record<string, unknown>>(q.query, q.variables, q.admin ? admin : q.editor ? editor : undefined);
     expect({ name, errors: res.errors }).toEqual({ name, errors: undefined });
     const statements = prisma().statementCount - before;
     return { statements, rows: rowsOf(res.data) };
+  }
+
+  /**
+   * Up to `n` people, teams and API tokens: every team has its number's person and the one
+   * before as members, and the people own follow-ups, so the lists and nested members grow
+   * with the incidents.
+   */
+  async function people(n: number): Promise<void> {
+    const actor = { name: 'test-setup', tokenId: null };
+    const accounts = t.app.get(AccountsService);
+    const teams = t.app.get(TeamsService);
+    const tokens = t.app.get(ApiTokensService);
+    const existing = new Set((await accounts.list()).map((a) => a.name));
+    for (let i = 0; i < n; i++) {
+      if (existing.has(`person-${i}`)) continue;
+      await accounts.create(`person-${i}`, i % 2 === 0 ? 'editor' : 'viewer', actor, `a long password ${i}`);
+      await teams.create(`team-${i}`, actor);
+      await teams.addMember(`team-${i}`, `person-${i}`, actor);
+      if (i > 0) await teams.addMember(`team-${i}`, `person-${i - 1}`, actor);
+      await tokens.create(`token-${i}`, 'viewer', actor);
+    }
   }
 
   /** Makes `n` of the synthetic incidents drafts again (the drafts list shows them). */
@@ -94,6 +137,7 @@ describe('statement counts of every list and nested read, at 10 and at 1,000 inc
       WHERE "owner" IS NOT NULL AND "dueDate" IS NOT NULL GROUP BY "owner" ORDER BY count(*) DESC, "owner" LIMIT 1`;
     QUERIES['actionables board by owner and due date']!.variables = { owner };
     await drafts(3);
+    await people(3);
     // A token's last use is recorded at most once a minute, by the request that uses it: one
     // request first, so that write falls outside the measured queries in both rounds.
     const touchToken = () => t.gql('{ patterns(first: 1) { nodes { key } } }', {}, editor);
@@ -108,6 +152,7 @@ describe('statement counts of every list and nested read, at 10 and at 1,000 inc
 
     await loadSyntheticCorpus(prisma(), { incidents: 996, seed: 1, batchSize: 100 });
     await drafts(100);
+    await people(60);
     await touchToken();
     for (const name of Object.keys(QUERIES)) {
       const big = await statementsOf(name);

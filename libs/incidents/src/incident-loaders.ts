@@ -1,5 +1,6 @@
 import DataLoader from 'dataloader';
 import type { PrismaService } from '@hindsight/db';
+import { findRelatedIncidents, type RelatedIncident } from './related-incidents.service';
 import { actionableTreeStatement, incidentTreeStatement, type ActionableInclude, type IncidentInclude } from './incident-tree-query';
 import type {
   ActionableRecord,
@@ -86,6 +87,39 @@ export class IncidentLoaders {
     });
     return groupBy(actionableIds, rows, (r) => r.actionableId).map((group) => group.map((r) => r.factor));
   });
+
+  /**
+   * `Incident.related(first)` for every incident of the request at once (per distinct `first`):
+   * the statements of `findRelatedIncidents` plus one for the related incidents' records,
+   * whatever the number of incidents asking.
+   */
+  readonly related = new DataLoader<{ id: string; first: number }, RelatedIncident[], string>(
+    async (keys) => {
+      const byFirst = new Map<number, Promise<Map<string, { id: string; score: number; reasons: RelatedIncident['reasons'] }[]> | Error>>();
+      for (const k of keys) {
+        if (!byFirst.has(k.first)) {
+          const ids = keys.filter((x) => x.first === k.first).map((x) => x.id);
+          byFirst.set(k.first, findRelatedIncidents(this.prisma, ids, k.first).catch((e: unknown) => (e instanceof Error ? e : new Error(String(e)))));
+        }
+      }
+      const found = new Map<number, Awaited<ReturnType<typeof findRelatedIncidents>> | Error>();
+      for (const [first, p] of byFirst) found.set(first, await p);
+      const wanted = [...new Set([...found.values()].flatMap((m) => (m instanceof Error ? [] : [...m.values()].flat().map((r) => r.id))))];
+      // One statement even when nothing is related, so the count does not depend on the data.
+      const rows = await this.prisma.incident.findMany({ where: { id: { in: wanted } }, omit: { searchText: true } });
+      for (const r of rows) this.incident.prime(r.id, r);
+      const records = new Map(rows.map((r) => [r.id, r]));
+      return keys.map((k) => {
+        const refs = found.get(k.first)!;
+        if (refs instanceof Error) return refs;
+        return (refs.get(k.id) ?? []).flatMap((r) => {
+          const incident = records.get(r.id);
+          return incident ? [{ incident, score: r.score, reasons: r.reasons }] : [];
+        });
+      });
+    },
+    { cacheKeyFn: (k) => `${k.id}:${k.first}` },
+  );
 
   /** Narratives are large: rows loaded without one get it from here, for all of them in one statement. */
   readonly narrative = new DataLoader<string, string>(async (ids) => {

@@ -18,7 +18,7 @@ export function searchTextOf(doc: IncidentDocument): string {
       doc.impact,
       doc.narrative,
       ...doc.timeline.map((e) => e.text),
-      ...doc.causalFactors.map((f) => `${f.component} ${f.text}`),
+      ...doc.causalFactors.map((f) => `${f.title ?? ''} ${f.component} ${f.text}`),
       ...doc.actionables.map((a) => `${a.title} ${a.description}`),
     ].join('\n'),
   );
@@ -95,7 +95,7 @@ export async function writeIncidents(tx: Tx, changes: IncidentChange[]): Promise
     }
     const claimed = await tx.incident.updateMany({
       where: { id: w.id, version: expected },
-      data: { ...Object.assign({}, ...w.diff.scalars.map((s) => s.columns)), searchText: searchTextOf(w.after.doc), version: { increment: 1 }, updatedAt: now },
+      data: { ...Object.assign({}, ...w.diff.scalars.map((s) => s.columns)), version: { increment: 1 }, updatedAt: now },
     });
     if (claimed.count !== 1) {
       const current = await loadIncidentSnapshot(tx, { id: w.id });
@@ -108,8 +108,34 @@ export async function writeIncidents(tx: Tx, changes: IncidentChange[]): Promise
 
   await writePatterns(tx, touched, patternIds);
   await writeChildren(tx, touched);
-  await writeSearchDocuments(tx, touched.map((w) => ({ incidentId: w.id, doc: w.after.doc })));
+  await writeSearchDocuments(tx, touched.filter((w) => w.before === null).map((w) => ({ incidentId: w.id, doc: w.after.doc })));
+  // An existing incident is read back under the row lock its claim holds: its actionables change
+  // through their own writes (libs/tracking), and one committed since `before` was read must
+  // not drop out of the search document.
+  await refreshSearchDocuments(tx, touched.filter((w) => w.before !== null).map((w) => w.id));
   return results;
+}
+
+/**
+ * Rewrites the search text and search document of stored incidents from what their rows hold
+ * now, inside the caller's transaction. For writes that change indexed content outside an
+ * incident document: an actionable's own create, edit or delete, a pattern renamed. The
+ * incident rows are locked first (`FOR NO KEY UPDATE`, in id order), so of two writers touching
+ * one incident the second reads what the first committed and neither leaves a stale document.
+ */
+export async function refreshSearchDocuments(tx: Tx, incidentIds: readonly string[]): Promise<void> {
+  const ids = [...new Set(incidentIds)].sort();
+  if (ids.length === 0) return;
+  await tx.$queryRaw`SELECT "id" FROM "Incident" WHERE "id" = ANY(${ids}::uuid[]) ORDER BY "id" FOR NO KEY UPDATE`;
+  const items: { incidentId: string; doc: IncidentDocument }[] = [];
+  for (const id of ids) {
+    const snapshot = await loadIncidentSnapshot(tx, { id });
+    if (!snapshot) continue;
+    // Raw, so the incident's updatedAt and version stay as they are: its own record did not change.
+    await tx.$executeRaw`UPDATE "Incident" SET "searchText" = ${searchTextOf(snapshot.doc)} WHERE "id" = ${id}::uuid`;
+    items.push({ incidentId: id, doc: snapshot.doc });
+  }
+  await writeSearchDocuments(tx, items);
 }
 
 export async function writeIncident(tx: Tx, change: IncidentChange): Promise<IncidentWrite> {

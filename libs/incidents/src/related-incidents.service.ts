@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Prisma, PrismaService } from '@hindsight/db';
+import { PrismaService } from '@hindsight/db';
 import { AppError } from '@hindsight/domain';
 import type { IncidentRecord } from './incident.types';
 
@@ -23,6 +23,8 @@ export interface RelatedIncident {
 
 /** Candidates considered before the causal structure is compared; bounds the work at any corpus size. */
 const CANDIDATES = 60;
+/** Candidates per shared causal shape (found by the shape's words, then checked on the graph). */
+const SHAPE_CANDIDATES = 20;
 const MAX_RELATED = 20;
 
 /** Weights: a shared failure pattern says the most, then the causal shape, then a component, then wording. */
@@ -36,6 +38,12 @@ interface Shape {
   key: string;
   detail: string;
   test: (g: CausalGraph) => boolean;
+  /**
+   * Words (a `simple` tsquery over the search document) an incident with this shape is bound to
+   * hold, so incidents sharing only the shape are found through the document's GIN index; the
+   * shape itself is then checked on their graphs. Shapes decided by links alone have none.
+   */
+  words?: string;
 }
 
 interface CausalGraph {
@@ -49,6 +57,10 @@ const STORE = /\b(?:shard(?:s|ed)?|database|db|mysql|postgres(?:ql)?|vitess|cass
 const TIMEOUT = /\btime-?outs?\b/i;
 const LIMIT = /\b(?:limit|cap|maximum|max|pool|quota|exhaust(?:ed|ion)?)\b/i;
 
+const RETRY_WORDS = 'retry | retries | retried | retrying';
+const CACHE_WORDS = 'cache | caches | caching | memcache | memcached | redis | varnish | cdn';
+const STORE_WORDS = 'shard | shards | sharded | database | db | mysql | postgres | postgresql | vitess | cassandra | store | keyspace';
+
 const SHAPES: Shape[] = [
   { key: 'loop', detail: 'both have a feedback loop (a cycle of causal links)', test: (g) => loopFactorIds(g).size > 0 },
   {
@@ -58,11 +70,22 @@ const SHAPES: Shape[] = [
       const inLoop = loopFactorIds(g);
       return g.factors.some((f) => inLoop.has(f.id) && RETRY.test(f.text));
     },
+    words: RETRY_WORDS,
   },
-  { key: 'cache-store', detail: 'both have a cache in front of a sharded or shared store', test: (g) => g.factors.some((f) => CACHE.test(`${f.component} ${f.text}`)) && g.factors.some((f) => STORE.test(`${f.component} ${f.text}`)) },
+  {
+    key: 'cache-store',
+    detail: 'both have a cache in front of a sharded or shared store',
+    test: (g) => g.factors.some((f) => CACHE.test(`${f.component} ${f.text}`)) && g.factors.some((f) => STORE.test(`${f.component} ${f.text}`)),
+    words: `(${CACHE_WORDS}) & (${STORE_WORDS})`,
+  },
   { key: 'amplifier', detail: 'both have an amplifier that makes a trigger worse', test: (g) => g.links.some((l) => l.kind === 'amplifies') },
-  { key: 'timeouts', detail: 'both involve missing or wrong timeouts', test: (g) => g.factors.some((f) => TIMEOUT.test(f.text)) },
-  { key: 'capacity-limit', detail: 'both hit a capacity limit', test: (g) => g.factors.some((f) => f.role !== 'mitigating' && LIMIT.test(f.text)) },
+  { key: 'timeouts', detail: 'both involve missing or wrong timeouts', test: (g) => g.factors.some((f) => TIMEOUT.test(f.text)), words: 'timeout | timeouts' },
+  {
+    key: 'capacity-limit',
+    detail: 'both hit a capacity limit',
+    test: (g) => g.factors.some((f) => f.role !== 'mitigating' && LIMIT.test(f.text)),
+    words: 'limit | limits | cap | maximum | max | pool | quota | exhaust | exhausted | exhaustion',
+  },
 ];
 
 /** Factors on a directed cycle of causal links (depth-first search from each factor). */
@@ -87,89 +110,130 @@ function loopFactorIds(g: CausalGraph): Set<string> {
   return onLoop;
 }
 
+/** Related incidents of one incident, by id: what `findRelatedIncidents` returns per incident. */
+export interface RelatedIncidentRef {
+  id: string;
+  score: number;
+  reasons: RelationReason[];
+}
+
+export function checkRelatedFirst(first: number): void {
+  if (!Number.isInteger(first) || first < 1 || first > MAX_RELATED) throw AppError.badField('first', `expected 1 to ${MAX_RELATED}`);
+}
+
+type Db = Pick<PrismaService, '$queryRaw'>;
+
 /**
- * Incidents related to one incident, ranked, each with its reasons: shared failure patterns
- * (rarer patterns weigh more), shared components (case-insensitive), the same causal shapes
- * (see SHAPES), and similar wording (full-text rank of the other's document against this
- * incident's title and components). Candidates come from the indexes (patterns, components,
- * the search document), so the cost is bounded whatever the corpus size.
+ * Incidents related to each of several incidents, ranked, each with its reasons: shared failure
+ * patterns (rarer patterns weigh more), shared components (case-insensitive), the same causal
+ * shapes (see SHAPES), and similar wording (full-text rank of the other's document against this
+ * incident's title and components). Candidates come from the indexes (patterns, the search
+ * document: by title and component words, and by the words of each causal shape the incident
+ * has), so the cost is bounded whatever the corpus size. Five statements for any number of
+ * incidents: their graphs (two), the candidates of all of them, and the candidates' graphs (two).
+ */
+export async function findRelatedIncidents(db: Db, incidentIds: readonly string[], first: number): Promise<Map<string, RelatedIncidentRef[]>> {
+  checkRelatedFirst(first);
+  const ids = [...new Set(incidentIds)];
+  const result = new Map<string, RelatedIncidentRef[]>(ids.map((id) => [id, []]));
+  if (ids.length === 0) return result;
+  const mine = await graphsOf(db, ids);
+  const shapesOf = new Map(ids.map((id) => [id, SHAPES.filter((s) => s.test(mine.get(id)!))]));
+  const shapeQueries = ids.flatMap((id) => shapesOf.get(id)!.filter((s) => s.words).map((s) => ({ id, words: s.words! })));
+  const candidates = await db.$queryRaw<
+    { me: string; id: string; patterns: string[] | null; pattern_weight: number; components: string[] | null; text_rank: number }[]
+  >`
+    WITH me AS (SELECT i."id", i."title", i."components" FROM "Incident" i WHERE i."id" = ANY(${ids}::uuid[])),
+    total AS (SELECT greatest(count(*), 1)::float8 AS n FROM "Incident" WHERE "status" = 'published'),
+    my_patterns AS (
+      SELECT ip."incidentId" AS me_id, ip."patternId", p."name",
+        ln((SELECT n FROM total) / greatest((SELECT count(*) FROM "IncidentPattern" x WHERE x."patternId" = ip."patternId"), 1)) + 1 AS idf
+      FROM "IncidentPattern" ip JOIN "Pattern" p ON p."id" = ip."patternId" WHERE ip."incidentId" IN (SELECT "id" FROM me)
+    ),
+    by_pattern AS (
+      SELECT me."id" AS me_id, c.* FROM me CROSS JOIN LATERAL (
+        SELECT ip."incidentId" AS id, array_agg(mp."name" ORDER BY mp."name") AS patterns, sum(mp.idf)::float8 AS pattern_weight
+        FROM my_patterns mp JOIN "IncidentPattern" ip ON ip."patternId" = mp."patternId"
+        WHERE mp.me_id = me."id" AND ip."incidentId" <> me."id" GROUP BY ip."incidentId"
+        ORDER BY pattern_weight DESC, ip."incidentId" LIMIT ${CANDIDATES}) c
+    ),
+    my_text AS (
+      SELECT me."id" AS me_id, (SELECT to_tsquery('simple', string_agg(quote_literal(w), ' | ')) FROM (
+        SELECT DISTINCT w FROM regexp_split_to_table(lower(me."title" || ' ' || array_to_string(me."components", ' ')), '[^[:alnum:]]+') AS w WHERE length(w) >= 4
+      ) t) AS q FROM me
+    ),
+    by_text AS (
+      SELECT t.me_id, c.* FROM my_text t CROSS JOIN LATERAL (
+        SELECT i."id", ts_rank(i."searchDocument", t.q, 1)::float8 AS text_rank
+        FROM "Incident" i
+        WHERE t.q IS NOT NULL AND i."status" = 'published' AND i."id" <> t.me_id AND i."searchDocument" @@ t.q
+        ORDER BY text_rank DESC, i."id" LIMIT ${CANDIDATES}) c
+    ),
+    by_shape AS (
+      SELECT s.me_id, c."id" FROM unnest(${shapeQueries.map((q) => q.id)}::uuid[], ${shapeQueries.map((q) => q.words)}::text[]) AS s(me_id, words)
+      CROSS JOIN LATERAL (
+        SELECT i."id" FROM "Incident" i
+        WHERE i."status" = 'published' AND i."id" <> s.me_id AND i."searchDocument" @@ to_tsquery('simple', s.words)
+        LIMIT ${SHAPE_CANDIDATES}) c
+    ),
+    pairs AS (SELECT me_id, id FROM by_pattern UNION SELECT me_id, id FROM by_text UNION SELECT me_id, id FROM by_shape)
+    SELECT pairs.me_id::text AS me, pairs.id::text AS id, bp.patterns, COALESCE(bp.pattern_weight, 0)::float8 AS pattern_weight,
+      (SELECT array_agg(DISTINCT c) FROM unnest(i."components") AS c
+        WHERE lower(c) IN (SELECT lower(x) FROM me, unnest(me."components") AS x WHERE me."id" = pairs.me_id)) AS components,
+      COALESCE(bt.text_rank, 0)::float8 AS text_rank
+    FROM pairs JOIN "Incident" i ON i."id" = pairs.id AND i."status" = 'published'
+    LEFT JOIN by_pattern bp ON bp.me_id = pairs.me_id AND bp.id = pairs.id
+    LEFT JOIN by_text bt ON bt.me_id = pairs.me_id AND bt.id = pairs.id`;
+  // No shortcut when there are no candidates: the same statements whatever the data.
+  const theirs = await graphsOf(db, [...new Set(candidates.map((c) => c.id))].filter((id) => !mine.has(id)));
+  const graphOf = (id: string) => mine.get(id) ?? theirs.get(id) ?? { factors: [], links: [] };
+  const scored = new Map<string, RelatedIncidentRef[]>(ids.map((id) => [id, []]));
+  for (const c of candidates) {
+    const reasons: RelationReason[] = [];
+    const patterns = c.patterns ?? [];
+    // The idf-weighted sum, spread over the shared patterns.
+    for (const name of patterns) reasons.push({ kind: 'SHARED_PATTERN', detail: name, weight: round((WEIGHT.pattern * c.pattern_weight) / patterns.length) });
+    for (const comp of c.components ?? []) reasons.push({ kind: 'SHARED_COMPONENT', detail: comp, weight: WEIGHT.component });
+    const graph = graphOf(c.id);
+    for (const shape of shapesOf.get(c.me) ?? []) if (shape.test(graph)) reasons.push({ kind: 'CAUSAL_STRUCTURE', detail: shape.detail, weight: WEIGHT.structure });
+    if (c.text_rank > 0) reasons.push({ kind: 'SIMILAR_TEXT', detail: 'words of the title or components appear in its record', weight: round(WEIGHT.text * c.text_rank) });
+    scored.get(c.me)!.push({ id: c.id, reasons, score: round(reasons.reduce((s, r) => s + r.weight, 0)) });
+  }
+  for (const [id, list] of scored) {
+    result.set(id, list.filter((s) => s.score > 0).sort((a, b) => b.score - a.score || a.id.localeCompare(b.id)).slice(0, first));
+  }
+  return result;
+}
+
+async function graphsOf(db: Db, ids: string[]): Promise<Map<string, CausalGraph>> {
+  const graphs = new Map<string, CausalGraph>(ids.map((id) => [id, { factors: [], links: [] }]));
+  const factors = await db.$queryRaw<{ incidentId: string; id: string; role: string; component: string; text: string }[]>`
+    SELECT "incidentId"::text AS "incidentId", "id"::text AS id, "role"::text AS role, "component", "text" FROM "CausalFactor" WHERE "incidentId" = ANY(${ids}::uuid[])`;
+  const links = await db.$queryRaw<{ incidentId: string; fromId: string; toId: string; kind: string }[]>`
+    SELECT "incidentId"::text AS "incidentId", "fromId"::text AS "fromId", "toId"::text AS "toId", "kind"::text AS kind FROM "CausalLink" WHERE "incidentId" = ANY(${ids}::uuid[])`;
+  for (const f of factors) graphs.get(f.incidentId)?.factors.push(f);
+  for (const l of links) graphs.get(l.incidentId)?.links.push(l);
+  return graphs;
+}
+
+/**
+ * Related incidents of one incident with their records, for the incident page. GraphQL's
+ * `Incident.related` goes through the request's `IncidentLoaders.related` instead, so a list of
+ * incidents asks for all of theirs at once.
  */
 @Injectable()
 export class RelatedIncidentsService {
   constructor(private readonly prisma: PrismaService) {}
 
   async related(incidentId: string, first = 5): Promise<RelatedIncident[]> {
-    if (!Number.isInteger(first) || first < 1 || first > MAX_RELATED) throw AppError.badField('first', `expected 1 to ${MAX_RELATED}`);
-    const candidates = await this.prisma.$queryRaw<
-      { id: string; patterns: string[] | null; pattern_weight: number; components: string[] | null; text_rank: number }[]
-    >`
-      WITH me AS (SELECT i."id", i."title", i."components" FROM "Incident" i WHERE i."id" = ${incidentId}::uuid),
-      total AS (SELECT greatest(count(*), 1)::float8 AS n FROM "Incident" WHERE "status" = 'published'),
-      my_patterns AS (
-        SELECT ip."patternId", p."name", ln((SELECT n FROM total) / greatest((SELECT count(*) FROM "IncidentPattern" x WHERE x."patternId" = ip."patternId"), 1)) + 1 AS idf
-        FROM "IncidentPattern" ip JOIN "Pattern" p ON p."id" = ip."patternId" WHERE ip."incidentId" = ${incidentId}::uuid
-      ),
-      by_pattern AS (
-        SELECT ip."incidentId" AS id, array_agg(mp."name" ORDER BY mp."name") AS patterns, sum(mp.idf)::float8 AS pattern_weight
-        FROM my_patterns mp JOIN "IncidentPattern" ip ON ip."patternId" = mp."patternId"
-        WHERE ip."incidentId" <> ${incidentId}::uuid GROUP BY ip."incidentId"
-        ORDER BY pattern_weight DESC LIMIT ${CANDIDATES}
-      ),
-      my_text AS (
-        SELECT to_tsquery('simple', string_agg(quote_literal(w), ' | ')) AS q FROM (
-          SELECT DISTINCT w FROM me, regexp_split_to_table(lower(me."title" || ' ' || array_to_string(me."components", ' ')), '[^[:alnum:]]+') AS w WHERE length(w) >= 4
-        ) t
-      ),
-      by_text AS (
-        SELECT i."id", ts_rank(i."searchDocument", t.q, 1)::float8 AS text_rank
-        FROM "Incident" i, my_text t
-        WHERE t.q IS NOT NULL AND i."status" = 'published' AND i."id" <> ${incidentId}::uuid AND i."searchDocument" @@ t.q
-        ORDER BY text_rank DESC LIMIT ${CANDIDATES}
-      ),
-      ids AS (SELECT id FROM by_pattern UNION SELECT id FROM by_text)
-      SELECT ids.id::text AS id, bp.patterns, COALESCE(bp.pattern_weight, 0)::float8 AS pattern_weight,
-        (SELECT array_agg(DISTINCT c) FROM unnest(i."components") AS c, me WHERE lower(c) IN (SELECT lower(x) FROM unnest(me."components") AS x)) AS components,
-        COALESCE(bt.text_rank, 0)::float8 AS text_rank
-      FROM ids JOIN "Incident" i ON i."id" = ids.id AND i."status" = 'published'
-      LEFT JOIN by_pattern bp ON bp.id = ids.id LEFT JOIN by_text bt ON bt.id = ids.id`;
-    if (candidates.length === 0) return [];
-    const graphs = await this.graphsOf([incidentId, ...candidates.map((c) => c.id)]);
-    const myShapes = SHAPES.filter((s) => s.test(graphs.get(incidentId) ?? { factors: [], links: [] }));
-    const scored = candidates.map((c) => {
-      const reasons: RelationReason[] = [];
-      for (const name of c.patterns ?? []) reasons.push({ kind: 'SHARED_PATTERN', detail: name, weight: 0 });
-      const patternReasons = reasons.length;
-      if (patternReasons > 0) {
-        // The idf-weighted sum, spread over the shared patterns.
-        for (const r of reasons) r.weight = round((WEIGHT.pattern * c.pattern_weight) / patternReasons);
-      }
-      for (const comp of c.components ?? []) reasons.push({ kind: 'SHARED_COMPONENT', detail: comp, weight: WEIGHT.component });
-      const graph = graphs.get(c.id) ?? { factors: [], links: [] };
-      for (const shape of myShapes) if (shape.test(graph)) reasons.push({ kind: 'CAUSAL_STRUCTURE', detail: shape.detail, weight: WEIGHT.structure });
-      if (c.text_rank > 0) reasons.push({ kind: 'SIMILAR_TEXT', detail: 'words of the title or components appear in its record', weight: round(WEIGHT.text * c.text_rank) });
-      return { id: c.id, reasons, score: round(reasons.reduce((s, r) => s + r.weight, 0)) };
-    });
-    const top = scored.filter((s) => s.score > 0).sort((a, b) => b.score - a.score || a.id.localeCompare(b.id)).slice(0, first);
-    const rows = await this.prisma.incident.findMany({ where: { id: { in: top.map((t) => t.id) } } });
+    const top = (await findRelatedIncidents(this.prisma, [incidentId], first)).get(incidentId) ?? [];
+    if (top.length === 0) return [];
+    const rows = await this.prisma.incident.findMany({ where: { id: { in: top.map((t) => t.id) } }, omit: { searchText: true } });
     const byId = new Map(rows.map((r) => [r.id, r]));
     return top.flatMap((t) => {
       const incident = byId.get(t.id);
       return incident ? [{ incident, score: t.score, reasons: t.reasons }] : [];
     });
-  }
-
-  private async graphsOf(ids: string[]): Promise<Map<string, CausalGraph>> {
-    const list = Prisma.join(ids.map((id) => Prisma.sql`${id}::uuid`));
-    const [factors, links] = await Promise.all([
-      this.prisma.$queryRaw<{ incidentId: string; id: string; role: string; component: string; text: string }[]>`
-        SELECT "incidentId"::text AS "incidentId", "id"::text AS id, "role"::text AS role, "component", "text" FROM "CausalFactor" WHERE "incidentId" IN (${list})`,
-      this.prisma.$queryRaw<{ incidentId: string; fromId: string; toId: string; kind: string }[]>`
-        SELECT "incidentId"::text AS "incidentId", "fromId"::text AS "fromId", "toId"::text AS "toId", "kind"::text AS kind FROM "CausalLink" WHERE "incidentId" IN (${list})`,
-    ]);
-    const graphs = new Map<string, CausalGraph>(ids.map((id) => [id, { factors: [], links: [] }]));
-    for (const f of factors) graphs.get(f.incidentId)?.factors.push(f);
-    for (const l of links) graphs.get(l.incidentId)?.links.push(l);
-    return graphs;
   }
 }
 

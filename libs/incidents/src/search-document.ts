@@ -4,7 +4,7 @@ import { cjkBigrams, stemmingConfigFor } from './search-language';
 
 type Tx = Prisma.TransactionClient;
 
-/** Searchable text by weight: A title, B summary/impact/organization/components/patterns/tags, C factors/actionables/timeline, D the rest. */
+/** Searchable text by weight: A title, B summary/impact/organization/components/patterns/tags, C factors (title, component, text)/actionables/timeline, D the rest. */
 export interface SearchSections {
   A: string;
   B: string;
@@ -42,7 +42,7 @@ export function searchSectionsOf(doc: IncidentDocument, patternNames: string[]):
       doc.source.originalText ?? '',
     ]),
     C: fold([
-      ...doc.causalFactors.map((f) => `${f.component ?? ''} ${f.text}`),
+      ...doc.causalFactors.map((f) => `${f.title ?? ''} ${f.component ?? ''} ${f.text}`),
       ...doc.actionables.map((a) => `${a.title} ${a.description}`),
       ...doc.timeline.map((e) => e.text),
     ]),

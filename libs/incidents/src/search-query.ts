@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Prisma } from '@hindsight/db';
 import { foldText } from '@hindsight/domain';
-import { cjkBigrams } from './search-language';
+import { cjkBigrams, stemmingConfigFor } from './search-language';
 
 type Db = Pick<Prisma.TransactionClient, '$queryRaw'>;
 
@@ -21,6 +21,8 @@ export interface TextSearch {
   widened: { word: string; alternatives: string[] }[];
   /** Distinguishes cursors of one search from another's: ranks only compare within a search. */
   fingerprint: string;
+  /** The text-search configurations the query is parsed under: english, simple, then the stemming configurations of the stored incidents' languages. */
+  configs: string[];
 }
 
 /**
@@ -49,11 +51,32 @@ function candidateWords(text: string): string[] {
   return [...words];
 }
 
-const bothConfigs = (text: string) => Prisma.sql`(plainto_tsquery('english', ${text}) || plainto_tsquery('simple', ${text}))`;
+/**
+ * The stemming configurations of the languages stored incidents come from, besides english: a
+ * document's original text is stemmed in its language (search-document.ts), so the query is
+ * stemmed the same way, but only in the languages that are there. One statement: a loose scan
+ * of the `sourceLanguage` index, one probe per distinct language, whatever the corpus size.
+ */
+async function languageConfigs(db: Db): Promise<string[]> {
+  const rows = await db.$queryRaw<{ language: string }[]>`
+    WITH RECURSIVE l AS (
+      (SELECT "sourceLanguage" AS language FROM "Incident" ORDER BY "sourceLanguage" LIMIT 1)
+      UNION ALL
+      SELECT (SELECT "sourceLanguage" FROM "Incident" WHERE "sourceLanguage" > l.language ORDER BY "sourceLanguage" LIMIT 1) FROM l WHERE l.language IS NOT NULL
+    )
+    SELECT language FROM l WHERE language IS NOT NULL`;
+  const configs = new Set(rows.map((r) => stemmingConfigFor(r.language)).filter((c): c is string => c !== null && c !== 'english'));
+  return [...configs].sort();
+}
+
+/** A word or phrase under every configuration of the query, OR-ed. */
+const underAll = (configs: readonly string[], text: string, parse: 'plainto_tsquery' | 'websearch_to_tsquery') =>
+  Prisma.sql`(${Prisma.join(configs.map((c) => Prisma.sql`${Prisma.raw(parse)}(${c}::regconfig, ${text})`), ' || ')})`;
 
 /**
  * Builds the tsquery for a search: `websearch_to_tsquery` syntax (any order, "quoted phrases",
- * -exclusion, or) under the english (stemmed) and simple configurations, with every word the
+ * -exclusion, or) under the english (stemmed) and simple configurations, and the stemming
+ * configuration of every other language stored incidents come from, with every word the
  * index does not know OR-ed with its closest known words (trigram similarity over the
  * vocabulary, `SearchLexicon`, then edit distance) ("parsiod" → parsoid), each checked to be in
  * a published incident. One statement looks the unknown words up.
@@ -76,14 +99,15 @@ export async function buildTextSearch(db: Db, raw: string): Promise<TextSearch> 
         FROM unnest(${words}::text[]) AS q(w)
         WHERE NOT EXISTS (SELECT 1 FROM "SearchWord" s JOIN "Incident" i ON i."id" = s."incidentId" AND i."status" = 'published'
                           WHERE s."word" = q.w)`;
-  let tsquery = Prisma.sql`(websearch_to_tsquery('english', ${text}) || websearch_to_tsquery('simple', ${text}))`;
+  const configs = ['english', 'simple', ...(await languageConfigs(db))];
+  let tsquery = underAll(configs, text, 'websearch_to_tsquery');
   for (const { word, alternatives } of widened) {
     if (alternatives.length === 0) continue;
-    const substitute = Prisma.join([word, ...alternatives].map(bothConfigs), ' || ');
-    for (const config of ['english', 'simple']) {
+    const substitute = Prisma.join([word, ...alternatives].map((w) => underAll(configs, w, 'plainto_tsquery')), ' || ');
+    for (const config of configs) {
       tsquery = Prisma.sql`ts_rewrite(${tsquery}, plainto_tsquery(${config}::regconfig, ${word}), (${substitute}))`;
     }
   }
   const fingerprint = createHash('sha256').update(text).digest('base64url').slice(0, 10);
-  return { text, tsquery, widened: widened.filter((w) => w.alternatives.length > 0), fingerprint };
+  return { text, tsquery, widened: widened.filter((w) => w.alternatives.length > 0), fingerprint, configs };
 }

@@ -121,8 +121,8 @@ export class SearchResultsService {
   /**
    * Highlights for a page of results: the fields of each incident that hold a query term, each
    * with an excerpt around the first match and every match in it marked. A word counts as a
-   * match when one of its lexemes (english stem or as written, after folding) is a positive
-   * term of the query, so "retries" marks "retry" and "sieu ben" marks "siêu bền".
+   * match when one of its lexemes (after folding: as written, its english stem, or its stem in
+   * another configuration the query was parsed under) is a positive term of the query, so "retries" marks "retry" and "sieu ben" marks "siêu bền".
    */
   async highlights(search: TextSearch, incidentIds: readonly string[]): Promise<Map<string, SearchHighlight[]>> {
     const result = new Map<string, SearchHighlight[]>();
@@ -134,7 +134,7 @@ export class SearchResultsService {
       SELECT i."id"::text AS id, i."title", i."summary", i."impact", i."narrative", i."sourceTitle", i."sourceOriginalText", i."components",
         (SELECT array_agg(p."name" ORDER BY p."key") FROM "IncidentPattern" ip JOIN "Pattern" p ON p."id" = ip."patternId" WHERE ip."incidentId" = i."id") AS patterns,
         (SELECT array_agg(e."text" ORDER BY e."position") FROM "TimelineEvent" e WHERE e."incidentId" = i."id") AS timeline,
-        (SELECT array_agg(f."component" || ': ' || f."text" ORDER BY f."position") FROM "CausalFactor" f WHERE f."incidentId" = i."id") AS factors,
+        (SELECT array_agg(concat_ws(': ', f."title", f."component", f."text") ORDER BY f."position") FROM "CausalFactor" f WHERE f."incidentId" = i."id") AS factors,
         (SELECT array_agg(a."title" || ' — ' || a."description" ORDER BY a."position") FROM "Actionable" a WHERE a."incidentId" = i."id") AS actionables,
         (SELECT array_agg(r."ref" ORDER BY a."position", r."position") FROM "Actionable" a JOIN "ExternalReference" r ON r."actionableId" = a."id" WHERE a."incidentId" = i."id") AS refs
       FROM "Incident" i WHERE i."id" IN (${Prisma.join(incidentIds.map((id) => Prisma.sql`${id}::uuid`))})`;
@@ -156,7 +156,8 @@ export class SearchResultsService {
     const words = new Set<string>();
     for (const r of rows) for (const [, texts] of fieldsOf(r)) for (const t of texts) for (const m of t.matchAll(WORD)) if (!hasCjk(m[0])) words.add(foldText(m[0]));
     const lexemeRows = words.size === 0 ? [] : await this.prisma.$queryRaw<{ w: string; lex: string[] }[]>`
-      SELECT w, tsvector_to_array(to_tsvector('english', w)) || tsvector_to_array(to_tsvector('simple', w)) AS lex FROM unnest(${[...words]}::text[]) AS w`;
+      SELECT w, ARRAY(SELECT unnest(tsvector_to_array(to_tsvector(c::regconfig, w))) FROM unnest(${search.configs}::text[]) AS c) AS lex
+      FROM unnest(${[...words]}::text[]) AS w`;
     const matchingWords = new Set(lexemeRows.filter((l) => l.lex.some((x) => terms.has(x))).map((l) => l.w));
     for (const r of rows) {
       const found: SearchHighlight[] = [];

@@ -3,13 +3,16 @@ import { Prisma, PrismaService } from '@hindsight/db';
 import { AppError, type ActionableStatus, type ExternalReferenceDocument } from '@hindsight/domain';
 import { checkActionablePatch, formatCalendarDate, KEY, keyFromTitle, MAX_KEY_LENGTH, type CheckedActionablePatch } from './actionable-input.validator';
 import { CLOSED_STATUSES, checkTransition } from './actionable-workflow';
-import { diffValue, sameValue } from '@hindsight/incidents';
+import { diffValue, refreshSearchDocuments, sameValue } from '@hindsight/incidents';
 import { appendAuditEvents, type AuditDraft } from './audit-log';
 import { TRACKING_OPTIONS, trackersFor, type TrackerBases, type TrackingOptions } from './tracking-options';
 import type { ActionablePatch, Actor, AuditValue, CreateActionableInput, TrackedActionableRecord } from './tracking.types';
 import { checkExpectedVersion, checkId, checkNote, inWriteTransaction } from './write-transaction';
 
 type Tx = Prisma.TransactionClient;
+
+/** Fields of an actionable that its incident's search document holds (see search-document.ts). */
+const INDEXED_FIELDS = new Set(['title', 'description', 'references']);
 
 /** Owner columns to write: absent ones stay as they are. */
 type OwnerColumns = { owner?: string | null; ownerAccountId?: string | null; ownerTeamId?: string | null; ownerName?: string | null };
@@ -117,6 +120,7 @@ export class ActionableWritesService {
       });
       await this.writeReferences(tx, created.id, checked.references ?? []);
       await tx.actionableFactor.createMany({ data: factorIds.map((factorId) => ({ actionableId: created.id, factorId })) });
+      await refreshSearchDocuments(tx, [incident.id]);
       const loaded = await this.load(tx, created.id);
       await appendAuditEvents(tx, actor, now, noteText, [
         {
@@ -139,6 +143,7 @@ export class ActionableWritesService {
     const noteText = checkNote(note);
     const checked = checkActionablePatch(patch, await this.trackersOf({ actionables: { some: { id } } }), 'patch.');
     return inWriteTransaction(this.prisma, async (tx) => {
+      await this.lockIncidentOf(tx, id);
       await this.updateIn(tx, id, expectedVersion, checked, actor, noteText, 'patch.');
       return (await this.load(tx, id))!;
     });
@@ -171,6 +176,7 @@ export class ActionableWritesService {
     const noteText = checkNote(note);
     const checked = checkActionablePatch(change.patch, await this.trackersOf({ actionables: { some: { id } } }));
     return inWriteTransaction(this.prisma, async (tx) => {
+      await this.lockIncidentOf(tx, id);
       let version = expectedVersion;
       const current = await this.loadForWrite(tx, id, expectedVersion);
       if (change.status && change.status !== current.status) version = await this.transitionIn(tx, id, change.status, version, actor, noteText);
@@ -206,6 +212,7 @@ export class ActionableWritesService {
       await tx.actionableFactor.deleteMany({ where: { actionableId: id } });
       await tx.actionableFactor.createMany({ data: factorIds.map((factorId) => ({ actionableId: id, factorId })) });
     }
+    if (changes.some((c) => INDEXED_FIELDS.has(c.field))) await refreshSearchDocuments(tx, [current.incidentId]);
     await appendAuditEvents(
       tx,
       actor,
@@ -239,14 +246,26 @@ export class ActionableWritesService {
     checkExpectedVersion(expectedVersion);
     const noteText = checkNote(note);
     return inWriteTransaction(this.prisma, async (tx) => {
+      await this.lockIncidentOf(tx, id);
       const current = await this.loadForWrite(tx, id, expectedVersion);
       const deleted = await tx.actionable.deleteMany({ where: { id, version: expectedVersion } });
       if (deleted.count !== 1) await this.raiseConflict(tx, id, expectedVersion);
+      await refreshSearchDocuments(tx, [current.incidentId]);
       await appendAuditEvents(tx, actor, new Date(), noteText, [
         { ...this.event(current, 'delete', null, actionableSnapshot(current), null), version: current.version },
       ]);
       return id;
     });
+  }
+
+  /**
+   * Locks the incident of an actionable before the actionable itself, the order incident edits
+   * and deletions take them in, so a write that refreshes the incident's search document
+   * cannot deadlock with them. An unknown id locks nothing (the write then says NOT_FOUND).
+   */
+  private async lockIncidentOf(tx: Tx, actionableId: string): Promise<void> {
+    await tx.$queryRaw`SELECT i."id" FROM "Incident" i JOIN "Actionable" a ON a."incidentId" = i."id"
+      WHERE a."id" = ${actionableId}::uuid FOR NO KEY UPDATE OF i`;
   }
 
   private async load(tx: Tx, id: string): Promise<LoadedActionable | null> {

@@ -1,13 +1,15 @@
 import { Args, Int, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
 import {
-  RelatedIncidentsService,
+  checkRelatedFirst,
   SearchResultsService,
+  type IncidentLoaders,
   type IncidentFilter,
   type IncidentRecord,
   type SearchHighlight,
   type SuggestionField,
   type TextSearch,
 } from '@hindsight/incidents';
+import { Loaders } from '../common/gql-context';
 import { Incident, IncidentConnection, IncidentEdge } from './types/incident.types';
 import { DidYouMean, Facet, FilterSuggestion, RelatedIncident, SearchHighlight as SearchHighlightType, SuggestionFieldEnum } from './types/search.types';
 
@@ -48,11 +50,10 @@ export class IncidentEdgeSearchResolver {
 
 @Resolver(() => Incident)
 export class RelatedIncidentsResolver {
-  constructor(private readonly relatedIncidents: RelatedIncidentsService) {}
-
   @ResolveField(() => [RelatedIncident], { description: 'Incidents sharing failure patterns, components, causal structure or wording, closest first, each with its reasons. `first` is 1 to 20.' })
-  related(@Parent() i: IncidentRecord, @Args('first', { type: () => Int, nullable: true, defaultValue: 5 }) first: number) {
-    return this.relatedIncidents.related(i.id, first);
+  related(@Parent() i: IncidentRecord, @Args('first', { type: () => Int, nullable: true, defaultValue: 5 }) first: number, @Loaders() loaders: IncidentLoaders) {
+    checkRelatedFirst(first);
+    return loaders.related.load({ id: i.id, first });
   }
 }
 

@@ -1,6 +1,6 @@
 import type { PrismaService } from '@hindsight/db';
 import { checkSeverity, DEFAULT_SEVERITY_LEVELS } from '@hindsight/domain';
-import { writeIncidentDocument } from '../incident-repository';
+import { refreshSearchDocuments, writeIncidentDocument } from '../incident-repository';
 import type { SeedSet } from './seed-files';
 
 export interface SeedOptions {
@@ -25,12 +25,20 @@ export async function seedDatabase(prisma: PrismaService, seeds: SeedSet, option
   for (const doc of seeds.incidents) checkSeverity(doc.severity, scale, `incidents/${doc.slug}.json.severity`);
   return prisma.$transaction(
     async (tx) => {
+      const names = new Map((await tx.pattern.findMany({ select: { key: true, name: true } })).map((p) => [p.key, p.name]));
+      const renamed: string[] = [];
       for (const p of seeds.patterns) {
-        await tx.pattern.upsert({
+        const stored = await tx.pattern.upsert({
           where: { key: p.key },
           create: { key: p.key, name: p.name, description: p.description },
           update: { name: p.name, description: p.description },
         });
+        if (names.has(p.key) && names.get(p.key) !== p.name) renamed.push(stored.id);
+      }
+      // Pattern names are in the search document of every incident that has the pattern.
+      if (renamed.length > 0) {
+        const holders = await tx.incidentPattern.findMany({ where: { patternId: { in: renamed } }, select: { incidentId: true } });
+        await refreshSearchDocuments(tx, holders.map((h) => h.incidentId));
       }
       const incidents: SeedReport['incidents'] = [];
       const existing = new Set(
