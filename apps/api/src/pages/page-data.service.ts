@@ -148,18 +148,20 @@ export class PageDataService {
     return this.relatedIncidents.related(incident.id, 5);
   }
 
-  async actionableList(parsed: ParsedActionableList): Promise<{ page: ListPage<ActionableListItem> | null; errors: FieldError[] }> {
+  async actionableList(parsed: ParsedActionableList): Promise<{ page: ListPage<ActionableListItem> | null; errors: FieldError[]; ownerSuggestions: string[] }> {
     const errors = [...parsed.errors];
     const loaders = this.loaders();
-    const found =
-      errors.length > 0 ? null : await refusedAsNull(this.incidents.listActionables(parsed.filter, parsed.page, { loaders, include: { incident: true, references: true } }), errors);
-    if (!found) return { page: null, errors };
+    const [found, ownerSuggestions] = await Promise.all([
+      errors.length > 0 ? null : refusedAsNull(this.incidents.listActionables(parsed.filter, parsed.page, { loaders, include: { incident: true, references: true } }), errors),
+      this.searchResults.commonValues('OWNER'),
+    ]);
+    if (!found) return { page: null, errors, ownerSuggestions };
     const [incidents, references] = await Promise.all([
       loadAll(loaders.incident, found.nodes.map((a) => a.incidentId)),
       loadAll(loaders.references, found.nodes.map((a) => a.id)),
     ]);
     const items = found.nodes.map((actionable, i) => ({ actionable, incident: incidents[i] ?? null, references: this.trackerLinks.link(references[i]!, incidents[i]?.organization ?? '') }));
-    return { page: await toListPage(found, items), errors };
+    return { page: await toListPage(found, items), errors, ownerSuggestions };
   }
 
   async patternPage(key: string, first: number, after: string, queryErrors: FieldError[]): Promise<{ pattern: PatternWithCount; page: ListPage<IncidentListItem> | null; errors: FieldError[] }> {

@@ -152,8 +152,8 @@ export function incidentListView(m: IncidentListModel): SafeHtml {
   const form = html`<form class="filters" method="get" action="/incidents" role="search" aria-label="Search and filter incidents">
 ${textField({ name: 'q', label: 'Search', type: 'search', value: f.q, errors: m.errors, hint: 'Words from the title, narrative, timeline, factors or follow-ups.' })}
 ${selectField({ name: 'pattern', label: 'Pattern', value: f.pattern[0] ?? '', errors: m.errors, choices: [{ value: '', label: 'Any pattern' }, ...m.patterns.map((p) => ({ value: p.key, label: `${p.name} (${p.incidentCount})` }))] })}
-${textField({ name: 'organization', label: 'Organization', value: f.organization, errors: m.errors, hint: 'Any part of the name.', suggestions: m.suggestions?.organizations })}
-${textField({ name: 'component', label: 'Component', value: f.component, errors: m.errors, hint: 'Any part of the name.', suggestions: m.suggestions?.components })}
+${textField({ name: 'organization', label: 'Organization', value: f.organization, errors: m.errors, hint: 'Any part of the name.', suggestions: m.suggestions?.organizations, suggest: 'ORGANIZATION' })}
+${textField({ name: 'component', label: 'Component', value: f.component, errors: m.errors, hint: 'Any part of the name.', suggestions: m.suggestions?.components, suggest: 'COMPONENT' })}
 ${textField({ name: 'year', label: 'Year started', value: f.year, errors: m.errors, inputmode: 'numeric' })}
 ${selectField({ name: 'severity', label: 'Severity', value: f.severity, errors: m.errors, choices: [{ value: '', label: 'Any severity' }, ...levels.map((l) => ({ value: l, label: l }))] })}
 ${textField({ name: 'tag', label: 'Tag', value: f.tag, errors: m.errors })}
