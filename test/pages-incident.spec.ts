@@ -83,6 +83,7 @@ describe('incident pages', () => {
     expect(elements(stackegg).some((e) => e.tag === 'a' && e.attrs.href === '/durations')).toBe(true);
     const slack = textOf(sectionById((await get('/incidents/slack-cache-metastability-2022')).text, 'durations'));
     expect(slack).toContain('Time to detect not known: the record gives no detection time');
+    expect(slack).toContain('this record gives no pair of key times to measure or check');
   });
 
   it('links the durations page from the navigation of every page', async () => {

@@ -116,7 +116,9 @@ ${d.checks.length > 0
     ? html`<ul class="duration-checks" aria-label="Checks of the key times">${d.checks.map(
         (c) => html`<li class="check-${c.code.toLowerCase().replace(/_/g, '-')}"><strong>${CHECK_TITLES[c.code]}:</strong> ${c.message} Left out of the distributions across incidents: ${CHECK_EXCLUDES[c.code].map((x) => METRIC_NAMES[x]).join(', ')}. <a href="/durations">See the durations page</a>.</li>`,
       )}</ul>`
-    : html`<p class="section-note">Measured from the start. The key times pass the checks (in order, and no “resolved” long after mitigation).</p>`}
+    : !d.toDetect && !d.toMitigate && !d.toResolve
+      ? html`<p class="section-note">Each is measured from the start; this record gives no pair of key times to measure or check.</p>`
+      : html`<p class="section-note">Measured from the start. The key times pass the checks (in order, and no “resolved” long after mitigation).</p>`}
 </section>`;
 }
 
