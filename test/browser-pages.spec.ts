@@ -3,7 +3,7 @@ import type { Server } from 'node:http';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
 import { PrismaService, projectRoot } from '@hindsight/db';
-import { readSeedFiles, writeIncidentDocument } from '@hindsight/incidents';
+import { readSeedFiles, syntheticIncident, writeIncidentDocument, writeIncidents } from '@hindsight/incidents';
 import { axeViolations, describeViolations } from './support/axe';
 import { attachSeedModels } from './support/model-seeds';
 import { startTestApp, type TestApp } from './support/test-app';
@@ -557,6 +557,95 @@ describeInBrowser('the model panel in headless Chromium', () => {
       }
       expect(problems).toEqual([]);
       expect(await violations(page)).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+});
+
+describeInBrowser('filter suggestions as one types, in headless Chromium', () => {
+  /** More distinct values than the page's first list holds (200), all sorting before the rare ones. */
+  const FILLERS = 210;
+  const RARE = { organization: 'Zephyrine Relay Works', component: 'zephyr-queue', owner: 'Zephyrine Night Desk' };
+  let t: TestApp;
+  let browser: Browser;
+  let origin: string;
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    const prisma = testPrisma(t.db.url);
+    try {
+      const keys = (await prisma.pattern.findMany({ select: { key: true }, orderBy: { key: 'asc' } })).map((p) => p.key);
+      const n3 = (n: number) => String(n).padStart(3, '0');
+      const docs = Array.from({ length: FILLERS + 1 }, (_, n) => {
+        const { doc } = syntheticIncident(11, n, keys);
+        const rare = n === FILLERS;
+        return {
+          ...doc,
+          organization: rare ? RARE.organization : `Filler org ${n3(n)}`,
+          components: [rare ? RARE.component : `filler-component-${n3(n)}`],
+          actionables: doc.actionables.map((a, i) => ({ ...a, status: 'open' as const, owner: rare && i === 0 ? RARE.owner : `Filler owner ${n3(n)}-${i}` })),
+        };
+      });
+      await prisma.$transaction((tx) => writeIncidents(tx, docs.map((doc) => ({ before: null, after: { doc, status: 'published' as const } }))), { timeout: 120_000 });
+    } finally {
+      await prisma.onModuleDestroy();
+    }
+    await t.app.listen(0, '127.0.0.1');
+    origin = `http://127.0.0.1:${((t.app.getHttpServer() as Server).address() as { port: number }).port}`;
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+  }, 180_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await t?.close();
+  });
+
+  const listValues = (page: Page, field: string) => page.locator(`#field-${field}-suggestions option`).evaluateAll((options) => options.map((o) => (o as unknown as { value: string }).value));
+
+  it.each([
+    ['/incidents', 'organization', 'zeph', RARE.organization],
+    ['/incidents', 'component', 'ZEPHYR', RARE.component],
+    ['/actionables', 'owner', 'night d', RARE.owner],
+  ])('on %s, the %s field offers, once "%s" is typed, a value too rare for the first list', async (url, field, typed, rare) => {
+    const context = await browser.newContext(DESKTOP);
+    const page = await context.newPage();
+    const problems: string[] = [];
+    page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
+    page.on('console', (message) => {
+      if (message.type() === 'error') problems.push(`console: ${message.text()}`);
+    });
+    try {
+      await page.goto(`${origin}${url}`);
+      // Without typing, the list holds the 200 most frequent values, and the rare one is not among them.
+      const first = await listValues(page, field);
+      expect(first).toHaveLength(200);
+      expect(first).not.toContain(rare);
+      await page.locator(`#field-${field}`).pressSequentially(typed, { delay: 30 });
+      await page.locator(`#field-${field}-suggestions[data-suggested-for="${typed}"]`).waitFor({ state: 'attached' });
+      const offered = await listValues(page, field);
+      expect(offered).toContain(rare);
+      expect(offered.length).toBeLessThanOrEqual(10);
+      // Emptying the field brings the first list back.
+      await page.locator(`#field-${field}`).fill('');
+      await page.locator(`#field-${field}`).dispatchEvent('input');
+      await page.waitForFunction((id) => (globalThis as unknown as { document: { querySelectorAll(s: string): { length: number } } }).document.querySelectorAll(`#${id} option`).length === 200, `field-${field}-suggestions`);
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('filters by what was typed with JavaScript off: the field is a plain form field', async () => {
+    const context = await browser.newContext({ ...DESKTOP, javaScriptEnabled: false });
+    const page = await context.newPage();
+    try {
+      await page.goto(`${origin}/incidents`);
+      await page.locator('#field-organization').fill('zeph');
+      await page.locator('form.filters button[type="submit"]').click();
+      await page.waitForURL(/organization=zeph/);
+      expect(await page.locator('.incident-list h2 a').allTextContents()).toHaveLength(1);
+      expect(await page.locator('.incident-list .meta').first().textContent()).toContain(RARE.organization);
     } finally {
       await context.close();
     }

@@ -81,6 +81,20 @@ describe('GraphQL read API over the seeded incidents', () => {
     expect(i.causalFactors).toHaveLength(12);
   });
 
+  it("starts the Apache incident on its post's date, to the day, so a date filter around it finds it", async () => {
+    const res = await t.gql<{ incident: { started: { at: string; precision: string } } }>(`{ incident(slug: "apache-outbound-calls-without-timeouts-2011") { started { at precision } } }`);
+    expect(res.data.incident.started).toEqual({ at: '2011-01-23T00:00:00.000Z', precision: 'DAY' });
+    type Found = { incidents: { nodes: { slug: string }[] } };
+    const around = await t.gql<Found>(`{ incidents(filter: { startedFrom: "2011-01-16T00:00:00Z", startedBefore: "2011-01-24T00:00:00Z" }) { nodes { slug } } }`);
+    expect(around.errors).toBeUndefined();
+    expect(around.data.incidents.nodes.map((n) => n.slug)).toEqual(['apache-outbound-calls-without-timeouts-2011']);
+    const after = await t.gql<Found>(`{ incidents(filter: { startedFrom: "2011-01-24T00:00:00Z", startedBefore: "2012-01-01T00:00:00Z" }) { nodes { slug } } }`);
+    expect(after.data.incidents.nodes).toEqual([]);
+    // The list page's year filter too.
+    const page = await request(t.app.getHttpServer()).get('/incidents?year=2011').expect(200);
+    expect(page.text).toContain('href="/incidents/apache-outbound-calls-without-timeouts-2011"');
+  });
+
   it('returns StackEgg across its two days with second-precision times', async () => {
     const i = await one('stackegg-haproxy-session-cap-2015');
     expect(i.timeline).toHaveLength(18);

@@ -68,6 +68,31 @@ describe('incident pages', () => {
     expect(facts).toContain('Started 2016-05-05 02:30–02:39 UTC (within ten minutes)');
   });
 
+  it("shows the incident's own durations with their precision, and what the checks of its key times found", async () => {
+    const changeprop = textOf(sectionById((await get(`/incidents/${CHANGEPROP}`)).text, 'durations'));
+    // Started within ten minutes: every duration from it is approximate, as precise as its coarser end.
+    expect(changeprop).toContain('Time to detect about 8.2 min (within ten minutes)');
+    expect(changeprop).toContain('Time to mitigate about 50 min (approximate)');
+    expect(changeprop).toContain('The key times pass the checks');
+    const stackegg = sectionById((await get('/incidents/stackegg-haproxy-session-cap-2015')).text, 'durations');
+    expect(textOf(stackegg)).toContain('Time to mitigate 3 h 23 min (to the second)');
+    expect(textOf(stackegg)).toContain('Time to resolve 29.2 h (to the second)');
+    const check = textOf(sectionById(stackegg.replace('<li class="check-resolved-long-after-mitigation">', '<li id="check" class="check-resolved-long-after-mitigation">'), 'check'));
+    expect(check).toMatch(/^Resolved long after mitigation: "resolved" is 25\.9 h after mitigation/);
+    expect(check).toContain('Left out of the distributions across incidents: time to resolve.');
+    expect(elements(stackegg).some((e) => e.tag === 'a' && e.attrs.href === '/durations')).toBe(true);
+    const slack = textOf(sectionById((await get('/incidents/slack-cache-metastability-2022')).text, 'durations'));
+    expect(slack).toContain('Time to detect not known: the record gives no detection time');
+    expect(slack).toContain('this record gives no pair of key times to measure or check');
+  });
+
+  it('links the durations page from the navigation of every page', async () => {
+    for (const url of [`/incidents/${CHANGEPROP}`, '/incidents', '/durations', '/patterns']) {
+      const nav = elements((await get(url)).text).filter((e) => e.tag === 'a' && e.attrs.href === '/durations');
+      expect({ url, linked: nav.length > 0 }).toEqual({ url, linked: true });
+    }
+  });
+
   it('marks untimed events and second-precision events the way their sources gave them', async () => {
     const apache = (await get('/incidents/apache-outbound-calls-without-timeouts-2011')).text;
     const items = elements(sectionById(apache, 'timeline')).filter((e) => e.tag === 'li' && e.attrs.id?.startsWith('timeline-'));

@@ -62,7 +62,8 @@ describe('list pages', () => {
       ]);
       expect(listedIncidents(list.text)).toEqual(listedIncidents(home.text));
       expect(textOf(list.text)).toContain('4 incidents match.');
-      expect(textOf(list.text)).toContain('Start time not given');
+      // Apache's start is its post's date, known to the day only.
+      expect(textOf(list.text)).toContain('2011-01-23');
       expect(unlabelledControls(list.text)).toEqual([]);
       expect(list.headers['content-security-policy']).toContain("script-src 'self'");
     });
@@ -82,6 +83,51 @@ describe('list pages', () => {
       expect(listedIncidents(res.text)).toEqual(expected);
     });
 
+    it('counts a plain filter\'s results by every facet, each value a link that narrows the list', async () => {
+      const res = await get('/incidents?pattern=retry-amplification');
+      expect(listedIncidents(res.text)).toEqual(['slack-cache-metastability-2022', 'changeprop-feedback-loop-2016']);
+      const facets = sectionById(res.text, 'facets');
+      const headings = [...facets.matchAll(/<h2>([^<]+)<\/h2>/g)].map((m) => m[1]);
+      expect(headings).toEqual(['Pattern', 'Organization', 'Component', 'Year', 'Follow-ups by status', 'Severity', 'Near miss', 'Tag']);
+      const links = elements(facets).filter((e) => e.tag === 'a').map((e) => e.attrs.href!);
+      // Every link but a pattern's keeps the filter and adds one value; following one narrows the list to it.
+      expect(links.filter((href) => !/^\/incidents\?pattern=[a-z-]+$/.test(href)).every((href) => href.startsWith('/incidents?pattern=retry-amplification&'))).toBe(true);
+      const slack = links.find((href) => href.includes('organization=Slack'))!;
+      expect(listedIncidents((await get(slack)).text)).toEqual(['slack-cache-metastability-2022']);
+      const year = links.find((href) => href.includes('year=2016'))!;
+      expect(listedIncidents((await get(year)).text)).toEqual(['changeprop-feedback-loop-2016']);
+      const notNearMiss = links.find((href) => href.includes('nearmiss='))!;
+      expect(notNearMiss).toBe('/incidents?pattern=retry-amplification&nearmiss=no');
+      expect(listedIncidents((await get(notNearMiss)).text)).toEqual(['slack-cache-metastability-2022', 'changeprop-feedback-loop-2016']);
+      // Follow-up statuses count the follow-ups of these incidents, and say they are not filters.
+      const statuses = textOf(facets.slice(facets.indexOf('Follow-ups by status'), facets.indexOf('<h2>Severity')));
+      expect(statuses).toContain('counts, not filters');
+      const followUps = ALL_ACTIONABLES.filter((a) => a.slug === 'slack-cache-metastability-2022' || a.slug === 'changeprop-feedback-loop-2016');
+      const counted = [...statuses.matchAll(/(Open|In progress|Done|Won’t do) (\d+)/g)].reduce((n, m) => n + Number(m[2]), 0);
+      expect(counted).toBe(followUps.length);
+      // A severity the records do not state is a count, not a link.
+      expect(textOf(facets)).toContain('not stated 2');
+      expect(links.some((href) => href.includes('severity='))).toBe(false);
+    });
+
+    it('counts the whole list by facet too, and says the counts may be a minute old', async () => {
+      const res = await get('/incidents');
+      const facets = sectionById(res.text, 'facets');
+      expect(textOf(facets)).toContain('Counts over all published incidents, recounted at most once a minute.');
+      const years = elements(facets).filter((e) => e.tag === 'a' && /[?&]year=\d{4}$/.test(e.attrs.href ?? ''));
+      expect(years.length).toBeGreaterThanOrEqual(3);
+      expect(textOf(sectionById((await get('/incidents?year=2016')).text, 'facets'))).not.toContain('recounted');
+    });
+
+    it('filters near misses, and refuses a value that is neither yes nor no', async () => {
+      const yes = await get('/incidents?nearmiss=yes');
+      expect(listedIncidents(yes.text)).toEqual([]);
+      expect(yes.text).not.toContain('id="facets"');
+      const refused = await get('/incidents?nearmiss=maybe');
+      expect(refused.status).toBe(400);
+      expect(textOf(sectionById(refused.text, 'field-nearmiss-error'))).toBe('Choose near misses only, incidents that affected someone, or either.');
+    });
+
     it('keeps the filters in the form and offers to clear them', async () => {
       const res = await get('/incidents?q=cache&pattern=cache-dependency&year=2022');
       const fields = Object.fromEntries(elements(res.text).filter((e) => e.tag === 'input').map((e) => [e.attrs.name, e.attrs.value]));
@@ -91,7 +137,7 @@ describe('list pages', () => {
     });
 
     it('says so when nothing matches', async () => {
-      const res = await get('/incidents?year=2011');
+      const res = await get('/incidents?year=2012');
       expect(res.status).toBe(200);
       expect(listedIncidents(res.text)).toEqual([]);
       expect(textOf(res.text)).toContain('No incident matches these filters.');

@@ -1,5 +1,9 @@
+import path from 'node:path';
 import request from 'supertest';
-import { PrismaService } from '@hindsight/db';
+import { PrismaService, projectRoot } from '@hindsight/db';
+import { readSeedFiles, writeIncidentDocument } from '@hindsight/incidents';
+import { textOf } from './support/html-inspect';
+import { testPrisma } from './support/test-db';
 import { issueTokens } from './support/api-tokens';
 import { startTestApp, type TestApp } from './support/test-app';
 
@@ -364,10 +368,54 @@ describe('durations derived from key times, checked, and their distributions', (
     expect(bad.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
   });
 
+  it('leaves a flagged "resolved" out of the time to resolve, and counts what it left out', async () => {
+    type S = { incidentDurationStats: { group: string; count: number; excludedCount: number; max: number; histogram: number[] }[] };
+    const resolve = await t.gql<S>(`{ incidentDurationStats(metric: TIME_TO_RESOLVE) { group count excludedCount max histogram } }`);
+    expect(resolve.errors).toBeUndefined();
+    // StackEgg's "resolved" (29 h after a 3.4 h mitigation) is left out: only ChangeProp's hour remains.
+    expect(resolve.data.incidentDurationStats).toEqual([{ group: 'all', count: 1, excludedCount: 1, max: 60, histogram: [0, 0, 0, 1, 0, 0] }]);
+    // The same check leaves StackEgg's time to mitigate in.
+    const mitigate = await t.gql<S>(`{ incidentDurationStats(metric: TIME_TO_MITIGATE) { group count excludedCount } }`);
+    expect(mitigate.data.incidentDurationStats).toEqual([{ group: 'all', count: 2, excludedCount: 0 }]);
+  });
+
   it('shows the distributions on a page, grouped as asked', async () => {
     const page = (await request(t.app.getHttpServer()).get('/durations?by=year').expect(200)).text;
     expect(page).toContain('Time to mitigate');
     expect(page).toMatch(/<th scope="row">2015<\/th><td>1<\/td>/);
     expect(page).toContain('<strong>By year</strong>');
+    const text = textOf(page);
+    expect(text).toContain('Time to resolve 1 incident is left out of these figures: 1 whose “resolved” comes long after mitigation');
+    expect(text).toContain('Time to mitigate No incident left out');
+  });
+
+  it('leaves every duration of an incident with key times out of order out, and says so', async () => {
+    const [seed] = readSeedFiles(path.join(projectRoot(), 'seeds')).incidents.filter((s) => s.slug === 'changeprop-feedback-loop-2016');
+    const doc = {
+      ...seed!,
+      slug: 'detected-before-start-2019',
+      keyTimes: {
+        started: { at: '2019-03-01T10:00:00.000Z', precision: 'minute' as const },
+        detected: { at: '2019-03-01T09:50:00.000Z', precision: 'minute' as const },
+        mitigated: { at: '2019-03-01T11:00:00.000Z', precision: 'minute' as const },
+        resolved: { at: '2019-03-01T12:00:00.000Z', precision: 'minute' as const },
+      },
+    };
+    const prisma = testPrisma(t.db.url);
+    try {
+      await prisma.$transaction((tx) => writeIncidentDocument(tx, doc, { status: 'published' }));
+    } finally {
+      await prisma.onModuleDestroy();
+    }
+    type S = { incidentDurationStats: { group: string; count: number; excludedCount: number }[] };
+    const byYear = await t.gql<S>(`{ incidentDurationStats(metric: TIME_TO_MITIGATE, groupBy: YEAR) { group count excludedCount } }`);
+    expect(byYear.data.incidentDurationStats.map((r) => r.group)).not.toContain('2019');
+    const all = await t.gql<S>(`{ incidentDurationStats(metric: TIME_TO_MITIGATE) { group count excludedCount } }`);
+    expect(all.data.incidentDurationStats).toEqual([{ group: 'all', count: 2, excludedCount: 1 }]);
+    const text = textOf((await request(t.app.getHttpServer()).get('/durations').expect(200)).text);
+    expect(text).toContain('Time to detect 1 incident is left out of these figures: 1 with key times out of order');
+    expect(text).toContain('Time to resolve 2 incidents are left out of these figures: 1 with key times out of order; 1 whose “resolved” comes long after mitigation');
+    const incident = textOf((await request(t.app.getHttpServer()).get('/incidents/detected-before-start-2019').expect(200)).text);
+    expect(incident).toContain('Key times out of order: "detected" is before "started". Left out of the distributions across incidents: time to detect, time to mitigate, time to resolve.');
   });
 });

@@ -72,6 +72,38 @@ describe('npm run synth', () => {
     expect(new Set(docs.map((d) => d.source.language)).size).toBeGreaterThanOrEqual(6);
   });
 
+  it('draws metadata in realistic shares, and the source text in its own language for non-English sources', () => {
+    const docs = Array.from({ length: 1000 }, (_, n) => syntheticIncident(SEED, n, ['retry-amplification', 'feedback-loop']).doc);
+    const share = (pick: (d: (typeof docs)[number]) => boolean) => docs.filter(pick).length / docs.length;
+    expect(share((d) => d.severity != null)).toBeGreaterThan(0.65);
+    expect(share((d) => d.severity != null)).toBeLessThan(0.85);
+    // Less severe levels more often: SEV4 about four times as often as SEV1.
+    const sev1 = share((d) => d.severity === 'SEV1');
+    const sev4 = share((d) => d.severity === 'SEV4');
+    expect(sev1).toBeGreaterThan(0.03);
+    expect(sev4).toBeGreaterThan(2 * sev1);
+    expect(new Set(docs.map((d) => d.severity ?? null))).toEqual(new Set([null, 'SEV1', 'SEV2', 'SEV3', 'SEV4']));
+    expect(share((d) => d.nearMiss === true)).toBeGreaterThan(0.01);
+    expect(share((d) => d.nearMiss === true)).toBeLessThan(0.1);
+    // A near miss affected no customer.
+    expect(docs.filter((d) => d.nearMiss).every((d) => d.customerImpact?.minutes === 0)).toBe(true);
+    expect(share((d) => d.customerImpact != null && d.customerImpact.minutes > 0)).toBeGreaterThan(0.35);
+    expect(share((d) => (d.tags ?? []).length > 0)).toBeGreaterThan(0.6);
+    // Every non-English source keeps its text in its language, and no English one has any.
+    const foreign = docs.filter((d) => d.source.language !== 'en');
+    expect(foreign.length).toBeGreaterThan(100);
+    expect(foreign.every((d) => typeof d.source.originalText === 'string' && d.source.originalText.length > 20)).toBe(true);
+    expect(docs.filter((d) => d.source.language === 'en').every((d) => d.source.originalText == null)).toBe(true);
+    const vi = foreign.find((d) => d.source.language === 'vi')!;
+    expect(vi.source.originalText).toMatch(/Báo cáo sự cố/);
+    const ja = foreign.find((d) => d.source.language === 'ja')!;
+    expect(ja.source.originalText).toMatch(/[\u3040-\u30ff\u4e00-\u9fff]/);
+    // On another scale, the levels come from it.
+    const custom = syntheticIncident(SEED, 3, ['feedback-loop'], { severityLevels: ['critical', 'major', 'minor'] }).doc;
+    expect(Array.from({ length: 200 }, (_, n) => syntheticIncident(SEED, n, ['feedback-loop'], { severityLevels: ['critical', 'major', 'minor'] }).doc.severity ?? null).every((s) => s === null || ['critical', 'major', 'minor'].includes(s))).toBe(true);
+    expect(custom.title).toBe(syntheticIncident(SEED, 3, ['feedback-loop']).doc.title);
+  });
+
   it('stores exactly the rows the normal write path stores for the same documents', async () => {
     const p1 = testPrisma(bulk.url);
     const p2 = testPrisma(normal.url);
@@ -90,6 +122,13 @@ describe('npm run synth', () => {
         expect({ table, rows: a[table] }).toEqual({ table, rows: b[table] });
       }
       expect(a.Incident).toHaveLength(COUNT + 4);
+      // The metadata columns are among those compared, and the corpus fills them.
+      const synthetic = (a.Incident as Record<string, unknown>[]).filter((row) => String(row.slug).startsWith('synth-'));
+      expect(synthetic.filter((row) => row.severity !== null).length).toBeGreaterThan(COUNT / 2);
+      expect(synthetic.filter((row) => (row.tags as string[]).length > 0).length).toBeGreaterThan(COUNT / 2);
+      expect(synthetic.filter((row) => row.customerImpactMinutes !== null).length).toBeGreaterThan(COUNT / 4);
+      expect(synthetic.filter((row) => row.sourceOriginalText !== null).length).toBeGreaterThan(0);
+      expect(synthetic.filter((row) => row.nearMiss === true).length).toBeGreaterThan(0);
       expect(a.TimelineEvent!.length).toBeGreaterThanOrEqual(COUNT * 5);
       expect(a.SearchWord!.length).toBeGreaterThan(COUNT * 50);
 

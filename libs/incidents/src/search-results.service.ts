@@ -201,6 +201,21 @@ export class SearchResultsService {
   }
 
   /**
+   * Facets of every published incident, as the unfiltered list page shows them: counted at most
+   * once a minute per process (like `commonValues`), since at 100,000 incidents they read every
+   * incident and its follow-ups, and the front page should not do so on each view.
+   */
+  async allIncidentFacets(first: number): Promise<Facet[]> {
+    const cached = this.allFacets.get(first);
+    if (cached && cached.until > Date.now()) return cached.facets;
+    const facets = await this.facets({}, null, first);
+    this.allFacets.set(first, { facets, until: Date.now() + COMMON_VALUES_TTL_MS });
+    return facets;
+  }
+
+  private readonly allFacets = new Map<number, { facets: Facet[]; until: number }>();
+
+  /**
    * For a search that found nothing: the query with each unknown word replaced by the closest
    * word the published incidents hold (component names included: their words are indexed),
    * nearest by edit distance then trigram similarity, when the corrected query finds something

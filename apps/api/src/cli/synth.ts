@@ -38,13 +38,15 @@ export async function main(argv: string[]): Promise<number> {
   // statement limit. DB_STATEMENT_TIMEOUT_MS still wins when set.
   process.env.DB_STATEMENT_TIMEOUT_MS ??= '300000';
   const seeds = readSeedFiles(path.join(projectRoot(), 'seeds'));
+  const { severityLevels } = loadConfig();
   return withDatabase(async (prisma) => {
-    await seedDatabase(prisma, seeds, { severityLevels: loadConfig().severityLevels });
+    await seedDatabase(prisma, seeds, { severityLevels });
     let last = 0;
     const result = await loadSyntheticCorpus(prisma, {
       incidents,
       seed,
       batchSize,
+      severityLevels,
       onProgress: ({ stored, total, skipped, elapsedMs }) => {
         const done = stored + skipped;
         if (done < total && Date.now() - last < 2_000) return;

@@ -22,9 +22,9 @@ export class ActionableListPageController {
   @Get()
   async list(@Query() query: Record<string, unknown>, @Res() res: Response): Promise<void> {
     const parsed = parseActionableListQuery(query);
-    const { page, errors } = await this.data.actionableList(parsed);
+    const { page, errors, ownerSuggestions } = await this.data.actionableList(parsed);
     const owners = await this.teams.ownersOf(page?.items.map((i) => i.actionable.id) ?? []);
-    sendPage(res, errors.length > 0 ? 400 : 200, actionableListView({ form: parsed.form, errors, page, today: todayUtc(), owners }));
+    sendPage(res, errors.length > 0 ? 400 : 200, actionableListView({ form: parsed.form, errors, page, today: todayUtc(), owners, ownerSuggestions }));
   }
 
   /** The signed-in person's board: follow-ups they own or one of their teams owns, with the same filters. */
@@ -34,8 +34,8 @@ export class ActionableListPageController {
     const principal = (await principalOf(req))!;
     if (principal.via !== 'session') throw new AppError('BAD_USER_INPUT', 'This board is for a signed-in person: an API token belongs to no account. Use the actionables query with an owner filter instead.');
     const parsed = parseActionableListQuery(query);
-    const { page, errors } = await this.data.actionableList({ ...parsed, filter: { ...parsed.filter, assignedTo: principal.accountId } });
+    const { page, errors, ownerSuggestions } = await this.data.actionableList({ ...parsed, filter: { ...parsed.filter, assignedTo: principal.accountId } });
     const [owners, teams] = await Promise.all([this.teams.ownersOf(page?.items.map((i) => i.actionable.id) ?? []), this.teams.teamsOf(principal.accountId)]);
-    sendPage(res, errors.length > 0 ? 400 : 200, actionableListView({ form: parsed.form, errors, page, today: todayUtc(), owners, mine: { name: principal.name, teams: teams.map((t) => t.name) } }));
+    sendPage(res, errors.length > 0 ? 400 : 200, actionableListView({ form: parsed.form, errors, page, today: todayUtc(), owners, ownerSuggestions, mine: { name: principal.name, teams: teams.map((t) => t.name) } }));
   }
 }

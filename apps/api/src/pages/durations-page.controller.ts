@@ -17,7 +17,8 @@ export class DurationsPageController {
   async show(@Query() query: Record<string, unknown>, @Res() res: Response): Promise<void> {
     const rawGroup = one(query.by).toUpperCase() || 'ALL';
     const groupBy: DurationGroup = (DURATION_GROUPS as readonly string[]).includes(rawGroup) ? (rawGroup as DurationGroup) : 'ALL';
-    const tables = await Promise.all(DURATION_METRICS.map(async (metric: DurationMetric) => ({ metric, rows: await this.durations.distribution(metric, groupBy, 20) })));
+    const [exclusions, ...rows] = await Promise.all([this.durations.exclusions(), ...DURATION_METRICS.map((metric: DurationMetric) => this.durations.distribution(metric, groupBy, 20))]);
+    const tables = DURATION_METRICS.map((metric, k) => ({ metric, rows: rows[k]!, exclusions: exclusions.find((e) => e.metric === metric)! }));
     sendPage(res, 200, durationsView({ groupBy, tables }));
   }
 }

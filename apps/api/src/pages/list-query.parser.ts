@@ -57,6 +57,8 @@ export interface IncidentListForm {
   /** A severity level; filtered as given (an unknown level finds nothing). */
   severity: string;
   tag: string;
+  /** 'yes': near misses only; 'no': incidents that affected someone; '': either. */
+  nearMiss: '' | 'yes' | 'no';
   order: IncidentListOrder;
   first: number;
   after: string;
@@ -78,6 +80,10 @@ export function parseIncidentListQuery(query: Query): ParsedIncidentList {
   const pattern = values(query, 'pattern');
   const severity = text(query, 'severity', errors);
   const tag = text(query, 'tag', errors);
+  const nearMissRaw = one(query, 'nearmiss');
+  let nearMiss: IncidentListForm['nearMiss'] = '';
+  if (nearMissRaw === 'yes' || nearMissRaw === 'no') nearMiss = nearMissRaw;
+  else if (nearMissRaw !== '') errors.push({ field: 'nearmiss', message: 'Choose near misses only, incidents that affected someone, or either.' });
   const year = one(query, 'year');
   let startedFrom: Date | null = null;
   let startedBefore: Date | null = null;
@@ -97,7 +103,7 @@ export function parseIncidentListQuery(query: Query): ParsedIncidentList {
   const first = pageSize(query, errors);
   const after = one(query, 'after');
   return {
-    form: { q, pattern, organization, component, year, severity, tag, order, first, after },
+    form: { q, pattern, organization, component, year, severity, tag, nearMiss, order, first, after },
     filter: {
       text: q || null,
       patterns: pattern.length > 0 ? pattern : null,
@@ -107,6 +113,7 @@ export function parseIncidentListQuery(query: Query): ParsedIncidentList {
       startedBefore,
       severity: severity ? [severity] : null,
       tags: tag ? [tag] : null,
+      nearMiss: nearMiss === '' ? null : nearMiss === 'yes',
     },
     page: { first, after: after || null, orderBy: INCIDENT_LIST_ORDERS[order].order },
     errors,

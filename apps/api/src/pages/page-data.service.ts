@@ -7,6 +7,7 @@ import {
   IncidentsService,
   RelatedIncidentsService,
   SearchResultsService,
+  type IncidentFilter,
   type IncidentRecord,
   type Page,
   type PatternWithCount,
@@ -18,12 +19,23 @@ import type { ActionableListItem } from './views/actionable-list.view';
 import type { IncidentListItem, ListPage } from './views/incident-list.view';
 import type { IncidentPageModel } from './views/incident.view';
 
-/** What a search adds to the list page: where each result matched, a correction, facet counts, filter suggestions. */
+/** What the list page shows beside the rows: where each result matched, a correction, facet counts, filter suggestions. */
 export interface IncidentListSearch {
   suggestions: { organizations: string[]; components: string[] };
   highlights: Map<string, SearchHighlight[]>;
   didYouMean: DidYouMean | null;
+  /** Counts of the whole result set, for a search and a plain filter alike. */
   facets: Facet[];
+  /** 'now': counted for this page; 'minute': the unfiltered list's counts, recounted at most once a minute. */
+  facetsRecounted: 'now' | 'minute';
+}
+
+/** Values shown per facet on the list page. */
+const FACET_VALUES = 8;
+
+/** True when the filter selects every published incident. */
+function isUnfiltered(f: IncidentFilter): boolean {
+  return !f.text && !f.patterns?.length && !f.organization && !f.component && !f.startedFrom && !f.startedBefore && !f.severity?.length && f.nearMiss == null && !f.tags?.length;
 }
 
 type IncidentDetails = Pick<IncidentPageModel, 'patterns' | 'timeline' | 'factors' | 'links' | 'actionables'>;
@@ -117,17 +129,18 @@ export class PageDataService {
       this.searchResults.commonValues('COMPONENT'),
     ]);
     const suggestions = { organizations, components };
-    if (!found) return { patterns, page: null, errors, suggestions, highlights: new Map(), didYouMean: null, facets: [] };
+    if (!found) return { patterns, page: null, errors, suggestions, highlights: new Map(), didYouMean: null, facets: [], facetsRecounted: 'now' };
     const search = found.search;
-    // The exact count only for a search: did-you-mean and facets depend on whether it found anything.
-    const total = search ? await found.count() : null;
+    // Did-you-mean and facets depend on whether anything matched: the count comes first.
+    const total = await found.count();
+    const unfiltered = !search && isUnfiltered(parsed.filter);
     const [page, highlights, didYouMean, facets] = await Promise.all([
       this.withPatterns(found, loaders),
       search ? this.searchResults.highlights(search, found.nodes.map((n) => n.id)) : new Map<string, SearchHighlight[]>(),
       search && total === 0 ? this.searchResults.didYouMean(parsed.filter, search) : null,
-      search && total! > 0 ? this.searchResults.facets(parsed.filter, search, 8) : [],
+      total === 0 ? [] : unfiltered ? this.searchResults.allIncidentFacets(FACET_VALUES) : this.searchResults.facets(parsed.filter, search, FACET_VALUES),
     ]);
-    return { patterns, page, errors, suggestions, highlights, didYouMean, facets };
+    return { patterns, page, errors, suggestions, highlights, didYouMean, facets, facetsRecounted: unfiltered ? 'minute' : 'now' };
   }
 
   /** Incidents related to one, for its page; a failure leaves the section out rather than the page. */
@@ -135,18 +148,20 @@ export class PageDataService {
     return this.relatedIncidents.related(incident.id, 5);
   }
 
-  async actionableList(parsed: ParsedActionableList): Promise<{ page: ListPage<ActionableListItem> | null; errors: FieldError[] }> {
+  async actionableList(parsed: ParsedActionableList): Promise<{ page: ListPage<ActionableListItem> | null; errors: FieldError[]; ownerSuggestions: string[] }> {
     const errors = [...parsed.errors];
     const loaders = this.loaders();
-    const found =
-      errors.length > 0 ? null : await refusedAsNull(this.incidents.listActionables(parsed.filter, parsed.page, { loaders, include: { incident: true, references: true } }), errors);
-    if (!found) return { page: null, errors };
+    const [found, ownerSuggestions] = await Promise.all([
+      errors.length > 0 ? null : refusedAsNull(this.incidents.listActionables(parsed.filter, parsed.page, { loaders, include: { incident: true, references: true } }), errors),
+      this.searchResults.commonValues('OWNER'),
+    ]);
+    if (!found) return { page: null, errors, ownerSuggestions };
     const [incidents, references] = await Promise.all([
       loadAll(loaders.incident, found.nodes.map((a) => a.incidentId)),
       loadAll(loaders.references, found.nodes.map((a) => a.id)),
     ]);
     const items = found.nodes.map((actionable, i) => ({ actionable, incident: incidents[i] ?? null, references: this.trackerLinks.link(references[i]!, incidents[i]?.organization ?? '') }));
-    return { page: await toListPage(found, items), errors };
+    return { page: await toListPage(found, items), errors, ownerSuggestions };
   }
 
   async patternPage(key: string, first: number, after: string, queryErrors: FieldError[]): Promise<{ pattern: PatternWithCount; page: ListPage<IncidentListItem> | null; errors: FieldError[] }> {

@@ -7,6 +7,8 @@ export interface LoadCorpusOptions {
   seed: number;
   /** Incidents per transaction. */
   batchSize: number;
+  /** The severity scale incidents are drawn on (see `syntheticIncident`). */
+  severityLevels?: readonly string[];
   onProgress?: (progress: { stored: number; total: number; skipped: number; elapsedMs: number }) => void;
 }
 
@@ -31,7 +33,7 @@ export async function loadSyntheticCorpus(prisma: PrismaService, options: LoadCo
     const batch: SyntheticIncident[] = [];
     for (let n = from; n < Math.min(options.incidents, from + options.batchSize); n++) {
       if (present.has(syntheticSlug(options.seed, n))) skipped++;
-      else batch.push(syntheticIncident(options.seed, n, patternKeys));
+      else batch.push(syntheticIncident(options.seed, n, patternKeys, { severityLevels: options.severityLevels }));
     }
     if (batch.length > 0) {
       const write: Promise<void> = prisma

@@ -1,4 +1,4 @@
-import { validateIncidentDocument, type IncidentDocument, type TimePrecision } from '@hindsight/domain';
+import { DEFAULT_SEVERITY_LEVELS, validateIncidentDocument, type IncidentDocument, type TimePrecision } from '@hindsight/domain';
 
 /**
  * A reproducible synthetic corpus of postmortems, for measuring the app at scale. Incident `n`
@@ -8,7 +8,13 @@ import { validateIncidentDocument, type IncidentDocument, type TimePrecision } f
  * Sizes follow real postmortems: 5–30 timeline events, 3–15 causal factors, 2–12 actionables
  * (0–3 references each), a narrative of a few hundred words, 1–3 patterns, 1–4 components.
  * About a fifth of the sources are not in English; their narratives carry a passage in the
- * source's language (German, French, Spanish, Portuguese, Vietnamese, Japanese, Chinese).
+ * source's language (German, French, Spanish, Portuguese, Vietnamese, Japanese, Chinese), which
+ * is also their `originalText`.
+ *
+ * Metadata, in shares like a team's records: a severity on three in four (the less severe levels
+ * more often), about one in twenty-five a near miss (no customer impact), 0–4 tags, and a
+ * customer-impact duration stated on about half of the others. It is drawn after everything
+ * else, so adding it left the other fields of a seed's incidents as they were.
  */
 
 /**
@@ -163,6 +169,20 @@ const LANGUAGES = ['en', 'en', 'en', 'en', 'en', 'en', 'en', 'en', 'de', 'fr', '
 
 const PRECISIONS: TimePrecision[] = ['second', 'minute', 'minute', 'minute', 'ten_minutes', 'hour', 'approximate'];
 
+const TAGS = ['customer-facing', 'internal', 'data-loss-risk', 'config-change', 'deploy', 'capacity', 'third-party', 'security', 'database', 'networking', 'cache', 'retries', 'on-call', 'regional', 'global'];
+const IMPACT_PRECISIONS: TimePrecision[] = ['minute', 'minute', 'ten_minutes', 'hour', 'approximate'];
+
+/** Shares of a stated severity: the k-th most severe of n levels weighs k (SEV1…SEV4: 10%, 20%, 30%, 40%). */
+function severityOf(d: Draw, levels: readonly string[]): string {
+  const total = (levels.length * (levels.length + 1)) / 2;
+  let r = d.next() * total;
+  for (let k = 0; k < levels.length; k++) {
+    r -= k + 1;
+    if (r < 0) return levels[k]!;
+  }
+  return levels[levels.length - 1]!;
+}
+
 const sentenceCase = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 const pad = (n: number) => String(n).padStart(2, '0');
 
@@ -174,8 +194,13 @@ export function syntheticSlug(seed: number, n: number): string {
   return `synth-s${seed}-${n}`;
 }
 
+export interface SyntheticOptions {
+  /** The installation's severity scale, most severe first (`INCIDENT_SEVERITY_LEVELS`); SEV1–SEV4 by default. */
+  severityLevels?: readonly string[];
+}
+
 /** Incident number `n` of the corpus with seed `seed`, validated like any imported document. */
-export function syntheticIncident(seed: number, n: number, patternKeys: readonly string[]): SyntheticIncident {
+export function syntheticIncident(seed: number, n: number, patternKeys: readonly string[], options: SyntheticOptions = {}): SyntheticIncident {
   const d = new Draw(seededRandom(seed, n));
   const lang = d.pick(LANGUAGES);
   const organization = `${d.pick(ORG_HEADS)} ${d.pick(ORG_TAILS)}`;
@@ -294,33 +319,48 @@ export function syntheticIncident(seed: number, n: number, patternKeys: readonly
   }
   paragraphs.push(`Recovery came once ${mitigation}. The follow-up work below tracks what changes so that this does not happen again.`);
   const foreign = lang === 'en' ? null : FOREIGN[lang]!;
-  if (foreign) paragraphs.push(`## ${foreign.title}\n\n${d.some(foreign.lines, 2, 3).join(' ')}`);
+  const passage = foreign ? d.some(foreign.lines, 2, 3).join(' ') : null;
+  if (foreign) paragraphs.push(`## ${foreign.title}\n\n${passage}`);
+  const title = sentenceCase(`${main} ${d.pick(['outage', 'degradation', 'overload', 'partial outage', 'brownout'])} after ${trigger.replace(/^an? /, '')}`).slice(0, 300);
+  const impact = sentenceCase(`${d.int(1, 90)}% of requests failed or timed out for ${Math.round((mitigatedMs - startedMs) / 60_000)} minutes.`);
+  const sourceUrl = d.chance(0.7) ? `https://blog.example.com/${syntheticSlug(seed, n)}` : null;
+  const keyTimes = { started: keyTime(startedMs), detected: keyTime(detectedMs), mitigated: keyTime(mitigatedMs), resolved: keyTime(resolvedMs) };
+
+  // Metadata: drawn last (see the file's comment).
+  const levels = options.severityLevels ?? DEFAULT_SEVERITY_LEVELS;
+  const severity = d.chance(0.75) && levels.length > 0 ? severityOf(d, levels) : null;
+  const nearMiss = d.chance(0.04);
+  const tags = d.some(TAGS, 0, 4);
+  if (d.chance(0.3)) tags.push(main);
+  const impactMinutes = Math.max(1, Math.round(((mitigatedMs - startedMs) / 60_000) * (0.5 + d.next() * 0.6)));
+  const impactPrecision = d.pick(IMPACT_PRECISIONS);
+  const customerImpact = nearMiss ? { minutes: 0, precision: 'minute' as const } : d.chance(0.5) ? { minutes: impactMinutes, precision: impactPrecision } : null;
 
   const doc = validateIncidentDocument(
     {
       slug: syntheticSlug(seed, n),
-      title: sentenceCase(`${main} ${d.pick(['outage', 'degradation', 'overload', 'partial outage', 'brownout'])} after ${trigger.replace(/^an? /, '')}`).slice(0, 300),
+      title,
       organization,
       components,
       summary: sentenceCase(`${trigger}; ${symptom} until ${mitigation}.`),
       narrative: paragraphs.join('\n\n'),
-      impact: sentenceCase(`${d.int(1, 90)}% of requests failed or timed out for ${Math.round((mitigatedMs - startedMs) / 60_000)} minutes.`),
+      impact,
       patterns,
       source: {
         title: foreign ? `${foreign.title}: ${organization}` : `${organization} incident review`,
-        url: d.chance(0.7) ? `https://blog.example.com/${syntheticSlug(seed, n)}` : null,
+        url: sourceUrl,
         language: lang,
+        originalText: foreign ? `${foreign.title}: ${organization}\n\n${passage}` : null,
       },
-      keyTimes: {
-        started: keyTime(startedMs),
-        detected: keyTime(detectedMs),
-        mitigated: keyTime(mitigatedMs),
-        resolved: keyTime(resolvedMs),
-      },
+      keyTimes,
       timeline,
       causalFactors,
       causalLinks,
       actionables,
+      severity,
+      nearMiss,
+      tags,
+      customerImpact,
     },
     `synthetic incident ${n}`,
   );

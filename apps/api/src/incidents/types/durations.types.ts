@@ -38,11 +38,16 @@ export class IncidentDurations {
   @Field(() => [DurationCheck], { description: 'Inconsistencies, flagged rather than corrected.' }) checks!: DurationCheck[];
 }
 
-@ObjectType({ description: 'A duration across published incidents with both key times.' })
+@ObjectType({ description: 'A duration across published incidents with both key times, leaving out durations a consistency check flags.' })
 export class DurationDistribution {
   @Field({ description: 'A pattern key, an organization, a year, or "all".' }) group!: string;
-  @Field(() => Int) count!: number;
+  @Field(() => Int, { description: 'Incidents counted in the figures.' }) count!: number;
   @Field(() => Int, { description: 'Of them, resting on a time coarser than a minute.' }) approximateCount!: number;
+  @Field(() => Int, {
+    description:
+      'Incidents of the group with both key times left out of the figures because a check flags them: key times out of order (every duration), or "resolved" long after mitigation (time to resolve).',
+  })
+  excludedCount!: number;
   @Field(() => Float, { description: 'Minutes.' }) p50!: number;
   @Field(() => Float, { description: 'Minutes.' }) p90!: number;
   @Field(() => Float, { description: 'Minutes.' }) max!: number;

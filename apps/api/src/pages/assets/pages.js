@@ -1,8 +1,8 @@
 // Progressive enhancement for Hindsight pages. Everything works without this file: anchors are
 // plain links, snippets are selectable text and the model's what-if form is a plain GET. With it,
-// copy buttons appear and put an absolute link (or a runbook snippet) on the clipboard, and a
-// what-if redraws the model panel in place. Loaded as a file because the pages' Content
-// Security Policy forbids inline script.
+// copy buttons appear and put an absolute link (or a runbook snippet) on the clipboard, a
+// what-if redraws the model panel in place, and filter fields suggest values as one types.
+// Loaded as a file because the pages' Content Security Policy forbids inline script.
 (function () {
   'use strict';
 
@@ -153,10 +153,101 @@
     });
   }
 
+  // Filter suggestions as one types. Without this file a field offers its <datalist> of the most
+  // frequent values (the browser filters it). With it, a pause in typing asks the API for the
+  // values containing the text (filterSuggestions) and refills the list, so a value too rare
+  // for the first list is offered too. Bounded: one lookup per pause (SUGGEST_DELAY_MS), at most
+  // SUGGEST_LIMIT values, a lookup abandoned after SUGGEST_TIMEOUT_MS or when a newer one starts;
+  // on any failure the list stays as it was.
+  var SUGGEST_DELAY_MS = 250;
+  var SUGGEST_TIMEOUT_MS = 3000;
+  var SUGGEST_LIMIT = 10;
+  var SUGGEST_MAX_TEXT = 200;
+  var SUGGEST_QUERY =
+    'query FilterSuggestions($field: SuggestionField!, $text: String!, $first: Int) { filterSuggestions(field: $field, text: $text, first: $first) { value } }';
+
+  function fillList(list, values) {
+    while (list.firstChild) list.removeChild(list.firstChild);
+    values.forEach(function (value) {
+      var option = document.createElement('option');
+      option.value = value;
+      list.appendChild(option);
+    });
+  }
+
+  function enhanceSuggestions() {
+    if (!window.fetch || !window.AbortController || !window.JSON) return;
+    var inputs = document.querySelectorAll('input[data-suggest][list]');
+    Array.prototype.forEach.call(inputs, function (input) {
+      var list = document.getElementById(input.getAttribute('list'));
+      if (!list) return;
+      var field = input.getAttribute('data-suggest');
+      var initial = Array.prototype.map.call(list.querySelectorAll('option'), function (o) {
+        return o.value;
+      });
+      var timer = null;
+      var pending = null;
+      var asked = null;
+
+      function lookUp() {
+        var text = input.value.trim().slice(0, SUGGEST_MAX_TEXT);
+        if (text === asked) return;
+        asked = text;
+        if (pending) pending.abort();
+        pending = null;
+        if (text === '') {
+          fillList(list, initial);
+          return;
+        }
+        var controller = new AbortController();
+        pending = controller;
+        var deadline = window.setTimeout(function () {
+          controller.abort();
+        }, SUGGEST_TIMEOUT_MS);
+        fetch('/graphql', {
+          method: 'POST',
+          credentials: 'same-origin',
+          headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+          body: JSON.stringify({ query: SUGGEST_QUERY, variables: { field: field, text: text, first: SUGGEST_LIMIT } }),
+          signal: controller.signal,
+        })
+          .then(function (response) {
+            if (!response.ok) throw new Error('status ' + response.status);
+            return response.json();
+          })
+          .then(function (body) {
+            var found = body && body.data && body.data.filterSuggestions;
+            if (controller !== pending || !found) return;
+            fillList(
+              list,
+              found.map(function (s) {
+                return s.value;
+              }),
+            );
+            list.setAttribute('data-suggested-for', text);
+          })
+          .catch(function () {
+            // Offline, slow or refused: the list the page came with still works.
+            if (controller === pending) asked = null;
+          })
+          .then(function () {
+            window.clearTimeout(deadline);
+            if (controller === pending) pending = null;
+          });
+      }
+
+      input.addEventListener('input', function () {
+        window.clearTimeout(timer);
+        timer = window.setTimeout(lookUp, SUGGEST_DELAY_MS);
+      });
+    });
+  }
+
   function enhance() {
     enhanceCopyButtons();
     centreGraphs();
     enhanceWhatIf();
+    enhanceSuggestions();
   }
 
   if (document.readyState === 'loading') {

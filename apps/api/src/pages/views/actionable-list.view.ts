@@ -23,6 +23,8 @@ export interface ActionableListModel {
   owners?: Map<string, FollowUpOwner>;
   /** The "assigned to me" board: the signed-in person's follow-ups and their teams'. */
   mine?: { name: string; teams: string[] };
+  /** Owners as written on follow-ups, most frequent first, for the owner field's list. */
+  ownerSuggestions?: string[];
 }
 
 export function actionableListView(m: ActionableListModel): SafeHtml {
@@ -31,7 +33,7 @@ export function actionableListView(m: ActionableListModel): SafeHtml {
   const path = m.mine ? '/actionables/mine' : '/actionables';
   const heading = m.mine ? 'Assigned to me' : f.status === 'unresolved' ? 'Open follow-ups' : 'Follow-ups';
   const form = html`<form class="filters" method="get" action="${path}" aria-label="Filter follow-ups">
-${textField({ name: 'owner', label: 'Owner', value: f.owner, errors: m.errors, hint: "Part of a person's or team's name, or of an owner as written (any case)." })}
+${textField({ name: 'owner', label: 'Owner', value: f.owner, errors: m.errors, hint: "Part of a person's or team's name, or of an owner as written (any case).", suggestions: m.ownerSuggestions, suggest: 'OWNER' })}
 ${selectField({ name: 'status', label: 'Status', value: f.status, errors: m.errors, choices: Object.entries(ACTIONABLE_STATUS_CHOICES).map(([value, c]) => ({ value, label: c.label })) })}
 ${selectField({ name: 'order', label: 'Order', value: f.order, errors: m.errors, choices: Object.entries(ACTIONABLE_LIST_ORDERS).map(([value, o]) => ({ value, label: o.label })) })}
 ${checkboxField({ name: 'overdue', label: 'Only overdue', checked: f.overdue, errors: m.errors })}

@@ -27,17 +27,21 @@ ${error ? html`<p class="field-error" id="${id}-error">${error.message}</p>` : '
 
 /**
  * A text input; with `suggestions`, a `<datalist>` the browser offers as one types (no script
- * needed), filtered by the browser to the values containing what was typed.
+ * needed), filtered by the browser to the values containing what was typed. With `suggest`, the
+ * pages' script also asks `filterSuggestions` for that field as one types and refills the list
+ * with the values containing the text, so values too rare for the first list are offered too.
  */
-export function textField(options: FieldOptions & { value: string; type?: 'search' | 'text'; inputmode?: 'numeric'; suggestions?: readonly string[] }): SafeHtml {
+export function textField(
+  options: FieldOptions & { value: string; type?: 'search' | 'text'; inputmode?: 'numeric'; suggestions?: readonly string[]; suggest?: 'ORGANIZATION' | 'COMPONENT' | 'OWNER' },
+): SafeHtml {
   const listId = `field-${options.name}-suggestions`;
-  const list = options.suggestions && options.suggestions.length > 0;
+  const list = (options.suggestions && options.suggestions.length > 0) || options.suggest !== undefined;
   return field(
     options,
     (attrs) =>
-      html`<input ${attrs} type="${options.type ?? 'text'}" value="${options.value}"${options.inputmode ? html` inputmode="${options.inputmode}"` : ''}${list ? html` list="${listId}" autocomplete="off"` : ''}>${
-        list ? html`<datalist id="${listId}">${options.suggestions!.map((v) => html`<option value="${v}"></option>`)}</datalist>` : ''
-      }`,
+      html`<input ${attrs} type="${options.type ?? 'text'}" value="${options.value}"${options.inputmode ? html` inputmode="${options.inputmode}"` : ''}${list ? html` list="${listId}" autocomplete="off"` : ''}${
+        options.suggest ? html` data-suggest="${options.suggest}"` : ''
+      }>${list ? html`<datalist id="${listId}">${(options.suggestions ?? []).map((v) => html`<option value="${v}"></option>`)}</datalist>` : ''}`,
   );
 }
 

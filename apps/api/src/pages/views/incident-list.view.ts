@@ -1,9 +1,10 @@
-import type { DidYouMean, Facet, IncidentRecord, PatternRecord, PatternWithCount, SearchField, SearchHighlight } from '@hindsight/incidents';
+import type { ActionableStatus } from '@hindsight/domain';
+import type { DidYouMean, Facet, FacetValue, IncidentRecord, PatternRecord, PatternWithCount, SearchField, SearchHighlight } from '@hindsight/incidents';
 import { formatInstant, html, truncateWords, type SafeHtml } from '@hindsight/web';
 import { INCIDENT_LIST_ORDERS, withQuery, type FieldError, type IncidentListForm } from '../list-query.parser';
 import { formErrorsView, selectField, textField } from './form-fields.view';
 import { layoutView } from './layout.view';
-import { NOT_STATED } from './labels';
+import { NOT_STATED, STATUS_LABELS } from './labels';
 
 export interface IncidentListItem {
   incident: IncidentRecord;
@@ -28,6 +29,8 @@ export interface IncidentListModel {
   highlights?: Map<string, SearchHighlight[]>;
   didYouMean?: DidYouMean | null;
   facets?: Facet[];
+  /** Whether the facet counts were made for this page or are the unfiltered list's, at most a minute old. */
+  facetsRecounted?: 'now' | 'minute';
   /** Values the organization and component fields suggest as one types. */
   suggestions?: { organizations: string[]; components: string[] };
   /** The configured severity scale, most severe first, for the severity filter. */
@@ -84,28 +87,49 @@ ${page.hasNextPage && page.endCursor ? html`<a href="${nextHref(page.endCursor)}
 </nav>`;
 }
 
-const FACET_LABELS: Partial<Record<Facet['kind'], { label: string; param: 'pattern' | 'organization' | 'component' | 'year' | 'severity' | 'tag' }>> = {
+type FacetParam = 'pattern' | 'organization' | 'component' | 'year' | 'severity' | 'tag' | 'nearmiss';
+
+/** Each facet's heading and the list filter a value narrows by; null: a count only (no incident filter takes it). */
+const FACET_LABELS: Record<Facet['kind'], { label: string; param: FacetParam | null }> = {
   PATTERN: { label: 'Pattern', param: 'pattern' },
   ORGANIZATION: { label: 'Organization', param: 'organization' },
   COMPONENT: { label: 'Component', param: 'component' },
   YEAR: { label: 'Year', param: 'year' },
   SEVERITY: { label: 'Severity', param: 'severity' },
+  NEAR_MISS: { label: 'Near miss', param: 'nearmiss' },
   TAG: { label: 'Tag', param: 'tag' },
+  ACTIONABLE_STATUS: { label: 'Follow-ups by status', param: null },
 };
 
-/** Facet values that name no filter: a year not known, a severity not stated. */
+/** Facet values that name no filter (a year not known, a severity not stated): counts without a link. */
 const UNFILTERABLE = new Set(['YEAR:unknown', 'SEVERITY:none']);
 
-/** Counts of the whole result set, each a link that narrows the search to that value. */
-function facetsView(facets: readonly Facet[], params: Record<string, string | string[] | number | null>): SafeHtml {
-  const shown = facets.filter((f) => FACET_LABELS[f.kind] && f.values.length > 0);
+/** The filter value a facet value narrows to (a near-miss facet counts `true`/`false`; the filter takes yes/no). */
+function filterValue(param: FacetParam, value: string): string | string[] {
+  if (param === 'pattern') return [value];
+  if (param === 'nearmiss') return value === 'true' ? 'yes' : 'no';
+  return value;
+}
+
+/**
+ * Counts of the whole result set (every page), each value a link that narrows the list to it.
+ * Follow-up statuses count follow-ups, not incidents, and narrow nothing: no incident filter
+ * takes a follow-up's status, so they are plain counts.
+ */
+function facetsView(facets: readonly Facet[], params: Record<string, string | string[] | number | null>, recounted: 'now' | 'minute'): SafeHtml {
+  const shown = facets.filter((f) => f.values.length > 0);
   if (shown.length === 0) return html``;
-  return html`<nav class="facets" aria-label="Refine the results">${shown.map((f) => {
-    const { label, param } = FACET_LABELS[f.kind]!;
-    return html`<div class="facet"><h2>${label}</h2><ul>${f.values
-      .filter((v) => !UNFILTERABLE.has(`${f.kind}:${v.value}`))
-      .map((v) => html`<li><a href="${withQuery('/incidents', { ...params, [param]: param === 'pattern' ? [v.value] : v.value })}">${v.label}</a> <span class="count">${v.count}</span></li>`)}</ul></div>`;
-  })}</nav>`;
+  const count = (v: FacetValue) => html`<span class="count">${v.count}</span>`;
+  return html`<nav class="facets" id="facets" aria-label="Refine the results">${shown.map((f) => {
+    const { label, param } = FACET_LABELS[f.kind];
+    const more = f.distinctValues > f.values.length ? html`<p class="muted">The ${f.values.length} most frequent of ${f.distinctValues}.</p>` : '';
+    const note = param ? '' : html`<p class="muted">Follow-ups of these incidents: counts, not filters.</p>`;
+    const item = (v: FacetValue) =>
+      param && !UNFILTERABLE.has(`${f.kind}:${v.value}`)
+        ? html`<li><a href="${withQuery('/incidents', { ...params, [param]: filterValue(param, v.value) })}">${v.label}</a> ${count(v)}</li>`
+        : html`<li>${f.kind === 'ACTIONABLE_STATUS' ? (STATUS_LABELS[v.value as ActionableStatus] ?? v.label) : v.label} ${count(v)}</li>`;
+    return html`<div class="facet facet-${f.kind.toLowerCase().replace(/_/g, '-')}"><h2>${label}</h2>${note}<ul>${f.values.map(item)}</ul>${more}</div>`;
+  })}${recounted === 'minute' ? html`<p class="muted facets-note">Counts over all published incidents, recounted at most once a minute.</p>` : ''}</nav>`;
 }
 
 export function incidentListView(m: IncidentListModel): SafeHtml {
@@ -118,34 +142,37 @@ export function incidentListView(m: IncidentListModel): SafeHtml {
     year: f.year,
     severity: f.severity,
     tag: f.tag,
+    nearmiss: f.nearMiss,
     order: f.order === 'newest' ? null : f.order,
     first: f.first === 20 ? null : f.first,
   };
-  const filtered = f.q || f.pattern.length > 0 || f.organization || f.component || f.year || f.severity || f.tag;
+  const filtered = f.q || f.pattern.length > 0 || f.organization || f.component || f.year || f.severity || f.tag || f.nearMiss;
   // A level the scale no longer lists stays selectable while it is the filter.
   const levels = [...new Set([...(m.severityLevels ?? []), ...(f.severity ? [f.severity] : [])])];
   const form = html`<form class="filters" method="get" action="/incidents" role="search" aria-label="Search and filter incidents">
 ${textField({ name: 'q', label: 'Search', type: 'search', value: f.q, errors: m.errors, hint: 'Words from the title, narrative, timeline, factors or follow-ups.' })}
 ${selectField({ name: 'pattern', label: 'Pattern', value: f.pattern[0] ?? '', errors: m.errors, choices: [{ value: '', label: 'Any pattern' }, ...m.patterns.map((p) => ({ value: p.key, label: `${p.name} (${p.incidentCount})` }))] })}
-${textField({ name: 'organization', label: 'Organization', value: f.organization, errors: m.errors, hint: 'Any part of the name.', suggestions: m.suggestions?.organizations })}
-${textField({ name: 'component', label: 'Component', value: f.component, errors: m.errors, hint: 'Any part of the name.', suggestions: m.suggestions?.components })}
+${textField({ name: 'organization', label: 'Organization', value: f.organization, errors: m.errors, hint: 'Any part of the name.', suggestions: m.suggestions?.organizations, suggest: 'ORGANIZATION' })}
+${textField({ name: 'component', label: 'Component', value: f.component, errors: m.errors, hint: 'Any part of the name.', suggestions: m.suggestions?.components, suggest: 'COMPONENT' })}
 ${textField({ name: 'year', label: 'Year started', value: f.year, errors: m.errors, inputmode: 'numeric' })}
 ${selectField({ name: 'severity', label: 'Severity', value: f.severity, errors: m.errors, choices: [{ value: '', label: 'Any severity' }, ...levels.map((l) => ({ value: l, label: l }))] })}
 ${textField({ name: 'tag', label: 'Tag', value: f.tag, errors: m.errors })}
+${selectField({ name: 'nearmiss', label: 'Near miss', value: f.nearMiss, errors: m.errors, choices: [{ value: '', label: 'Near misses and incidents' }, { value: 'yes', label: 'Near misses only' }, { value: 'no', label: 'Incidents that affected someone' }] })}
 ${selectField({ name: 'order', label: 'Order', value: f.order, errors: m.errors, choices: Object.entries(INCIDENT_LIST_ORDERS).map(([value, o]) => ({ value, label: o.label })) })}
 <div class="form-actions"><button type="submit">Apply</button>${filtered ? html` <a href="/incidents">Clear filters</a>` : ''}</div>
 </form>`;
   const results = m.page
     ? html`<p class="result-count" id="result-count">${m.page.totalCount === 1 ? '1 incident matches.' : `${m.page.totalCount} incidents match.`}</p>
 ${m.didYouMean ? html`<p class="did-you-mean">Did you mean <a href="${withQuery('/incidents', { ...params, q: m.didYouMean.text })}">${m.didYouMean.text}</a>? (${m.didYouMean.totalCount === 1 ? '1 incident' : `${m.didYouMean.totalCount} incidents`})</p>` : ''}
-${facetsView(m.facets ?? [], params)}
+${facetsView(m.facets ?? [], params, m.facetsRecounted ?? 'now')}
 ${m.page.items.length > 0 ? incidentItemsView(m.page.items, m.highlights) : html`<p class="empty">No incident matches these filters.</p>`}
 ${pagerView(m.page, withQuery('/incidents', params), (after) => withQuery('/incidents', { ...params, after }))}`
     : html``;
   const main = html`<h1>Incidents</h1>
 <p class="lede">Postmortems as linkable knowledge: what happened, why, and what was done about it.</p>
+<p class="list-links"><a href="/durations">How long incidents took</a>: time to detect, mitigate and resolve across incidents, by pattern, organization and year.</p>
 ${form}
-${formErrorsView(m.errors, ['q', 'pattern', 'organization', 'component', 'year', 'severity', 'tag', 'order'])}
+${formErrorsView(m.errors, ['q', 'pattern', 'organization', 'component', 'year', 'severity', 'tag', 'nearmiss', 'order'])}
 <section aria-labelledby="result-count">${results}</section>`;
   return layoutView({ title: 'Incidents', main, active: 'incidents' });
 }

@@ -1,6 +1,6 @@
 import type { ActionableVerdict } from '../incident-model-panel.token';
 import type { TimePrecision } from '@hindsight/domain';
-import { customerImpactOf } from '@hindsight/incidents';
+import { CHECK_EXCLUDES, customerImpactOf, incidentDurations, type DurationMetric, type IncidentDuration } from '@hindsight/incidents';
 import type {
   RelatedIncident,
   ActionableRecord,
@@ -34,6 +34,7 @@ import {
   STATUS_LABELS,
   NOT_STATED,
   customerImpactText,
+  durationText,
   nearMissText,
 } from './labels';
 import { layoutView } from './layout.view';
@@ -89,6 +90,38 @@ function keyTime(label: string, at: Date | null, precision: TimePrecision): Safe
   return html`<div><dt>${label}</dt><dd><time datetime="${at.toISOString()}">${formatInstant(at, precision)}</time> <span class="precision">(${PRECISION_LABELS[precision]})</span></dd></div>`;
 }
 
+const CHECK_TITLES = { OUT_OF_ORDER: 'Key times out of order', RESOLVED_LONG_AFTER_MITIGATION: 'Resolved long after mitigation' } as const;
+const METRIC_NAMES: Record<DurationMetric, string> = { TIME_TO_DETECT: 'time to detect', TIME_TO_MITIGATE: 'time to mitigate', TIME_TO_RESOLVE: 'time to resolve' };
+
+function durationItem(label: string, d: IncidentDuration | null, started: boolean, end: string): SafeHtml {
+  const missing = started ? `no ${end} time` : 'no start time';
+  return html`<div><dt>${label}</dt><dd>${d ? durationText(d) : html`<span class="not-stated">not known: the record gives ${missing}</span>`}</dd></div>`;
+}
+
+/**
+ * The incident's own durations from its key times, each as precise as the coarser of its two
+ * times, and what the consistency checks found (and what that leaves out of /durations).
+ */
+function durationsView(i: IncidentRecord): SafeHtml {
+  const d = incidentDurations(i);
+  const started = i.startedAt !== null && i.startedPrecision !== 'none';
+  return html`<section id="durations" class="incident-durations" aria-labelledby="durations-heading">
+<h2 id="durations-heading">How long it took</h2>
+<dl class="facts">
+${durationItem('Time to detect', d.toDetect, started, 'detection')}
+${durationItem('Time to mitigate', d.toMitigate, started, 'mitigation')}
+${durationItem('Time to resolve', d.toResolve, started, 'resolution')}
+</dl>
+${d.checks.length > 0
+    ? html`<ul class="duration-checks" aria-label="Checks of the key times">${d.checks.map(
+        (c) => html`<li class="check-${c.code.toLowerCase().replace(/_/g, '-')}"><strong>${CHECK_TITLES[c.code]}:</strong> ${c.message} Left out of the distributions across incidents: ${CHECK_EXCLUDES[c.code].map((x) => METRIC_NAMES[x]).join(', ')}. <a href="/durations">See the durations page</a>.</li>`,
+      )}</ul>`
+    : !d.toDetect && !d.toMitigate && !d.toResolve
+      ? html`<p class="section-note">Each is measured from the start; this record gives no pair of key times to measure or check.</p>`
+      : html`<p class="section-note">Measured from the start. The key times pass the checks (in order, and no “resolved” long after mitigation).</p>`}
+</section>`;
+}
+
 function headerView(m: IncidentPageModel): SafeHtml {
   const i = m.incident;
   const source = safeUrl(i.sourceUrl);
@@ -115,6 +148,7 @@ ${m.patterns.length > 0 ? html`<div><dt>Patterns</dt><dd><ul class="tags">${m.pa
 <h2 id="impact-heading">Impact</h2>
 <p>${i.impact}</p>
 </section>
+${durationsView(i)}
 <nav class="toc" aria-label="On this page">
 <ul>
 <li><a href="#narrative">Narrative</a></li>

@@ -1,5 +1,5 @@
 import type { ActionableStatus, CausalLinkKind, FactorRole, ReferenceKind, TimelineEventKind } from '@hindsight/domain';
-import type { CustomerImpact } from '@hindsight/incidents';
+import type { CustomerImpact, IncidentDuration } from '@hindsight/incidents';
 import { PRECISION_LABELS } from '@hindsight/web';
 
 export const STATUS_LABELS: Record<ActionableStatus, string> = {
@@ -77,10 +77,15 @@ function minutesText(minutes: number): string {
   return `${(minutes / 60).toFixed(1)} h`;
 }
 
+/** A duration in words with its precision: "about 50 min (approximate)", "3 h 23 min (to the second)". */
+export function durationText(d: IncidentDuration): string {
+  return `${d.approximate ? 'about ' : ''}${minutesText(d.minutes)} (${PRECISION_LABELS[d.precision]})`;
+}
+
 /** The customer-impact duration in words: as stated, or worked out from the key times. */
 export function customerImpactText(ci: CustomerImpact | null): string {
   if (!ci) return NOT_STATED;
-  const text = `${ci.approximate ? 'about ' : ''}${minutesText(ci.minutes)} (${PRECISION_LABELS[ci.precision]})`;
+  const text = durationText(ci);
   return ci.derived ? `${text}, from the start to mitigation; the record states none` : text;
 }
 

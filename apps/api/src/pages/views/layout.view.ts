@@ -1,6 +1,6 @@
 import { html, type SafeHtml } from '@hindsight/web';
 
-export type Section = 'incidents' | 'actionables' | 'patterns';
+export type Section = 'incidents' | 'actionables' | 'patterns' | 'durations';
 
 export interface LayoutOptions {
   title: string;
@@ -14,6 +14,7 @@ const NAV: { section: Section; href: string; label: string }[] = [
   { section: 'incidents', href: '/incidents', label: 'Incidents' },
   { section: 'actionables', href: '/actionables', label: 'Follow-ups' },
   { section: 'patterns', href: '/patterns', label: 'Patterns' },
+  { section: 'durations', href: '/durations', label: 'Durations' },
 ];
 
 /**
