@@ -67,6 +67,71 @@ organization: 示例科技
 - 09:50 回滚配置，服务恢复
 `;
 
+// Four more of our own, so that at least six configurations parse every query.
+const FRENCH = `---
+title: Le service de paiement est tombé après une mise à jour
+date: 2024-02-03
+organization: Exemple SARL
+---
+# Panne du service de paiement
+
+## Résumé
+Une mise à jour de la configuration a saturé les connexions vers la base de données. Le service de paiement est resté indisponible pendant quarante minutes, puis la configuration précédente a été rétablie.
+
+## Chronologie (UTC)
+- 08:00 La nouvelle configuration est déployée
+- 08:12 Les premières alertes arrivent
+- 08:40 La configuration précédente est rétablie et le service répond de nouveau
+`;
+
+const SPANISH = `---
+title: El servicio de pagos dejó de responder tras un cambio
+date: 2024-03-09
+organization: Ejemplo S.A.
+---
+# Caída del servicio de pagos
+
+## Resumen
+Un cambio en la configuración agotó las conexiones con la base de datos. El servicio de pagos no respondió durante media hora y el equipo volvió a la configuración anterior.
+
+## Cronología (UTC)
+- 14:00 Se despliega el cambio
+- 14:06 Llegan las primeras alertas
+- 14:31 Se restaura la configuración anterior y el servicio vuelve a responder
+`;
+
+const PORTUGUESE = `---
+title: O serviço de pagamentos ficou fora do ar depois de uma mudança
+date: 2024-04-11
+organization: Exemplo Ltda.
+---
+# Queda do serviço de pagamentos
+
+## Resumo
+Uma mudança na configuração esgotou as conexões com o banco de dados. O serviço de pagamentos ficou fora do ar durante meia hora e a equipe voltou para a configuração anterior.
+
+## Cronologia (UTC)
+- 16:00 A mudança é implantada
+- 16:05 Chegam os primeiros alertas
+- 16:29 A configuração anterior é restaurada e o serviço volta a responder
+`;
+
+const ITALIAN = `---
+title: Il servizio dei pagamenti si è fermato dopo una modifica
+date: 2024-06-21
+organization: Esempio S.r.l.
+---
+# Interruzione del servizio dei pagamenti
+
+## Sintesi
+Una modifica della configurazione ha esaurito le connessioni verso la base di dati. Il servizio dei pagamenti è rimasto fermo per mezz'ora, finché la squadra non ha ripristinato la configurazione precedente.
+
+## Cronologia (UTC)
+- 09:00 Viene distribuita la modifica
+- 09:07 Arrivano i primi allarmi
+- 09:33 La configurazione precedente viene ripristinata e il servizio riprende
+`;
+
 describe('search across languages, highlights, facets, corrections and related incidents', () => {
   let t: TestApp;
   let editor: Record<string, string>;
@@ -146,6 +211,22 @@ describe('search across languages, highlights, facets, corrections and related i
     // Typo widening keeps working beside the extra configuration.
     expect(await slugs('Zahlungsdeinst')).toEqual([draft.slug]);
     expect(await slugs('memcahced')).toEqual(['slack-cache-metastability-2022']);
+  });
+
+  it('widens typos under every configuration the query is parsed in, however many languages are stored', async () => {
+    const stored: string[] = [];
+    for (const [document, language] of [[FRENCH, 'fr'], [SPANISH, 'es'], [PORTUGUESE, 'pt'], [ITALIAN, 'it']] as const) {
+      const draft = await importAndPublish(document);
+      expect(draft.source.language).toBe(language);
+      stored.push(draft.slug);
+    }
+    // english, simple, french, spanish, portuguese, italian (and german when the test above ran): each
+    // misspelt word is rewritten under all of them, and two in one query must not multiply each
+    // other's substitutes.
+    expect(await slugs('memcahced')).toEqual(['slack-cache-metastability-2022']);
+    expect(await slugs('indisponilbe')).toEqual([stored[0]]);
+    expect((await slugs('memcahced or indisponilbe')).sort()).toEqual(['slack-cache-metastability-2022', stored[0]].sort());
+    expect(await slugs('memcahced indisponilbe')).toEqual([]);
   });
 
   it('finds a Chinese incident by a Chinese word, and not by characters that are not adjacent', async () => {

@@ -101,13 +101,18 @@ export async function buildTextSearch(db: Db, raw: string): Promise<TextSearch> 
                           WHERE s."word" = q.w)`;
   const configs = ['english', 'simple', ...(await languageConfigs(db))];
   let tsquery = underAll(configs, text, 'websearch_to_tsquery');
-  for (const { word, alternatives } of widened) {
-    if (alternatives.length === 0) continue;
+  // Each form of an unknown word (one per configuration) is first replaced by a placeholder, then
+  // every placeholder by the word's substitute in one rewrite. Rewriting straight to the
+  // substitute, form after form, would rewrite the forms inside the substitutes already put in
+  // and grow the query geometrically with the number of configurations (past Postgres's stack
+  // depth with six). A placeholder holds a space, which no parsed lexeme does.
+  widened.forEach(({ word, alternatives }, i) => {
+    if (alternatives.length === 0) return;
+    const placeholder = Prisma.sql`${`'widened ${i}'`}::tsquery`;
+    for (const config of configs) tsquery = Prisma.sql`ts_rewrite(${tsquery}, plainto_tsquery(${config}::regconfig, ${word}), ${placeholder})`;
     const substitute = Prisma.join([word, ...alternatives].map((w) => underAll(configs, w, 'plainto_tsquery')), ' || ');
-    for (const config of configs) {
-      tsquery = Prisma.sql`ts_rewrite(${tsquery}, plainto_tsquery(${config}::regconfig, ${word}), (${substitute}))`;
-    }
-  }
+    tsquery = Prisma.sql`ts_rewrite(${tsquery}, ${placeholder}, (${substitute}))`;
+  });
   const fingerprint = createHash('sha256').update(text).digest('base64url').slice(0, 10);
   return { text, tsquery, widened: widened.filter((w) => w.alternatives.length > 0), fingerprint, configs };
 }
