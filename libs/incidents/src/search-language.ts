@@ -16,6 +16,9 @@ const STEMMING_CONFIGS: Record<string, string> = {
   tr: 'turkish', yi: 'yiddish',
 };
 
+/** Every (primary language, configuration) pair of the table above, for SQL that maps stored tags. */
+export const STEMMED_LANGUAGES: readonly { language: string; config: string }[] = Object.entries(STEMMING_CONFIGS).map(([language, config]) => ({ language, config }));
+
 /** The stemming configuration for a language tag, or null when Postgres has none for it. */
 export function stemmingConfigFor(languageTag: string): string | null {
   return STEMMING_CONFIGS[languageTag.toLowerCase().split('-')[0]!] ?? null;

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Prisma } from '@hindsight/db';
 import { foldText } from '@hindsight/domain';
-import { cjkBigrams, stemmingConfigFor } from './search-language';
+import { cjkBigrams, STEMMED_LANGUAGES } from './search-language';
 
 type Db = Pick<Prisma.TransactionClient, '$queryRaw'>;
 
@@ -52,21 +52,41 @@ function candidateWords(text: string): string[] {
 }
 
 /**
- * The stemming configurations of the languages stored incidents come from, besides english: a
- * document's original text is stemmed in its language (search-document.ts), so the query is
- * stemmed the same way, but only in the languages that are there. One statement: a loose scan
- * of the `sourceLanguage` index, one probe per distinct language, whatever the corpus size.
+ * The stemming configurations of the languages stored incidents come from, besides english, that
+ * read this query differently from english and simple: a document's original text is stemmed in
+ * its language (search-document.ts), so the query is stemmed the same way, but only in the
+ * languages that are there. A configuration whose reading equals one already kept adds nothing
+ * but a branch that the planner counts again in its estimate (which then turned phrase searches
+ * into sequential scans), so it is left out. A query with a quoted phrase is read in english and
+ * simple only: a phrase under another language's stemmer mixes lexemes of different sections of
+ * a document, whose candidates then almost all fail the phrase check (on the synthetic corpus,
+ * a phrase went from 0.1 s to over a second). One statement: a loose scan of the
+ * `sourceLanguage` index, one probe per distinct language, whatever the corpus size.
  */
-async function languageConfigs(db: Db): Promise<string[]> {
-  const rows = await db.$queryRaw<{ language: string }[]>`
+async function languageConfigs(db: Db, text: string): Promise<string[]> {
+  if (text.includes('"')) return [];
+  // english and simple first, so a language's reading is dropped when it equals theirs.
+  const rows = await db.$queryRaw<{ config: string; reading: string }[]>`
     WITH RECURSIVE l AS (
       (SELECT "sourceLanguage" AS language FROM "Incident" ORDER BY "sourceLanguage" LIMIT 1)
       UNION ALL
       SELECT (SELECT "sourceLanguage" FROM "Incident" WHERE "sourceLanguage" > l.language ORDER BY "sourceLanguage" LIMIT 1) FROM l WHERE l.language IS NOT NULL
+    ), configs AS (
+      SELECT 'english' AS config, 0 AS ord UNION ALL SELECT 'simple', 1
+      UNION ALL
+      SELECT DISTINCT m.config, 2 FROM l JOIN unnest(${STEMMED_LANGUAGES.map((m) => m.language)}::text[], ${STEMMED_LANGUAGES.map((m) => m.config)}::text[]) AS m(language, config)
+        ON m.language = lower(split_part(l.language, '-', 1)) WHERE m.config <> 'english'
     )
-    SELECT language FROM l WHERE language IS NOT NULL`;
-  const configs = new Set(rows.map((r) => stemmingConfigFor(r.language)).filter((c): c is string => c !== null && c !== 'english'));
-  return [...configs].sort();
+    SELECT config, websearch_to_tsquery(config::regconfig, ${text})::text AS reading FROM configs ORDER BY ord, config`;
+  const seen = new Set<string>();
+  const kept: string[] = [];
+  for (const { config, reading } of rows) {
+    const known = seen.has(reading);
+    seen.add(reading);
+    if (config === 'english' || config === 'simple' || known || reading === '') continue;
+    kept.push(config);
+  }
+  return kept;
 }
 
 /** A word or phrase under every configuration of the query, OR-ed. */
@@ -99,7 +119,7 @@ export async function buildTextSearch(db: Db, raw: string): Promise<TextSearch> 
         FROM unnest(${words}::text[]) AS q(w)
         WHERE NOT EXISTS (SELECT 1 FROM "SearchWord" s JOIN "Incident" i ON i."id" = s."incidentId" AND i."status" = 'published'
                           WHERE s."word" = q.w)`;
-  const configs = ['english', 'simple', ...(await languageConfigs(db))];
+  const configs = ['english', 'simple', ...(await languageConfigs(db, text))];
   let tsquery = underAll(configs, text, 'websearch_to_tsquery');
   // Each form of an unknown word (one per configuration) is first replaced by a placeholder, then
   // every placeholder by the word's substitute in one rewrite. Rewriting straight to the
