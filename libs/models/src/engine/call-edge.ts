@@ -256,6 +256,10 @@ export class Attempt {
   }
 
   resolve(x: number, status: number): void {
+    const call = this.call;
+    const now = call.rt.kernel.now;
+    if (call.edge.stats.resolved.on) call.edge.stats.resolved.add(now, x);
+    if (call.source !== null && call.source.stats.resolved.on) call.source.stats.resolved.add(now, x);
     this.remaining -= x;
     if (this.remaining < EPS) this.remaining = 0;
     this.call.onAttemptResult(this, x, status);

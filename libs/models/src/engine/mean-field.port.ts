@@ -356,6 +356,9 @@ export class Port {
   }
 
   private resolve(w: Wait, x: number, status: number): void {
+    const now = this.rt.kernel.now;
+    this.edge.stats.resolved.add(now, x);
+    if (this.source !== null) this.source.stats.resolved.add(now, x);
     const taken = w.take(x);
     if (w.caller !== null && w.caller.dead) return;
     const consumed = w.remaining <= EPS;
