@@ -80,6 +80,26 @@ describe('ensembles, sweeps and boundaries over GraphQL', () => {
     expect(found.text).toMatch(/^Below keepAliveSeconds = [\d.]+ s the failure criterion .* is never met; from [\d.]+ s on it is met/);
   });
 
+  it('finds where Slack’s first throttle relaxation starts to relapse, bisecting on a named check', async () => {
+    const query = `mutation B($input: FindModelBoundaryInput!) {
+      findModelBoundary(input: $input) { status boundary { target checkName metAtFrom metAtTo below above probes { value failureMet checkPassed } text } } }`;
+    type B = { findModelBoundary: { status: string; boundary: { target: string; checkName: string; metAtFrom: boolean; metAtTo: boolean; below: number; above: number; probes: { value: number; checkPassed: boolean }[]; text: string } } };
+    const input = { incident: 'slack-cache-metastability-2022', scenario: 'as-happened', parameter: 'firstRelaxAdmit', from: 0.3, to: 1, tolerance: 0.1, check: 'relaxing-too-fast-relapses' };
+    const b = await t.gql<B>(query, { input });
+    expect(b.errors).toBeUndefined();
+    const found = b.data.findModelBoundary.boundary;
+    expect(found).toMatchObject({ target: 'CHECK', checkName: 'relaxing-too-fast-relapses', metAtFrom: false, metAtTo: true });
+    expect(found.above - found.below).toBeLessThanOrEqual(0.1);
+    expect(found.probes.every((p) => p.checkPassed === p.value >= found.above)).toBe(true);
+    expect(found.text).toMatch(/^Below firstRelaxAdmit = [\d.]+ % the check "relaxing-too-fast-relapses" .* fails; from [\d.]+ % on it passes/);
+
+    const unknown = await t.gql(query, { input: { ...input, check: 'nope' } });
+    expect(unknown.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'input.check' });
+    const elsewhere = await t.gql(query, { input: { ...input, scenario: 'no-throttle', check: 'small-steps-hold' } });
+    expect(elsewhere.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'input.check' });
+    expect(elsewhere.errors?.[0]?.message).toContain('check "small-steps-hold" is evaluated on as-happened, small-steps-only, not on scenario "no-throttle"');
+  });
+
   it('refuses a sweep over a value the scenario fixes itself', async () => {
     const res = await t.gql(SWEEP, { input: { incident: STACKEGG, scenario: 'lower-keep-alive', axes: [{ parameter: 'keepAliveSeconds', from: 1, to: 10, count: 3 }] } });
     expect(res.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', parameter: 'keepAliveSeconds' });

@@ -6,6 +6,7 @@ import { startTestApp, type TestApp } from './support/test-app';
 
 const APACHE = 'apache-outbound-calls-without-timeouts-2011';
 const STACKEGG = 'stackegg-haproxy-session-cap-2015';
+const SLACK = 'slack-cache-metastability-2022';
 
 describe('ensembles and sweeps on the model panel', () => {
   let t: TestApp;
@@ -50,6 +51,24 @@ describe('ensembles and sweeps on the model panel', () => {
     const panel = sectionById(res.text, 'model');
     expect(panel).toContain('<figure class="sweep-chart" id="model-boundary">');
     expect(textOf(panel)).toMatch(/Below keepAliveSeconds = [\d.]+ s the failure criterion \(fewer than 90 % of page connections succeed for at least 30 s\) is never met; from [\d.]+ s on it is met/);
+  });
+
+  it('bisects on a chosen check instead of the failure criterion: how far the first throttle relaxation may go', async () => {
+    const res = await get(`/incidents/${SLACK}?boundary=firstRelaxAdmit:0.3:1&boundary-check=relaxing-too-fast-relapses`);
+    expect(res.status).toBe(200);
+    const panel = sectionById(res.text, 'model');
+    expect(panel).toContain('<figure class="sweep-chart" id="model-boundary">');
+    const text = textOf(panel);
+    expect(text).toContain('Where the check flips along firstRelaxAdmit');
+    expect(text).toMatch(/Below firstRelaxAdmit = [\d.]+ % the check "relaxing-too-fast-relapses" .* fails; from [\d.]+ % on it passes/);
+    const select = elements(panel).find((e) => e.tag === 'select' && e.attrs.name === 'boundary-check')!;
+    expect(select.attrs.id).toBe('what-if-boundary-check');
+    expect(panel).toContain('<option value="relaxing-too-fast-relapses" selected>');
+    // A check of another scenario is not offered, and naming one is refused next to the field.
+    expect(panel).not.toContain('<option value="off-peak-step-harmless"');
+    const refused = sectionById((await get(`/incidents/${SLACK}?boundary=firstRelaxAdmit:0.3:1&boundary-check=off-peak-step-harmless`)).text, 'model');
+    expect(textOf(refused)).toContain('Choose the failure criterion or one of the listed checks.');
+    expect(refused).not.toContain('id="model-boundary"');
   });
 
   it('refuses a sweep or an ensemble beyond what a page may ask, next to the field, and runs nothing', async () => {

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { PrismaService } from '@hindsight/db';
 import type { ErrorDetails } from '@hindsight/domain';
-import type { FixVerdict } from '@hindsight/models';
+import type { FixVerdict, ModelSpec } from '@hindsight/models';
 import { toAppError } from '../../common/errors/app-error.mapping';
 import { IncidentLoaders } from '@hindsight/incidents';
 import { checkKindCounts, ModelExplorations, ModelRunsService, SCENARIO_AS_HAPPENED, type IncidentModelView, type ModelRunRecord } from '@hindsight/model-runs';
@@ -11,6 +11,11 @@ import type { ActionableVerdict, IncidentModelPanel, ModelPanelOutput, ModelPane
 import type { ModelPanelModel, PanelMode, PanelProbe, PanelScenario } from './model-panel.types';
 import { emptyModelPanelView, modelPanelView } from './model-panel.view';
 import { ALL_SCENARIOS, allowedRange, parameterField, parseWhatIfForm, type WhatIfParameter } from './what-if-form.parser';
+
+/** The checks evaluated on a scenario: what a boundary search on the page may bisect on besides the failure criterion. */
+function boundaryChecks(spec: ModelSpec, scenarioKey: string): Array<{ name: string; description: string }> {
+  return (spec.checks ?? []).filter((c) => c.scenarios === '*' || c.scenarios.includes(scenarioKey)).map((c) => ({ name: c.name, description: c.description }));
+}
 
 const BUSY = 'Every model worker is busy just now, so some runs were not made. Try again in a moment; runs already made are kept.';
 const BUSY_PROBLEM = 'every model worker was busy; try again in a moment';
@@ -54,6 +59,7 @@ export class ModelPanel implements IncidentModelPanel {
       parameters,
       others.map((s) => s.key),
       request.form,
+      boundaryChecks(spec, asHappened.key).map((c) => c.name),
     );
     const drawn = [asHappened, ...(form.scenario === ALL_SCENARIOS ? others : others.filter((s) => s.key === form.scenario))];
     let mode: PanelMode = form.errors.length > 0 ? 'refused' : Object.keys(form.overrides).length > 0 ? 'what-if' : 'default';
@@ -151,6 +157,7 @@ export class ModelPanel implements IncidentModelPanel {
       busy,
       failureCriterion: spec.failure?.description ?? null,
       evidence: checkKindCounts(spec),
+      boundaryChecks: boundaryChecks(spec, asHappened.key),
     };
   }
 
@@ -215,7 +222,15 @@ export class ModelPanel implements IncidentModelPanel {
     if (outcome === 'busy') return { pending: BUSY };
     if (!outcome.result) return { pending: `${outcome.runsFinished} runs of the search are done; the next is waiting for a model worker. Reload in a moment: finished runs are kept.` };
     const r = outcome.result;
-    return { parameter: r.parameter, unit: r.unit, text: r.text, points: r.probes.map((p) => ({ x: p.value, y: p.failureMet ? 1 : 0, failureMet: p.failureMet })) };
+    // On a check, each point is whether the check passed; its colour stays the failure criterion's.
+    const check = r.target.check;
+    return {
+      parameter: r.parameter,
+      unit: r.unit,
+      text: r.text,
+      figureLabel: check ? `Check "${check.name}" passes (1 = yes, 0 = no)` : 'Failure criterion met (1 = yes, 0 = no)',
+      points: r.probes.map((p) => ({ x: p.value, y: (check ? p.checkPassed : p.failureMet) ? 1 : 0, failureMet: p.failureMet })),
+    };
   }
 
   /** An exploration's answer; null when refused (the reason is then next to the form field); busy when the workers are. */

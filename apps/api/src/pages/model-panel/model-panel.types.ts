@@ -57,7 +57,9 @@ export interface ModelPanelModel {
   /** A sweep of one parameter, when the reader asked for one (`sweep`). */
   sweep?: { parameter: string; unit: string; figureLabel: string; figureUnit: string; text: string; points: Array<{ x: number; y: number | null; failureMet: boolean | null }> } | { pending: string } | null;
   /** A boundary search on one parameter, when the reader asked for one (`boundary`). */
-  boundary?: { parameter: string; unit: string; text: string; points: Array<{ x: number; y: number | null; failureMet: boolean | null }> } | { pending: string } | null;
+  boundary?: { parameter: string; unit: string; text: string; figureLabel: string; points: Array<{ x: number; y: number | null; failureMet: boolean | null }> } | { pending: string } | null;
+  /** Checks of the run as it happened that a boundary search may bisect on instead of the failure criterion. */
+  boundaryChecks?: Array<{ name: string; description: string }>;
   /** The model's checks by kind; only `reproduces` (which includes the failure-criterion check) is evidence. */
   evidence?: { reproduces: number; fitted: number; construction: number; unlabelled: number };
 }

@@ -12,6 +12,8 @@ export const SEEDS_FIELD = 'seeds';
 export const SWEEP_FIELD = 'sweep';
 /** A boundary search on one parameter, `name:from:to`: where between the two the failure criterion flips. */
 export const BOUNDARY_FIELD = 'boundary';
+/** What the boundary search bisects on: empty for the failure criterion, or a check's name. */
+export const BOUNDARY_CHECK_FIELD = 'boundary-check';
 /** Bounds of what one page view may ask for (the engine's own limits are higher). */
 export const PAGE_MAX_SEEDS = 20;
 export const PAGE_MAX_SWEEP_POINTS = 12;
@@ -41,7 +43,7 @@ export interface WhatIfForm {
   /** The sweep asked for; null for none. */
   sweep: { parameter: string; from: number; to: number; count: number } | null;
   /** The boundary search asked for; null for none. */
-  boundary: { parameter: string; from: number; to: number } | null;
+  boundary: { parameter: string; from: number; to: number; check: string | null } | null;
 }
 
 export const parameterField = (name: string): string => `${PARAMETER_PREFIX}${name}`;
@@ -66,6 +68,8 @@ export function parseWhatIfForm(
   parameters: readonly WhatIfParameter[],
   scenarioKeys: readonly string[],
   form: Readonly<Record<string, string>> | null,
+  /** Checks of the run as it happened, which a boundary search may bisect on. */
+  checkNames: readonly string[] = [],
 ): WhatIfForm {
   const values: Record<string, string> = {};
   const overrides: Record<string, number> = {};
@@ -108,7 +112,7 @@ export function parseWhatIfForm(
   else errors.push({ field: SCENARIO_FIELD, message: 'Choose one of the listed scenarios.' });
   const seeds = parseSeeds(fields[SEEDS_FIELD], errors);
   const sweep = parseSweep(fields[SWEEP_FIELD], parameters, errors);
-  const boundary = parseBoundary(fields[BOUNDARY_FIELD], parameters, errors);
+  const boundary = parseBoundary(fields[BOUNDARY_FIELD], fields[BOUNDARY_CHECK_FIELD], parameters, checkNames, errors);
   return { values, overrides, scenario, errors, seeds, sweep, boundary };
 }
 
@@ -123,8 +127,14 @@ function parseSeeds(raw: string | undefined, errors: WhatIfFieldError[]): number
   return n;
 }
 
-function parseBoundary(raw: string | undefined, parameters: readonly WhatIfParameter[], errors: WhatIfFieldError[]): WhatIfForm['boundary'] {
+function parseBoundary(raw: string | undefined, rawCheck: string | undefined, parameters: readonly WhatIfParameter[], checkNames: readonly string[], errors: WhatIfFieldError[]): WhatIfForm['boundary'] {
   const text = raw?.trim() ?? '';
+  const checkText = rawCheck?.trim() ?? '';
+  let check: string | null = null;
+  if (checkText !== '') {
+    if (checkNames.includes(checkText)) check = checkText;
+    else errors.push({ field: BOUNDARY_CHECK_FIELD, message: 'Choose the failure criterion or one of the listed checks.' });
+  }
   if (text === '') return null;
   const [name, ...rest] = text.split(':');
   const p = parameters.find((x) => x.name === name);
@@ -137,7 +147,7 @@ function parseBoundary(raw: string | undefined, parameters: readonly WhatIfParam
     errors.push({ field: BOUNDARY_FIELD, message: `Search ${p.name} within ${allowedRange(p)}, from a lower to a higher value.` });
     return null;
   }
-  return { parameter: p.name, from: from!, to: to! };
+  return { parameter: p.name, from: from!, to: to!, check };
 }
 
 function parseSweep(raw: string | undefined, parameters: readonly WhatIfParameter[], errors: WhatIfFieldError[]): WhatIfForm['sweep'] {
