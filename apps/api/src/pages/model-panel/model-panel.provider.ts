@@ -137,11 +137,13 @@ export class ModelPanel implements IncidentModelPanel {
     const asHappenedSeries = scenarios[0]?.run?.series ?? null;
     const asked = form.errors.length === 0 && !busy;
     const ensemble = asked && form.seeds ? await this.ensembleOf(request, asHappened.key, form.overrides, form.seeds, parameters, form.errors) : null;
-    const sweep = asked && form.sweep ? await this.sweepOf(request, asHappened.key, form.overrides, form.sweep, parameters, form.errors) : null;
+    const sweep = asked && form.sweep && !form.sweep2 ? await this.sweepOf(request, asHappened.key, form.overrides, form.sweep, parameters, form.errors) : null;
+    const grid = asked && form.sweep && form.sweep2 ? await this.gridOf(request, asHappened.key, form.overrides, [form.sweep, form.sweep2], parameters, form.errors) : null;
     const boundary = asked && form.boundary ? await this.boundaryOf(request, asHappened.key, form.overrides, form.boundary, parameters, form.errors) : null;
     return {
       ensemble,
       sweep,
+      grid,
       boundary,
       slug: request.slug,
       title: view.spec.title,
@@ -213,6 +215,36 @@ export class ModelPanel implements IncidentModelPanel {
       text: s.text,
       points: s.points.map((pt) => ({ x: pt.values[p.name]!, y: figure ? (pt.figures[figure.name] ?? null) : pt.failureMet === null ? null : Number(pt.failureMet), failureMet: pt.failureMet })),
     };
+  }
+
+  /** The as-happened run over a grid of two parameters: the failure criterion in every cell. */
+  private async gridOf(
+    request: ModelPanelRequest,
+    scenarioKey: string,
+    overrides: Record<string, number>,
+    axes: [NonNullable<ModelPanelModel['form']['sweep']>, NonNullable<ModelPanelModel['form']['sweep']>],
+    parameters: readonly WhatIfParameter[],
+    errors: { field: string; message: string }[],
+  ): Promise<ModelPanelModel['grid']> {
+    const outcome = await this.attemptExploration(() => this.explorations.sweep({ incidentSlug: request.slug, scenarioKey, parameters: overrides, axes }, request.client), parameters, errors);
+    if (outcome === null) return null;
+    if (outcome === 'busy') return { pending: BUSY };
+    const total = axes[0].count * axes[1].count;
+    if (!outcome.result) return { pending: `${outcome.runsFinished} of ${total} runs are done; the others are waiting for a model worker. Reload in a moment: finished runs are kept.` };
+    const s = outcome.result;
+    const axis = (a: (typeof s.axes)[number]) => {
+      const p = parameters.find((x) => x.name === a.parameter);
+      return { parameter: a.parameter, label: p?.label ?? a.parameter, unit: a.unit, values: a.values };
+    };
+    const [x, y] = [axis(s.axes[0]!), axis(s.axes[1]!)];
+    const at = new Map(s.points.map((pt) => [`${pt.values[x.parameter]}|${pt.values[y.parameter]}`, pt]));
+    const cells = y.values.map((yv) =>
+      x.values.map((xv) => {
+        const pt = at.get(`${xv}|${yv}`);
+        return { met: pt?.failureMet ?? null, onset: pt?.onset ?? null, error: pt?.error?.message ?? (pt ? null : 'no run') };
+      }),
+    );
+    return { x, y, criterion: s.failureCriterion, cells, text: s.text };
   }
 
   /** Bisection on the failure criterion over one parameter: every probe charted (1 = met), and the answer in words. */

@@ -10,6 +10,10 @@ export const SCENARIO_FIELD = 'scenario';
 export const SEEDS_FIELD = 'seeds';
 /** A sweep of one parameter, `name:from:to:count`, drawn as a chart of the failure against it. */
 export const SWEEP_FIELD = 'sweep';
+/** The second parameter of a sweep over a grid, `name:from:to:count` (with {@link SWEEP_FIELD}). */
+export const SWEEP2_FIELD = 'sweep2';
+/** At most this many runs for a grid of two parameters on one page view. */
+export const PAGE_MAX_GRID_RUNS = 36;
 /** A boundary search on one parameter, `name:from:to`: where between the two the failure criterion flips. */
 export const BOUNDARY_FIELD = 'boundary';
 /** What the boundary search bisects on: empty for the failure criterion, or a check's name. */
@@ -42,6 +46,8 @@ export interface WhatIfForm {
   seeds: number | null;
   /** The sweep asked for; null for none. */
   sweep: { parameter: string; from: number; to: number; count: number } | null;
+  /** The second parameter of a grid sweep; null for a sweep of one parameter (or none). */
+  sweep2: { parameter: string; from: number; to: number; count: number } | null;
   /** The boundary search asked for; null for none. */
   boundary: { parameter: string; from: number; to: number; check: string | null } | null;
 }
@@ -112,8 +118,9 @@ export function parseWhatIfForm(
   else errors.push({ field: SCENARIO_FIELD, message: 'Choose one of the listed scenarios.' });
   const seeds = parseSeeds(fields[SEEDS_FIELD], errors);
   const sweep = parseSweep(fields[SWEEP_FIELD], parameters, errors);
+  const sweep2 = parseSweep2(fields[SWEEP2_FIELD], sweep, fields[SWEEP_FIELD], parameters, errors);
   const boundary = parseBoundary(fields[BOUNDARY_FIELD], fields[BOUNDARY_CHECK_FIELD], parameters, checkNames, errors);
-  return { values, overrides, scenario, errors, seeds, sweep, boundary };
+  return { values, overrides, scenario, errors, seeds, sweep, sweep2, boundary };
 }
 
 function parseSeeds(raw: string | undefined, errors: WhatIfFieldError[]): number | null {
@@ -150,25 +157,45 @@ function parseBoundary(raw: string | undefined, rawCheck: string | undefined, pa
   return { parameter: p.name, from: from!, to: to!, check };
 }
 
-function parseSweep(raw: string | undefined, parameters: readonly WhatIfParameter[], errors: WhatIfFieldError[]): WhatIfForm['sweep'] {
+function parseSweep(raw: string | undefined, parameters: readonly WhatIfParameter[], errors: WhatIfFieldError[], field = SWEEP_FIELD): WhatIfForm['sweep'] {
   const text = raw?.trim() ?? '';
   if (text === '') return null;
   const [name, ...rest] = text.split(':');
   const p = parameters.find((x) => x.name === name);
   const [from, to, count] = rest.map(Number);
   if (!p || rest.length !== 3 || !rest.every((x) => DECIMAL.test(x))) {
-    errors.push({ field: SWEEP_FIELD, message: `Write parameter:from:to:count, e.g. ${parameters[0]?.name ?? 'name'}:1:10:5; the parameters are ${parameters.map((x) => x.name).join(', ')}.` });
+    errors.push({ field, message: `Write parameter:from:to:count, e.g. ${parameters[0]?.name ?? 'name'}:1:10:5; the parameters are ${parameters.map((x) => x.name).join(', ')}.` });
     return null;
   }
   if (!(from! >= p.min && to! <= p.max && from! < to!)) {
-    errors.push({ field: SWEEP_FIELD, message: `Sweep ${p.name} within ${allowedRange(p)}, from a lower to a higher value.` });
+    errors.push({ field, message: `Sweep ${p.name} within ${allowedRange(p)}, from a lower to a higher value.` });
     return null;
   }
   if (!Number.isInteger(count) || count! < 2 || count! > PAGE_MAX_SWEEP_POINTS) {
-    errors.push({ field: SWEEP_FIELD, message: `Enter from 2 to ${PAGE_MAX_SWEEP_POINTS} values to sweep.` });
+    errors.push({ field, message: `Enter from 2 to ${PAGE_MAX_SWEEP_POINTS} values to sweep.` });
     return null;
   }
   return { parameter: p.name, from: from!, to: to!, count: count! };
+}
+
+/** The second axis of a grid: another parameter than the first, and at most PAGE_MAX_GRID_RUNS runs in all. */
+function parseSweep2(raw: string | undefined, first: WhatIfForm['sweep'], firstRaw: string | undefined, parameters: readonly WhatIfParameter[], errors: WhatIfFieldError[]): WhatIfForm['sweep2'] {
+  const second = parseSweep(raw, parameters, errors, SWEEP2_FIELD);
+  if (second === null) return null;
+  if ((firstRaw?.trim() ?? '') === '') {
+    errors.push({ field: SWEEP2_FIELD, message: 'Give the first parameter of the sweep too: a grid needs both.' });
+    return null;
+  }
+  if (first === null) return null;
+  if (first.parameter === second.parameter) {
+    errors.push({ field: SWEEP2_FIELD, message: `Choose another parameter than ${first.parameter} for the second axis.` });
+    return null;
+  }
+  if (first.count * second.count > PAGE_MAX_GRID_RUNS) {
+    errors.push({ field: SWEEP2_FIELD, message: `A grid of ${first.count} × ${second.count} values is ${first.count * second.count} runs; a page makes at most ${PAGE_MAX_GRID_RUNS}.` });
+    return null;
+  }
+  return second;
 }
 
 function truncate(text: string, max = 40): string {
