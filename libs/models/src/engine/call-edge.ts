@@ -232,6 +232,8 @@ export class RetryPacket {
 
 /** DES: one try of a call, waiting for its child visits (several for a scatter). */
 export class Attempt {
+  /** Tells an attempt from a fluid port where a visit's `parent` may be either. */
+  readonly kind = 'attempt' as const;
   remaining: number;
   deadline = Infinity;
   abandoned = false;

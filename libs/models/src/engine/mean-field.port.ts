@@ -120,6 +120,8 @@ export class RetryBucket {
  * and count as work nobody waited for.
  */
 export class Port {
+  /** Tells a port from a DES attempt where a visit's `parent` may be either. */
+  readonly kind = 'port' as const;
   /** Unique within its run (FlowSimulation.newId). */
   readonly id: number;
   private waits: Wait[] = [];

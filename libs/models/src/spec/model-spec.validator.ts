@@ -949,7 +949,10 @@ function checkCheckKind(c: Checker, ch: Rec, path: string): void {
 /** `kind` and `fittedParameter` of a check, or of the failure criterion's own check. */
 function checkKindFields(c: Checker, ch: Rec, path: string): string | null {
   const kind = c.oneOf(ch, 'kind', path, CHECK_KINDS);
-  if (ch.fittedParameter !== undefined) {
+  if (ch.fittedParameter === undefined && kind === 'fitted') {
+    // A reader must be able to see which value was chosen to make it pass.
+    c.add(`${path}.fittedParameter`, `a "fitted" check names the parameter chosen to make it pass: expected a declared parameter (declared: ${[...c.params.keys()].join(', ') || 'none'}), got nothing`);
+  } else if (ch.fittedParameter !== undefined) {
     if (kind !== 'fitted') c.add(`${path}.fittedParameter`, `only a "fitted" check names the parameter fitted to it (kind is ${describeValue(kind ?? 'unset')})`);
     else if (typeof ch.fittedParameter !== 'string' || !c.params.has(ch.fittedParameter)) {
       c.add(`${path}.fittedParameter`, `expected a declared parameter (declared: ${[...c.params.keys()].join(', ') || 'none'}), got ${describeValue(ch.fittedParameter)}`);
