@@ -27,6 +27,7 @@ const PAGE_TYPES: Array<[string, string]> = [
   ['durations', '/durations'],
   ['sign-in', '/sign-in'],
   ['follow-ups board', '/actionables'],
+  ['incident model with a two-parameter sweep and a boundary on a check', '/incidents/stackegg-haproxy-session-cap-2015?sweep=keepAliveSeconds:5:15:3&sweep2=stackEggRate:1000:3444:2&boundary=keepAliveSeconds:5:10&boundary-check=sessions-pinned-at-cap'],
 ];
 
 const HOSTILE_NARRATIVE = [

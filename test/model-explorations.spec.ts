@@ -80,6 +80,31 @@ describe('ensembles, sweeps and boundaries over GraphQL', () => {
     expect(found.text).toMatch(/^Below keepAliveSeconds = [\d.]+ s the failure criterion .* is never met; from [\d.]+ s on it is met/);
   });
 
+  it('bisects on a named check instead of the failure criterion', async () => {
+    // (Slack's incident carries the queue model in this suite; its own relaxation question is asked by the engine, CLI and page tests.)
+    const query = `mutation B($input: FindModelBoundaryInput!) {
+      findModelBoundary(input: $input) { status boundary { target checkName metAtFrom metAtTo below above probes { value failureMet checkPassed } text } } }`;
+    type B = { findModelBoundary: { status: string; boundary: { target: string; checkName: string; metAtFrom: boolean; metAtTo: boolean; below: number; above: number; probes: { value: number; failureMet: boolean; checkPassed: boolean }[]; text: string } } };
+    const input = { incident: STACKEGG, scenario: 'as-happened', parameter: 'keepAliveSeconds', from: 5, to: 15, tolerance: 0.5, check: 'sessions-pinned-at-cap' };
+    const b = await t.gql<B>(query, { input });
+    expect(b.errors).toBeUndefined();
+    const found = b.data.findModelBoundary.boundary;
+    expect(found).toMatchObject({ target: 'CHECK', checkName: 'sessions-pinned-at-cap', metAtFrom: false, metAtTo: true });
+    expect(found.above - found.below).toBeLessThanOrEqual(0.5);
+    expect(found.probes.every((p) => p.checkPassed === p.value >= found.above)).toBe(true);
+    expect(found.text).toMatch(/^Below keepAliveSeconds = [\d.]+ s the check "sessions-pinned-at-cap" .* fails; from [\d.]+ s on it passes/);
+    // Without a check the same search is on the failure criterion, and says so.
+    const plain = await t.gql<B>(query, { input: { ...input, check: null } });
+    expect(plain.data.findModelBoundary.boundary).toMatchObject({ target: 'FAILURE', checkName: null });
+    expect(plain.data.findModelBoundary.boundary.probes.every((p) => p.checkPassed === null)).toBe(true);
+
+    const unknown = await t.gql(query, { input: { ...input, check: 'nope' } });
+    expect(unknown.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'input.check' });
+    const elsewhere = await t.gql(query, { input: { ...input, scenario: 'raise-session-limit' } });
+    expect(elsewhere.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'input.check' });
+    expect(elsewhere.errors?.[0]?.message).toContain('check "sessions-pinned-at-cap" is evaluated on as-happened, not on scenario "raise-session-limit"');
+  });
+
   it('refuses a sweep over a value the scenario fixes itself', async () => {
     const res = await t.gql(SWEEP, { input: { incident: STACKEGG, scenario: 'lower-keep-alive', axes: [{ parameter: 'keepAliveSeconds', from: 1, to: 10, count: 3 }] } });
     expect(res.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', parameter: 'keepAliveSeconds' });

@@ -287,6 +287,31 @@ describe('executable models over GraphQL', () => {
     expect(offPeak.run.summary).toEqual(offPeakDefault.run.summary);
   });
 
+  it("reports on a single run the what-if values its fix scenario kept its own value for", async () => {
+    type R = { runModel: { run: { scenarioKey: string; parameters: { name: string; value: number }[]; conflicts: { parameter: string; requested: number; applied: number }[]; summary: { name: string; value: number }[] } } };
+    const query = `mutation($scenario: String!, $parameters: [ParameterValueInput!]) { runModel(input: { incident: "${STACKEGG}", scenario: $scenario, parameters: $parameters }) {
+      run { scenarioKey parameters { name value } conflicts { parameter requested applied } summary { name value } } } }`;
+    const asked = [
+      { name: 'keepAliveSeconds', value: 20 },
+      { name: 'stackEggRate', value: 1200 },
+    ];
+    const fix = await t.gql<R>(query, { scenario: 'lower-keep-alive', parameters: asked });
+    expect(fix.errors).toBeUndefined();
+    const run = fix.data.runModel.run;
+    // The run records what was asked; the conflict says which of it the fix did not apply.
+    expect(run.parameters).toHaveLength(2);
+    expect(run.parameters).toEqual(expect.arrayContaining(asked));
+    expect(run.conflicts).toEqual([{ parameter: 'keepAliveSeconds', requested: 20, applied: 5 }]);
+    expect(run.summary.find((f) => f.name === 'stackegg-demand')!.value).toBeCloseTo(1200 * 5.01, 0);
+
+    const asHappened = await t.gql<R>(query, { scenario: 'as-happened', parameters: asked });
+    expect(asHappened.errors).toBeUndefined();
+    expect(asHappened.data.runModel.run.conflicts).toEqual([]);
+    // The same value as the fix's own is no conflict.
+    const same = await t.gql<R>(query, { scenario: 'lower-keep-alive', parameters: [{ name: 'keepAliveSeconds', value: 5 }] });
+    expect(same.data.runModel.run.conflicts).toEqual([]);
+  });
+
   it('lets an editor give a new incident a model as data, without engine code', async () => {
     const { as } = await issueTokens(t);
     const spec = JSON.parse(fs.readFileSync(path.join(projectRoot(), 'seeds', 'models', `${STACKEGG}.model.json`), 'utf8')) as Record<string, unknown>;

@@ -6,6 +6,7 @@ import { startTestApp, type TestApp } from './support/test-app';
 
 const APACHE = 'apache-outbound-calls-without-timeouts-2011';
 const STACKEGG = 'stackegg-haproxy-session-cap-2015';
+const SLACK = 'slack-cache-metastability-2022';
 
 describe('ensembles and sweeps on the model panel', () => {
   let t: TestApp;
@@ -50,6 +51,60 @@ describe('ensembles and sweeps on the model panel', () => {
     const panel = sectionById(res.text, 'model');
     expect(panel).toContain('<figure class="sweep-chart" id="model-boundary">');
     expect(textOf(panel)).toMatch(/Below keepAliveSeconds = [\d.]+ s the failure criterion \(fewer than 90 % of page connections succeed for at least 30 s\) is never met; from [\d.]+ s on it is met/);
+  });
+
+  it('shows a sweep of two parameters as a table of the failure criterion per run, in words', async () => {
+    const res = await get(`/incidents/${STACKEGG}?sweep=keepAliveSeconds:5:15:3&sweep2=stackEggRate:1000:3444:2`);
+    expect(res.status).toBe(200);
+    const panel = sectionById(res.text, 'model');
+    expect(textOf(sectionById(panel, 'model-grid-heading'))).toContain('over HTTP keep-alive and');
+    const grid = panel.slice(panel.indexOf('<table class="sweep-grid">'), panel.indexOf('</table>', panel.indexOf('<table class="sweep-grid">')));
+    // Columns are the keep-alive values, rows the request rates; every cell says met or not met.
+    const cell = (x: number, y: number) => textOf(new RegExp(`<td[^>]*data-x="${x}" data-y="${y}">([\\s\\S]*?)</td>`).exec(grid)![1]!);
+    expect(cell(5, 3444)).toContain('not met');
+    expect(cell(10, 3444)).toMatch(/● met from /);
+    expect(cell(15, 3444)).toMatch(/● met from /);
+    // At 1,000 StackEgg requests per second only the 15 s keep-alive still reaches the session cap.
+    expect(cell(5, 1000)).toContain('○ not met');
+    expect(cell(10, 1000)).toContain('○ not met');
+    expect(cell(15, 1000)).toMatch(/● met from /);
+    expect(cell(10, 3444)).toContain('keepAliveSeconds = 10 s, stackEggRate = 3,444 req/s:');
+    expect(grid.match(/<th scope="col">/g)).toHaveLength(4);
+    expect(grid.match(/<th scope="row">/g)).toHaveLength(2);
+    expect(textOf(panel)).toContain('The failure criterion (fewer than 90 % of page connections succeed for at least 30 s) is met at 3 of 6 points.');
+    // No one-parameter chart is drawn for a grid; the fields show what was asked.
+    expect(panel).not.toContain('id="model-sweep"');
+    const second = elements(panel).find((e) => e.tag === 'input' && e.attrs.name === 'sweep2')!;
+    expect(second.attrs.value).toBe('stackEggRate:1000:3444:2');
+  });
+
+  it('refuses a grid over the same parameter twice, without a first axis, or of too many runs', async () => {
+    const before = await prisma.modelRun.count();
+    const same = textOf(sectionById((await get(`/incidents/${STACKEGG}?sweep=keepAliveSeconds:5:15:3&sweep2=keepAliveSeconds:5:15:3`)).text, 'model'));
+    expect(same).toContain('Choose another parameter than keepAliveSeconds for the second axis.');
+    const alone = textOf(sectionById((await get(`/incidents/${STACKEGG}?sweep2=stackEggRate:1000:3444:2`)).text, 'model'));
+    expect(alone).toContain('Give the first parameter of the sweep too: a grid needs both.');
+    const big = textOf(sectionById((await get(`/incidents/${STACKEGG}?sweep=keepAliveSeconds:5:15:12&sweep2=stackEggRate:1000:3444:4`)).text, 'model'));
+    expect(big).toContain('A grid of 12 × 4 values is 48 runs; a page makes at most 36.');
+    expect(await prisma.modelRun.count()).toBe(before);
+  });
+
+  it('bisects on a chosen check instead of the failure criterion: how far the first throttle relaxation may go', async () => {
+    const res = await get(`/incidents/${SLACK}?boundary=firstRelaxAdmit:0.3:1&boundary-check=relaxing-too-fast-relapses`);
+    expect(res.status).toBe(200);
+    const panel = sectionById(res.text, 'model');
+    expect(panel).toContain('<figure class="sweep-chart" id="model-boundary">');
+    const text = textOf(panel);
+    expect(text).toContain('Where the check flips along firstRelaxAdmit');
+    expect(text).toMatch(/Below firstRelaxAdmit = [\d.]+ % the check "relaxing-too-fast-relapses" .* fails; from [\d.]+ % on it passes/);
+    const select = elements(panel).find((e) => e.tag === 'select' && e.attrs.name === 'boundary-check')!;
+    expect(select.attrs.id).toBe('what-if-boundary-check');
+    expect(panel).toContain('<option value="relaxing-too-fast-relapses" selected>');
+    // A check of another scenario is not offered, and naming one is refused next to the field.
+    expect(panel).not.toContain('<option value="off-peak-step-harmless"');
+    const refused = sectionById((await get(`/incidents/${SLACK}?boundary=firstRelaxAdmit:0.3:1&boundary-check=off-peak-step-harmless`)).text, 'model');
+    expect(textOf(refused)).toContain('Choose the failure criterion or one of the listed checks.');
+    expect(refused).not.toContain('id="model-boundary"');
   });
 
   it('refuses a sweep or an ensemble beyond what a page may ask, next to the field, and runs nothing', async () => {

@@ -239,6 +239,18 @@ describe('the model panel of an incident page', () => {
     expect(panel).toContain('<option value="lower-keep-alive" selected>');
   });
 
+  it('says on a single fix run which what-if values the fix kept its own value for', async () => {
+    const panel = sectionById((await get(`/incidents/${STACKEGG}?scenario=lower-keep-alive&p.keepAliveSeconds=20`)).text, 'model');
+    const table = figureTable(panel);
+    expect([...table.keys()]).toEqual(['as-happened', 'lower-keep-alive']);
+    const fix = textOf(sectionOfAttr(panel, 'data-scenario', 'lower-keep-alive'));
+    expect(fix).toMatch(/Keeps its own [^=]+ = 5 s \(you asked for 20 s\)/);
+    // The fix ran at its own 5 s; the run as it happened at the 20 s asked for.
+    expect(table.get('lower-keep-alive')!.get('stackegg-demand')).toBe('17,254');
+    expect(table.get('as-happened')!.get('stackegg-demand')).toBe('68,914');
+    expect(textOf(sectionOfAttr(panel, 'data-scenario', 'as-happened'))).not.toContain('Keeps its own');
+  });
+
   it('refuses an out-of-range value next to its field and runs nothing', async () => {
     await get(`/incidents/${STACKEGG}`).expect(200);
     const before = await runCount();

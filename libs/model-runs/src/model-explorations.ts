@@ -72,9 +72,17 @@ export class ModelExplorations {
     return this.explore(request, client, (input, runOne, lanes) => runSweep(input, { axes: request.axes, concurrency: lanes }, runOne));
   }
 
-  async boundary(request: ExplorationRequest & { parameter: string; from: number; to: number; tolerance?: number | null }, client?: string | null): Promise<Exploration<ModelBoundaryResult>> {
+  async boundary(request: ExplorationRequest & { parameter: string; from: number; to: number; tolerance?: number | null; check?: string | null }, client?: string | null): Promise<Exploration<ModelBoundaryResult>> {
+    if (request.check != null) {
+      const model = await this.modelOf(request.incidentSlug);
+      const check = (model.spec.model.checks ?? []).find((c) => c.name === request.check);
+      if (!check) throw AppError.badField('input.check', `unknown check "${request.check}"; this model has ${(model.spec.model.checks ?? []).map((c) => c.name).join(', ') || 'none'}`);
+      if (check.scenarios !== '*' && !check.scenarios.includes(request.scenarioKey)) {
+        throw AppError.badField('input.check', `check "${request.check}" is evaluated on ${check.scenarios.join(', ')}, not on scenario "${request.scenarioKey}"`);
+      }
+    }
     return this.explore(request, client, (input, runOne) =>
-      findBoundary(input, { parameter: request.parameter, from: request.from, to: request.to, tolerance: request.tolerance ?? undefined }, runOne),
+      findBoundary(input, { parameter: request.parameter, from: request.from, to: request.to, tolerance: request.tolerance ?? undefined, check: request.check ?? undefined }, runOne),
     );
   }
 
@@ -160,6 +168,7 @@ function storedRun(model: IncidentModelView, r: ModelRunRecord): EnsembleRun {
     summary: r.summary ?? [],
     failure: r.failure,
     verdict: r.verdict,
+    checks: r.checks ?? [],
   };
 }
 

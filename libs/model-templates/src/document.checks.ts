@@ -75,6 +75,8 @@ export function documentChecks(template: ModelTemplate, incident: IncidentText, 
   const runTime = (ms: number) => triggerAt + (ms - course.trigger) / 1000;
   const fromTimeline = fills.filter((f) => f.from === 'timeline').map((f) => f.name);
   const kind: CheckSpec['kind'] = fromTimeline.length > 0 ? 'fitted' : 'reproduces';
+  // The first value read from the timeline is the one named; the description names all of them.
+  const fitted = kind === 'fitted' ? { fittedParameter: fromTimeline[0]! } : {};
   const fittedNote = fromTimeline.length > 0 ? ` The draft's ${fromTimeline.join(', ')} was read from the same timeline, so passing shows that value took effect, not that the model explains it.` : '';
   const { metric, op, threshold, sustain } = template.failure;
   const failing = op === 'below' ? '<' : '>';
@@ -118,6 +120,7 @@ export function documentChecks(template: ModelTemplate, incident: IncidentText, 
         source: course.quotes.ended,
         ifFails: 'The model is healthy while the document says the service was failing: its outage is shorter than the reported one, or starts later.',
         kind,
+        ...fitted,
       });
       out.push({
         name: 'healthy-after-reported-recovery',
@@ -129,6 +132,7 @@ export function documentChecks(template: ModelTemplate, incident: IncidentText, 
         source: course.quotes.ended,
         ifFails: 'The model still fails after the document says the incident ended: its recovery comes later than the reported one.',
         kind,
+        ...fitted,
       });
     }
   }

@@ -5,6 +5,7 @@ import type { ModelBoundaryResult, ModelEnsembleResult, ModelSweepResult } from 
 import { ReadOperation } from '../auth/roles.decorator';
 import { clientOf } from './models.resolver';
 import {
+  BoundaryTargetEnum,
   FindModelBoundaryInput,
   FindModelBoundaryPayload,
   RunModelEnsembleInput,
@@ -48,7 +49,14 @@ function sweepOf(s: ModelSweepResult): ModelSweep {
 }
 
 function boundaryOf(b: ModelBoundaryResult): ModelBoundary {
-  return { ...b, scenario: b.scenario.key, below: b.boundary?.below ?? null, above: b.boundary?.above ?? null };
+  return {
+    ...b,
+    scenario: b.scenario.key,
+    target: b.target.kind === 'check' ? BoundaryTargetEnum.CHECK : BoundaryTargetEnum.FAILURE,
+    checkName: b.target.check?.name ?? null,
+    below: b.boundary?.below ?? null,
+    above: b.boundary?.above ?? null,
+  };
 }
 
 function payload<T, R>(x: Exploration<T>, map: (t: T) => R): { status: string; runsFinished: number; value: R | null } {
@@ -79,9 +87,9 @@ export class ModelExplorationResolver {
   }
 
   @ReadOperation()
-  @Mutation(() => FindModelBoundaryPayload, { description: 'Bisection on the failure criterion: where between two values of a parameter it flips, in words.' })
+  @Mutation(() => FindModelBoundaryPayload, { description: 'Bisection on the failure criterion, or on a named check: where between two values of a parameter it flips, in words.' })
   async findModelBoundary(@Args('input') input: FindModelBoundaryInput, @Context('req') req: Request): Promise<FindModelBoundaryPayload> {
-    const p = payload(await this.explorations.boundary({ ...base(input), parameter: input.parameter, from: input.from, to: input.to, tolerance: input.tolerance }, await clientOf(req)), boundaryOf);
+    const p = payload(await this.explorations.boundary({ ...base(input), parameter: input.parameter, from: input.from, to: input.to, tolerance: input.tolerance, check: input.check }, await clientOf(req)), boundaryOf);
     return { status: p.status, runsFinished: p.runsFinished, boundary: p.value };
   }
 }

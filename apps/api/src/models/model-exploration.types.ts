@@ -42,6 +42,7 @@ export class FindModelBoundaryInput extends ExplorationBaseInput {
   @Field(() => Float) from!: number;
   @Field(() => Float) to!: number;
   @Field(() => Float, { nullable: true, description: 'Bracket width to stop at (default a thousandth of the range; 1 for whole-number parameters).' }) tolerance?: number | null;
+  @Field(() => String, { nullable: true, description: "Name of a check evaluated on the scenario: bisect on whether it passes instead of on the model's failure criterion." }) check?: string | null;
 }
 
 @ObjectType({ description: 'A value over the runs of an ensemble.' })
@@ -166,19 +167,28 @@ export class RunModelSweepPayload {
   @Field(() => ModelSweep, { nullable: true }) sweep!: ModelSweep | null;
 }
 
+export enum BoundaryTargetEnum {
+  FAILURE = 'failure',
+  CHECK = 'check',
+}
+registerEnumType(BoundaryTargetEnum, { name: 'BoundaryTarget', description: "What a boundary search bisects on: the model's failure criterion, or a named check passing." });
+
 @ObjectType()
 export class BoundaryProbe {
   @Field(() => Float) value!: number;
   @Field() failureMet!: boolean;
+  @Field(() => Boolean, { nullable: true, description: 'With a CHECK target: whether the check passed on this run; otherwise null.' }) checkPassed!: boolean | null;
 }
 
-@ObjectType({ description: 'Where, between two values of one parameter, the failure criterion flips (bisection; assumes one flip).' })
+@ObjectType({ description: 'Where, between two values of one parameter, the failure criterion (or a named check) flips (bisection; assumes one flip).' })
 export class ModelBoundary {
   @Field({ name: 'scenarioKey' }) scenario!: string;
   @Field() parameter!: string;
   @Field() unit!: string;
-  @Field() metAtFrom!: boolean;
-  @Field() metAtTo!: boolean;
+  @Field(() => BoundaryTargetEnum) target!: BoundaryTargetEnum;
+  @Field(() => String, { nullable: true, description: 'The check bisected on; null for the failure criterion.' }) checkName!: string | null;
+  @Field({ description: 'At `from`: the failure criterion is met, or (CHECK) the check passes.' }) metAtFrom!: boolean;
+  @Field({ description: 'At `to`: the failure criterion is met, or (CHECK) the check passes.' }) metAtTo!: boolean;
   @Field(() => Float, { nullable: true, description: 'Highest value probed on the `from` side of the flip; null when both ends agree.' }) below!: number | null;
   @Field(() => Float, { nullable: true, description: 'Lowest value probed on the `to` side.' }) above!: number | null;
   @Field(() => [BoundaryProbe], { description: 'Every run of the search in order (at most 40).' }) probes!: BoundaryProbe[];

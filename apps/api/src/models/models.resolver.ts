@@ -3,7 +3,7 @@ import type { Request } from 'express';
 import DataLoader from 'dataloader';
 import { PrismaService } from '@hindsight/db';
 import { ActionableScenarioLoaders, evidenceCount, ModelLoaders, ModelRunsService, ModelScenarioLink, type IncidentModelView, type ModelRunRecord, type ScenarioComparison, type ScenarioRecord } from '@hindsight/model-runs';
-import type { ParameterProvenance as ProvenanceSpec } from '@hindsight/models';
+import type { ModelSpec, ParameterProvenance as ProvenanceSpec } from '@hindsight/models';
 import type { ActionableRecord, IncidentLoaders, IncidentRecord } from '@hindsight/incidents';
 import { principalOf } from '../auth/request-principal';
 import { principalKey } from '@hindsight/tracking';
@@ -27,6 +27,7 @@ import {
   ModelSeries,
   ModelSpecVersion,
   ModelSummaryFigure,
+  ParameterConflict,
   ParameterProvenance,
   ParameterValue,
   ParameterValueInput,
@@ -123,20 +124,40 @@ export class ModelSpecLoaders {
     const byId = new Map(rows.map((r) => [r.id, r]));
     return ids.map((id) => byId.get(id) ?? new Error(`model spec ${id} is missing`));
   });
+
+  /** The spec documents themselves (what a run's scenario sets), for the runs' `conflicts`. */
+  readonly document = new DataLoader<string, ModelSpec>(async (ids) => {
+    const rows = await this.prisma.modelSpec.findMany({ where: { id: { in: [...ids] } }, select: { id: true, spec: true } });
+    const byId = new Map(rows.map((r) => [r.id, r.spec as unknown as ModelSpec]));
+    return ids.map((id) => byId.get(id) ?? new Error(`model spec ${id} is missing`));
+  });
 }
 
 @Resolver(() => ModelRun)
 export class ModelRunResolver {
-  constructor(private readonly prisma: PrismaService) {}
+  constructor(
+    private readonly prisma: PrismaService,
+    private readonly models: ModelRunsService,
+  ) {}
 
   @ResolveField(() => ModelSpecVersion, { description: 'The version of the model spec the run was made with.' })
   spec(@Parent() run: ModelRunRecord, @AllLoaders() all: RequestLoaders) {
     return all.of(ModelSpecLoaders, () => new ModelSpecLoaders(this.prisma)).spec.load(run.specId);
   }
 
-  @ResolveField(() => [ParameterValue], { description: 'The values the caller set; everything else is the default.' })
+  @ResolveField(() => [ParameterValue], {
+    description:
+      "The what-if values the run was asked for. The run used the model's defaults, these values over them, and the scenario's own parameters over both: a fix keeps its own value for a parameter it sets, and `conflicts` lists the values asked for here that it did not apply.",
+  })
   parameters(@Parent() run: ModelRunRecord): ParameterValue[] {
     return Object.entries(run.parameters).map(([name, value]) => ({ name, value }));
+  }
+
+  @ResolveField(() => [ParameterConflict], { description: "What-if values this run's scenario kept its own value for instead of applying (empty when it applied every value)." })
+  async conflicts(@Parent() run: ModelRunRecord, @AllLoaders() all: RequestLoaders): Promise<ParameterConflict[]> {
+    if (Object.keys(run.parameters).length === 0) return [];
+    const spec = await all.of(ModelSpecLoaders, () => new ModelSpecLoaders(this.prisma)).document.load(run.specId);
+    return this.models.conflicts(spec, run.parameters, run.scenarioKey);
   }
 
   @ResolveField(() => [ModelSummaryFigure]) summary(@Parent() run: ModelRunRecord) {

@@ -43,6 +43,21 @@ describe('model CLI: ensembles, sweeps and boundaries', () => {
     expect(b.out).toMatch(/Below keepAliveSeconds = \S+ s the failure criterion \(fewer than 90 % of page connections succeed for at least 30 s\) is never met; from \S+ s on it is met/);
   });
 
+  it('--boundary with --check bisects on whether a check passes', async () => {
+    const b = await run(['slack-cache-metastability-2022', '--boundary', 'firstRelaxAdmit=0.3:1', '--check', 'relaxing-too-fast-relapses', '--tolerance', '0.1']);
+    expect(b.code).toBe(0);
+    expect(b.out).toContain('Boundary search on firstRelaxAdmit, seed 1, on the check "relaxing-too-fast-relapses"');
+    expect(b.out).toContain('firstRelaxAdmit = 30 %: check fails');
+    expect(b.out).toContain('firstRelaxAdmit = 100 %: check passes');
+    expect(b.out).toMatch(/Below firstRelaxAdmit = [\d.]+ % the check "relaxing-too-fast-relapses" .* fails; from [\d.]+ % on it passes/);
+    const alone = await run([slug, '--check', 'anything']);
+    expect(alone.code).toBe(2);
+    expect(alone.err).toContain('--check names the check a --boundary search bisects on; give --boundary too');
+    const unknown = await run([slug, '--boundary', 'keepAliveSeconds=1:15', '--check', 'nope']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.err).toContain('boundary.check: unknown check "nope"');
+  });
+
   it('sets the mode and event budget of one scenario from the command line', async () => {
     // In DES the as-happened run needs far more than 1,000 events: it stops at once.
     const des = await run([slug, '--mode', 'as-happened=des', '--budget', 'as-happened=1000']);

@@ -31,6 +31,8 @@ Options:
   --sweep <p=a:b:n>     sweep parameter p over n values from a to b; give it twice for a grid
                         of two parameters (at most ${SpecLimits.sweepPoints} runs)
   --boundary <p=a:b>    bisection: where between a and b the failure criterion flips
+  --check <name>        with --boundary: bisect on whether this check of the scenario passes
+                        instead of on the failure criterion
   --tolerance <w>       width at which --boundary stops (default (b − a) / 1000, 1 for integers)
   --workers <n>         worker threads for --seeds, --sweep and --boundary (default: the first
                         run decides; threads only for runs of ${MIN_PARALLEL_RUN_MS} ms or more with two
@@ -57,6 +59,8 @@ interface CliOptions {
   seeds: number | undefined;
   sweep: SweepAxis[];
   boundary: { parameter: string; from: number; to: number } | null;
+  /** With --boundary: the check to bisect on instead of the failure criterion. */
+  check: string | undefined;
   tolerance: number | undefined;
   /** Worker threads; null: the first run decides (runner/run-lanes.ts). */
   workers: number | null;
@@ -69,7 +73,7 @@ interface CliOptions {
 class UsageError extends Error {}
 
 function parseArgs(argv: string[]): CliOptions {
-  const o: CliOptions = { target: null, scenario: 'as-happened', sets: {}, seed: 1, mode: undefined, fluidStep: undefined, budget: undefined, scenarioEngine: {}, seeds: undefined, sweep: [], boundary: null, tolerance: undefined, workers: null, compare: [], svg: null, list: false, help: false };
+  const o: CliOptions = { target: null, scenario: 'as-happened', sets: {}, seed: 1, mode: undefined, fluidStep: undefined, budget: undefined, scenarioEngine: {}, seeds: undefined, sweep: [], boundary: null, check: undefined, tolerance: undefined, workers: null, compare: [], svg: null, list: false, help: false };
   const value = (i: number, flag: string): string => {
     const v = argv[i + 1];
     if (v === undefined || v.startsWith('--')) throw new UsageError(`${flag} needs a value`);
@@ -144,6 +148,9 @@ function parseArgs(argv: string[]): CliOptions {
         o.boundary = { parameter: m[1]!, from: Number(m[2]), to: Number(m[3]) };
         break;
       }
+      case '--check':
+        o.check = value(i++, a);
+        break;
       case '--tolerance': {
         const n = Number(value(i++, a));
         if (!(n > 0) || !Number.isFinite(n)) throw new UsageError(`--tolerance: expected a positive width, got "${argv[i]}"`);
@@ -312,7 +319,12 @@ function sweepReport(s: ModelSweepResult): string {
 
 function boundaryReport(b: ModelBoundaryResult): string {
   const lines: string[] = [b.model.title, `Scenario: ${b.scenario.key} — ${b.scenario.title}`, `Boundary search on ${b.parameter}, seed ${b.seed}`, ''];
-  for (const p of b.probes) lines.push(`  ${b.parameter} = ${formatQuantity(p.value, b.unit)}: failure criterion ${p.failureMet ? 'met' : 'not met'}`);
+  const check = b.target.check;
+  if (check) lines.splice(2, 1, `Boundary search on ${b.parameter}, seed ${b.seed}, on the check "${check.name}"`);
+  for (const p of b.probes) {
+    const outcome = check ? `check ${p.checkPassed ? 'passes' : 'fails'}` : `failure criterion ${p.failureMet ? 'met' : 'not met'}`;
+    lines.push(`  ${b.parameter} = ${formatQuantity(p.value, b.unit)}: ${outcome}`);
+  }
   lines.push('', b.text);
   return `${lines.join('\n')}\n`;
 }
@@ -361,6 +373,7 @@ export async function main(argv: string[]): Promise<number> {
     };
     const modes = [options.seeds !== undefined, options.sweep.length > 0, options.boundary !== null].filter(Boolean).length;
     if (modes > 1) throw new UsageError('--seeds, --sweep and --boundary ask different questions; give one of them');
+    if (options.check !== undefined && options.boundary === null) throw new UsageError('--check names the check a --boundary search bisects on; give --boundary too');
     if (modes === 1 && options.svg) throw new UsageError('--svg draws single runs; it cannot be combined with --seeds, --sweep or --boundary');
     if (modes === 1) {
       // --workers n: n worker threads; without it the first run decides (see runner/run-lanes.ts).
@@ -378,7 +391,7 @@ export async function main(argv: string[]): Promise<number> {
           write(sweepReport(await runSweep(input, { axes: options.sweep, concurrency: lanes }, runOne)));
           return 0;
         }
-        write(boundaryReport(await findBoundary(input, { ...options.boundary!, tolerance: options.tolerance }, runOne)));
+        write(boundaryReport(await findBoundary(input, { ...options.boundary!, tolerance: options.tolerance, check: options.check }, runOne)));
         return 0;
       } finally {
         await runner.close();
@@ -407,7 +420,7 @@ export async function main(argv: string[]): Promise<number> {
     }
     if (e instanceof ModelError) {
       fail(`model: ${e.message}`);
-      return e.code === 'UNKNOWN_SCENARIO' ? 2 : 3;
+      return e.code === 'UNKNOWN_SCENARIO' || e.code === 'INVALID_SPEC' ? 2 : 3;
     }
     throw e;
   }

@@ -232,6 +232,8 @@ export class RetryPacket {
 
 /** DES: one try of a call, waiting for its child visits (several for a scatter). */
 export class Attempt {
+  /** Tells an attempt from a fluid port where a visit's `parent` may be either. */
+  readonly kind = 'attempt' as const;
   remaining: number;
   deadline = Infinity;
   abandoned = false;
@@ -256,6 +258,10 @@ export class Attempt {
   }
 
   resolve(x: number, status: number): void {
+    const call = this.call;
+    const now = call.rt.kernel.now;
+    if (call.edge.stats.resolved.on) call.edge.stats.resolved.add(now, x);
+    if (call.source !== null && call.source.stats.resolved.on) call.source.stats.resolved.add(now, x);
     this.remaining -= x;
     if (this.remaining < EPS) this.remaining = 0;
     this.call.onAttemptResult(this, x, status);

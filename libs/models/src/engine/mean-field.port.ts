@@ -120,6 +120,8 @@ export class RetryBucket {
  * and count as work nobody waited for.
  */
 export class Port {
+  /** Tells a port from a DES attempt where a visit's `parent` may be either. */
+  readonly kind = 'port' as const;
   /** Unique within its run (FlowSimulation.newId). */
   readonly id: number;
   private waits: Wait[] = [];
@@ -356,6 +358,9 @@ export class Port {
   }
 
   private resolve(w: Wait, x: number, status: number): void {
+    const now = this.rt.kernel.now;
+    this.edge.stats.resolved.add(now, x);
+    if (this.source !== null) this.source.stats.resolved.add(now, x);
     const taken = w.take(x);
     if (w.caller !== null && w.caller.dead) return;
     const consumed = w.remaining <= EPS;

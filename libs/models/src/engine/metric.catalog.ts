@@ -40,7 +40,7 @@ export const STATION_METRICS: Record<string, MetricInfo> = {
   'wait.p95': { kind: 'latency', unit: 's', description: '95th percentile time waiting for a slot' },
   'wait.p99': { kind: 'latency', unit: 's', description: '99th percentile time waiting for a slot' },
   waitedRatio: { kind: 'ratio', unit: 'ratio', description: 'share of admitted arrivals that waited for a slot' },
-  errorRatio: { kind: 'ratio', unit: 'ratio', description: '(errors + rejected) / arrivals' },
+  errorRatio: { kind: 'ratio', unit: 'ratio', description: '(errors + rejected + dropped) / visits that ended, per window' },
   abandonedRatio: { kind: 'ratio', unit: 'ratio', description: 'share of completions nobody was waiting for' },
   emitted: { kind: 'rate', unit: 'events/s', description: 'new arrivals emitted elsewhere per second' },
   amplification: { kind: 'ratio', unit: '×', description: 'arrivals here per user action (new request of any source; client retries and emitted events count as amplification)' },
@@ -61,7 +61,7 @@ export const SOURCE_METRICS: Record<string, MetricInfo> = {
   failures: { kind: 'rate', unit: 'req/s', description: 'requests finally failed per second' },
   successRatio: { kind: 'ratio', unit: 'ratio', description: 'successful / finished requests' },
   retryRatio: { kind: 'ratio', unit: 'ratio', description: 'retries / attempts' },
-  timeoutRatio: { kind: 'ratio', unit: 'ratio', description: 'timeouts fired / attempts started, per window' },
+  timeoutRatio: { kind: 'ratio', unit: 'ratio', description: 'timeouts / attempts that ended (answered or timed out), per window' },
   ...LATENCY,
 };
 
@@ -71,7 +71,7 @@ export const EDGE_METRICS: Record<string, MetricInfo> = {
   timeouts: { kind: 'rate', unit: 'req/s', description: 'attempts timed out per second, when the timeout fired' },
   failures: { kind: 'rate', unit: 'req/s', description: 'calls failed after all attempts per second' },
   retryRatio: { kind: 'ratio', unit: 'ratio', description: 'retries / attempts' },
-  timeoutRatio: { kind: 'ratio', unit: 'ratio', description: 'timeouts fired / attempts started, per window' },
+  timeoutRatio: { kind: 'ratio', unit: 'ratio', description: 'timeouts / attempts that ended (answered or timed out), per window' },
 };
 
 export const CACHE_METRICS: Record<string, MetricInfo> = {

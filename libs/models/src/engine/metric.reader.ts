@@ -115,7 +115,9 @@ export class MetricReader {
           case 'waitedRatio':
             return { ...base, num: s.waited.data, den: s.waitMass.data, scale: 1 };
           case 'errorRatio':
-            return { ...base, num: sum(s.errors.data, s.rejected.data, s.dropped.data), den: s.offered.data, scale: 1 };
+            // A share of the visits that ended in the window (answered, turned away or dropped):
+            // errors are booked when a visit ends, so arrivals would be the wrong denominator.
+            return { ...base, num: sum(s.errors.data, s.rejected.data, s.dropped.data), den: sum(s.throughput.data, s.rejected.data, s.dropped.data), scale: 1 };
           case 'abandonedRatio':
             return { ...base, num: s.abandonedDone.data, den: s.throughput.data, scale: 1 };
           case 'amplification': {
@@ -159,7 +161,7 @@ export class MetricReader {
           case 'retryRatio':
             return { ...base, num: s.retries.data, den: s.attempts.data, scale: 1 };
           case 'timeoutRatio':
-            return { ...base, num: s.timeouts.data, den: s.attempts.data, scale: 1 };
+            return { ...base, num: s.timeouts.data, den: s.resolved.data, scale: 1 };
           default:
             return latency(s.latency, p.metric);
         }
@@ -179,7 +181,9 @@ export class MetricReader {
           case 'retryRatio':
             return { ...base, num: e.retries.data, den: e.attempts.data, scale: 1 };
           default:
-            return { ...base, num: e.timeouts.data, den: e.attempts.data, scale: 1 };
+            // Timeouts are booked when they fire, so they are a share of the attempts that
+            // ended in the same window (every timeout ends its attempt), never above 1.
+            return { ...base, num: e.timeouts.data, den: e.resolved.data, scale: 1 };
         }
       }
       case 'cache': {

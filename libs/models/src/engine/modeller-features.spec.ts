@@ -215,6 +215,55 @@ describe('edge timeouts are booked when they fire', () => {
   });
 });
 
+describe('a timeout ratio is a share of the attempts that ended', () => {
+  // 100 requests/s until t = 20, then 1/s; the remote stops answering at t = 10 and every
+  // attempt from then on times out 5 s later. Over [20, 25) s the timeouts of the heavier
+  // load fire while 1 attempt/s starts: a ratio over attempts started would read 100 there.
+  const spec = (where: 'source' | 'edge'): ModelSpec => {
+    const remote = { key: 'remote', slots: null, service: 0.01 };
+    const metric = where === 'source' ? 'load.timeoutRatio' : 'front->remote.timeoutRatio';
+    return specWith({
+      horizon: 40,
+      points: 40,
+      stations: where === 'source' ? [remote] : [{ key: 'front', slots: null, service: 0, calls: [{ to: 'remote', policy: { timeout: 5 } }] }, remote],
+      sources: [
+        {
+          key: 'load',
+          kind: 'open',
+          target: where === 'source' ? 'remote' : 'front',
+          arrivals: 'constant',
+          profile: [
+            { at: 0, rate: 100 },
+            { at: 20, rate: 1 },
+          ],
+          ...(where === 'source' ? { policy: { timeout: 5 } } : {}),
+        },
+      ],
+      events: [{ key: 'down', at: 10, label: 'Remote hangs', kind: 'blackhole', station: 'remote' }],
+      probes: [{ key: 'ratio', metric, label: 'Timed out' }],
+      figures: [{ name: 'share', label: 'share over the run', unit: 'ratio', measure: { metric, stat: 'mean' } }],
+    });
+  };
+
+  it.each([
+    ['source', 'des'],
+    ['source', 'fluid'],
+    ['edge', 'des'],
+    ['edge', 'fluid'],
+  ] as const)("a %s's timeoutRatio never exceeds 1 and equals the share that timed out (%s)", (where, mode) => {
+    const run = runModel({ spec: spec(where), mode, fluidStep: 0.1 });
+    const ratio = (run.series.find((x) => x.key === 'ratio')?.values ?? []).map((v) => v ?? NaN);
+    expect(Math.max(...ratio.filter((v) => !Number.isNaN(v)))).toBeLessThanOrEqual(1);
+    // Every attempt answered until t = 10; from t = 15 on, every attempt that ends timed out.
+    expect(Math.max(...ratio.slice(0, 10))).toBe(0);
+    const late = ratio.slice(15).filter((v) => !Number.isNaN(v));
+    expect(late.length).toBeGreaterThanOrEqual(24);
+    for (const v of late) expect(v).toBeCloseTo(1, 9);
+    // 1,000 attempts answered before the remote hung; 1,000 + 15 timed out by t = 40.
+    expect(Math.abs((figuresOf(run).share as number) - 1015 / 2015)).toBeLessThan(0.005);
+  });
+});
+
 describe('amplification is counted per user action', () => {
   it.each(['des', 'fluid'] as const)('client retries and emitted events count; the user request counts once (%s)', (mode) => {
     // Each user request is tried 3 times (2 retries) against a front that always fails, and

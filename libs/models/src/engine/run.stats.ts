@@ -68,6 +68,8 @@ export class EdgeStats {
   readonly attempts: Counter;
   readonly retries: Counter;
   readonly timeouts: Counter;
+  /** Attempts that ended (answered or timed out), booked when they end: what a timeout is a share of. */
+  readonly resolved: Counter;
   readonly failures: Counter;
   constructor(
     grid: TimeGrid,
@@ -76,6 +78,7 @@ export class EdgeStats {
     this.attempts = new Counter(grid);
     this.retries = new Counter(grid);
     this.timeouts = new Counter(grid);
+    this.resolved = new Counter(grid);
     this.failures = new Counter(grid);
   }
 }
@@ -87,6 +90,8 @@ export class SourceStats {
   readonly success: Counter;
   readonly failures: Counter;
   readonly timeouts: Counter;
+  /** Attempts on the source's own edge that ended (answered or timed out), when they ended. */
+  readonly resolved: Counter;
   readonly latency: LatencyHistogram;
   constructor(grid: TimeGrid, percentiles: boolean) {
     this.offered = new Counter(grid);
@@ -95,6 +100,7 @@ export class SourceStats {
     this.success = new Counter(grid);
     this.failures = new Counter(grid);
     this.timeouts = new Counter(grid);
+    this.resolved = new Counter(grid);
     this.latency = new LatencyHistogram(grid, percentiles);
   }
 }

@@ -139,7 +139,10 @@ export class Source {
 
   /** DES, a plain edge: the visit answered (Call.finish of its only attempt); `t0` is when it was sent. */
   answered(x: number, status: number, t0: number): void {
-    if (status !== OK && this.edge.stats.failures.on) this.edge.stats.failures.add(this.rt.kernel.now, x);
+    const now = this.rt.kernel.now;
+    if (this.edge.stats.resolved.on) this.edge.stats.resolved.add(now, x);
+    if (this.stats.resolved.on) this.stats.resolved.add(now, x);
+    if (status !== OK && this.edge.stats.failures.on) this.edge.stats.failures.add(now, x);
     this.onFinished(x, status, t0);
   }
 

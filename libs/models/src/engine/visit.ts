@@ -14,6 +14,11 @@ const Math = globalThis.Math;
 const { EPS, OK, STEP_LOOKASIDE, S_DONE, S_NEW } = constants;
 const Infinity = globalThis.Infinity;
 
+/** The DES attempt waiting for a visit; null for none, or for a fluid port. */
+function attemptOf(parent: Attempt | Port | null): Attempt | null {
+  return parent !== null && parent.kind === 'attempt' ? parent : null;
+}
+
 /** What an emitted or retried request inherits from the request tree it came from. */
 export class Root {
   constructor(
@@ -101,13 +106,13 @@ export class Visit {
   /** DES: true when nobody up the call chain is still waiting for this visit. */
   isAbandoned(): boolean {
     if (this.dead) return true;
-    let a = this.parent as Attempt | null;
+    let a = attemptOf(this.parent);
     while (a !== null) {
       if (a.abandoned) return true;
       const pv = a.call.parentVisit;
       if (pv === null) return false;
       if (pv.dead) return true;
-      a = pv.parent as Attempt | null;
+      a = attemptOf(pv.parent);
     }
     return false;
   }
@@ -115,12 +120,12 @@ export class Visit {
   /** Earliest deadline of any attempt up the call chain. */
   deadline(): number {
     let d = Infinity;
-    let a = this.parent as Attempt | null;
+    let a = attemptOf(this.parent);
     while (a !== null) {
       if (a.deadline < d) d = a.deadline;
       const pv = a.call.parentVisit;
       if (pv === null) break;
-      a = pv.parent as Attempt | null;
+      a = attemptOf(pv.parent);
     }
     return d;
   }

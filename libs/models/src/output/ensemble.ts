@@ -97,7 +97,8 @@ export interface ModelEnsembleResult {
 }
 
 /** What an ensemble reads of each run (a stored run carries these too). */
-export type EnsembleRun = Pick<ModelRunResult, 'seed' | 'inputHash' | 'model' | 'scenario' | 'mode' | 'fluidStep' | 'horizon' | 'timeOrigin' | 'parameters' | 'time' | 'series' | 'summary' | 'failure' | 'verdict'>;
+export type EnsembleRun = Pick<ModelRunResult, 'seed' | 'inputHash' | 'model' | 'scenario' | 'mode' | 'fluidStep' | 'horizon' | 'timeOrigin' | 'parameters' | 'time' | 'series' | 'summary' | 'failure' | 'verdict'> &
+  Partial<Pick<ModelRunResult, 'checks'>>;
 
 /** The seeds of an ensemble of `count` runs starting at `first`: first, first + 1, … */
 export function ensembleSeeds(first: number, count: number): number[] {

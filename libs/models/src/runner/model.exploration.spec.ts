@@ -6,6 +6,7 @@ import type { EnsembleCheckSpec, ModelSpec } from '../spec/model-spec.types';
 import { validateSpec } from '../spec/model-spec.validator';
 import { SpecLimits } from '../spec/spec.limits';
 import { specWith } from '../testing/spec.fixtures';
+import { loadModelSpec } from '../cli/model-cli';
 import { findBoundary, runEnsemble, runSweep, type RunOne } from './model.exploration';
 import { ModelRunner } from './model.runner';
 
@@ -53,6 +54,16 @@ const surge = validateSpec(
     probes: [{ key: 'load', metric: 'server.offered', label: 'Arrivals' }],
     figures: [{ name: 'peak', label: 'Peak arrivals', unit: 'req/s', measure: { metric: 'server.offered', stat: 'max' } }],
     failure: { description: 'more than 50 arrivals per second for at least 10 s', metric: 'server.offered', op: 'above', threshold: 50, sustain: 10, source: { quote: 'swamped', place: 'a test' } },
+    checks: [
+      {
+        name: 'surge-stays-under-80',
+        description: 'The surge peaks below 80 arrivals per second.',
+        scenarios: ['as-happened'],
+        measure: { metric: 'server.offered', stat: 'max' },
+        expect: { op: '<', value: 80 },
+        unit: 'req/s',
+      },
+    ],
     scenarios: [
       { key: 'as-happened', title: 'As it happened', description: 'The surge.', actionableKey: null },
       { key: 'capped', title: 'Capped surge', description: 'A smaller surge.', actionableKey: 'cap', parameters: { surgeLoad: 30 } },
@@ -218,6 +229,39 @@ describe('boundary search', () => {
     expect(b.boundary).toBeNull();
     expect(b.probes).toHaveLength(2);
     expect(b.text).toMatch(/^No flip between 60 req\/s and 100 req\/s: the failure criterion .* is met at both ends/);
+  });
+
+  it('bisects on a named check instead of the failure criterion, and words it', async () => {
+    const b = await findBoundary({ spec: surge }, { parameter: 'surgeLoad', from: 10, to: 100, tolerance: 0.5, check: 'surge-stays-under-80' }, onThread);
+    expect(b.target).toEqual({ kind: 'check', check: { name: 'surge-stays-under-80', description: 'The surge peaks below 80 arrivals per second.' } });
+    expect([b.metAtFrom, b.metAtTo]).toEqual([true, false]);
+    // Evenly spaced arrivals read on 3 s points: the peak is the surge rate, so the check flips at 80.
+    expect(b.boundary!.below).toBeLessThan(80);
+    expect(b.boundary!.above).toBeGreaterThanOrEqual(79.5);
+    expect(b.boundary!.above).toBeLessThanOrEqual(81);
+    expect(b.probes.every((p) => p.checkPassed === p.value < b.boundary!.above)).toBe(true);
+    // The failure criterion is still reported per run, but not searched on (it flips near 50).
+    expect(b.probes.find((p) => p.value === 10)!.failureMet).toBe(false);
+    expect(b.text).toMatch(/^Below surgeLoad = 79\.\d+ req\/s the check "surge-stays-under-80" \(The surge peaks below 80 arrivals per second\) passes; from [\d.]+ req\/s on it fails/);
+  });
+
+  it('refuses a check that does not exist or is not evaluated on the scenario', async () => {
+    await expect(findBoundary({ spec: surge }, { parameter: 'surgeLoad', from: 10, to: 100, check: 'nope' }, onThread)).rejects.toThrow('boundary.check: unknown check "nope" (known: surge-stays-under-80)');
+    await expect(findBoundary({ spec: surge, scenarioKey: 'capped' }, { parameter: 'base', from: 1, to: 20, check: 'surge-stays-under-80' }, onThread)).rejects.toThrow(
+      'boundary.check: check "surge-stays-under-80" is evaluated on as-happened, not on scenario "capped"',
+    );
+  });
+
+  it('answers "throttle steps of up to Y % recover, larger ones relapse" on Slack’s model', async () => {
+    const slack = loadModelSpec('slack-cache-metastability-2022');
+    const b = await findBoundary({ spec: slack }, { parameter: 'firstRelaxAdmit', from: 0.3, to: 1, tolerance: 0.05, check: 'relaxing-too-fast-relapses' }, onThread);
+    // A small first step (to 30 %: no step at all) does not relapse; the step to 100 % does.
+    expect([b.metAtFrom, b.metAtTo]).toEqual([false, true]);
+    expect(b.boundary!.above - b.boundary!.below).toBeLessThanOrEqual(0.05);
+    // The step taken as it happened (to 80 %) lies above the flip: it relapsed, as the write-up says.
+    expect(b.boundary!.above).toBeLessThanOrEqual(0.8);
+    expect(b.boundary!.below).toBeGreaterThan(0.4);
+    expect(b.text).toMatch(/^Below firstRelaxAdmit = [\d.]+ % the check "relaxing-too-fast-relapses" .* fails; from [\d.]+ % on it passes/);
   });
 
   it('is bounded in runs', async () => {

@@ -234,11 +234,19 @@ export interface BoundaryOptions {
   to: number;
   /** Stop when the bracket is this narrow (default (to − from) / 1000; 1 for integer parameters). */
   tolerance?: number;
+  /**
+   * Bisect on whether this named check of the scenario passes instead of on the failure
+   * criterion (e.g. "a relapse follows the first relaxation").
+   */
+  check?: string;
 }
 
 export interface BoundaryProbe {
   value: number;
+  /** The failure criterion on this run (false when the model states none). */
   failureMet: boolean;
+  /** With a check target: whether the check passed on this run; otherwise null. */
+  checkPassed: boolean | null;
   verdict: FixOutcome | null;
   inputHash: string;
 }
@@ -249,8 +257,11 @@ export interface ModelBoundaryResult {
   seed: number;
   parameter: string;
   unit: string;
+  /** The model's failure criterion in words ('' when it states none and a check is the target). */
   failureCriterion: string;
-  /** Whether the criterion is met at `from` and at `to`. */
+  /** What is bisected on: the failure criterion, or a named check passing. */
+  target: { kind: 'failure' | 'check'; check: { name: string; description: string } | null };
+  /** Whether the target holds at `from` and at `to`: the criterion is met, or the check passes. */
   metAtFrom: boolean;
   metAtTo: boolean;
   /** Null when both ends agree (no flip in the range). */
@@ -271,7 +282,8 @@ export async function findBoundary(input: RunModelInput, options: BoundaryOption
   const scenarioKey = input.scenarioKey ?? SCENARIO_AS_HAPPENED;
   const scenario = spec.scenarios.find((s) => s.key === scenarioKey);
   if (!scenario) throw new ModelError(ModelErrorCode.UnknownScenario, `unknown scenario "${scenarioKey}" (known: ${spec.scenarios.map((s) => s.key).join(', ')})`);
-  if (!spec.failure) throw new ModelError(ModelErrorCode.InvalidSpec, `boundary: model "${spec.slug}" states no failure criterion to search on`);
+  const check = options.check === undefined ? null : boundaryCheck(spec, scenarioKey, options.check);
+  if (!check && !spec.failure) throw new ModelError(ModelErrorCode.InvalidSpec, `boundary: model "${spec.slug}" states no failure criterion to search on; name a check to search on instead`);
   const p = declared(spec, options.parameter, 'boundary.parameter');
   checkNotFixed(spec, scenarioKey, p, 'boundary.parameter');
   checkRange(p, options.from, options.to, 'boundary');
@@ -283,10 +295,16 @@ export async function findBoundary(input: RunModelInput, options: BoundaryOption
     if (probes.length >= SpecLimits.boundaryRuns) {
       throw new ModelParameterError(p.name, 'boundary', `the search needs more than ${SpecLimits.boundaryRuns} runs (engine limit); give a wider tolerance`);
     }
-    const r = await run({ ...input, spec, scenarioKey, parameters: { ...(input.parameters ?? {}), [p.name]: value }, checks: false });
+    const r = await run({ ...input, spec, scenarioKey, parameters: { ...(input.parameters ?? {}), [p.name]: value }, checks: check !== null });
     const met = r.failure?.met === true;
-    probes.push({ value, failureMet: met, verdict: r.verdict?.outcome ?? null, inputHash: r.inputHash });
-    return met;
+    let passed: boolean | null = null;
+    if (check) {
+      const result = r.checks?.find((c) => c.name === check.name && c.scenario === scenarioKey);
+      if (!result) throw new ModelError(ModelErrorCode.InvalidSpec, `boundary.check: the run of scenario "${scenarioKey}" at ${p.name} = ${value} has no result for check "${check.name}"`);
+      passed = result.pass;
+    }
+    probes.push({ value, failureMet: met, checkPassed: passed, verdict: r.verdict?.outcome ?? null, inputHash: r.inputHash });
+    return passed ?? met;
   };
   let lo = options.from;
   let hi = options.to;
@@ -309,7 +327,8 @@ export async function findBoundary(input: RunModelInput, options: BoundaryOption
     seed: (input.seed ?? 1) >>> 0,
     parameter: p.name,
     unit: p.unit,
-    failureCriterion: spec.failure.description,
+    failureCriterion: spec.failure?.description ?? '',
+    target: { kind: check ? 'check' : 'failure', check },
     metAtFrom,
     metAtTo,
     boundary,
@@ -320,14 +339,27 @@ export async function findBoundary(input: RunModelInput, options: BoundaryOption
   return result;
 }
 
+/** A check a boundary search may bisect on: declared, and evaluated on the scenario searched. */
+function boundaryCheck(spec: ModelSpec, scenarioKey: string, name: string): { name: string; description: string } {
+  const c = (spec.checks ?? []).find((x) => x.name === name);
+  if (!c) throw new ModelError(ModelErrorCode.InvalidSpec, `boundary.check: unknown check "${name}" (known: ${(spec.checks ?? []).map((x) => x.name).join(', ') || 'none'})`);
+  if (c.scenarios !== '*' && !c.scenarios.includes(scenarioKey)) {
+    throw new ModelError(ModelErrorCode.InvalidSpec, `boundary.check: check "${name}" is evaluated on ${c.scenarios.join(', ')}, not on scenario "${scenarioKey}"`);
+  }
+  return { name: c.name, description: c.description };
+}
+
 /** The boundary in words. */
 export function describeBoundary(b: ModelBoundaryResult, p?: Pick<ParameterSpec, 'description'>): string {
   const q = (v: number): string => formatQuantity(v, b.unit);
-  const crit = `the failure criterion (${b.failureCriterion})`;
+  const check = b.target.check;
   const what = p?.description ? ` (${b.parameter}: ${p.description.replace(/\.$/, '')})` : '';
+  const subject = check ? `the check "${check.name}" (${check.description.replace(/\.$/, '')})` : `the failure criterion (${b.failureCriterion})`;
+  const state = (holds: boolean, always: boolean): string => (check ? (holds ? 'passes' : 'fails') : holds ? 'met' : always ? 'never met' : 'not met');
   if (!b.boundary) {
-    return `No flip between ${q(b.probes[0]!.value)} and ${q(b.probes[1]!.value)}: ${crit} is ${b.metAtFrom ? 'met' : 'not met'} at both ends of the range of ${b.parameter}. Bisection looks for one change, so a flip back and forth inside the range would go unseen; a sweep shows it.${what}`;
+    return `No flip between ${q(b.probes[0]!.value)} and ${q(b.probes[1]!.value)}: ${subject} ${check ? state(b.metAtFrom, false) : `is ${state(b.metAtFrom, false)}`} at both ends of the range of ${b.parameter}. Bisection looks for one change, so a flip back and forth inside the range would go unseen; a sweep shows it.${what}`;
   }
   const { below, above } = b.boundary;
-  return `Below ${b.parameter} = ${q(below)} ${crit} is ${b.metAtFrom ? 'met' : 'never met'}; from ${q(above)} on it is ${b.metAtTo ? 'met' : 'never met'} (the flip lies between ${q(below)} and ${q(above)}; ${b.probes.length} runs with seed ${b.seed}, assuming one flip in the range).${what}`;
+  const be = check ? '' : 'is ';
+  return `Below ${b.parameter} = ${q(below)} ${subject} ${be}${state(b.metAtFrom, true)}; from ${q(above)} on it ${be}${state(b.metAtTo, true)} (the flip lies between ${q(below)} and ${q(above)}; ${b.probes.length} runs with seed ${b.seed}, assuming one flip in the range).${what}`;
 }

@@ -66,6 +66,11 @@ describe('validateSpec: failure criterion, provenance, check kinds', () => {
       { path: 'checks[0].source', reason: 'a check that reproduces a figure of the source must quote it: expected { quote, place }, got nothing' },
       { path: 'checks[1].fittedParameter', reason: 'expected a declared parameter (declared: cap, rate, hold), got "nope"' },
     ]);
+    delete spec.checks[1]!.fittedParameter;
+    expect(issuesOf(spec)).toContainEqual({
+      path: 'checks[1].fittedParameter',
+      reason: 'a "fitted" check names the parameter chosen to make it pass: expected a declared parameter (declared: cap, rate, hold), got nothing',
+    });
     spec.checks[1]!.kind = 'evidence';
     expect(issuesOf(spec)).toContainEqual({ path: 'checks[1].kind', reason: 'expected one of "reproduces", "fitted", "construction", got "evidence"' });
   });
@@ -78,6 +83,10 @@ describe('validateSpec: failure criterion, provenance, check kinds', () => {
     expect(issuesOf(spec).find((i) => i.path === 'failure.source')!.reason).toBe("expected the source's statement that the failure happened, { quote, place }, got nothing");
     spec.failure = { ...(honest().failure as unknown as Record<string, unknown>), kind: 'fitted', fittedParameter: 'missing' };
     expect(issuesOf(spec)).toEqual([{ path: 'failure.fittedParameter', reason: 'expected a declared parameter (declared: cap, rate, hold), got "missing"' }]);
+    spec.failure = { ...(honest().failure as unknown as Record<string, unknown>), kind: 'fitted' };
+    expect(issuesOf(spec)).toEqual([
+      { path: 'failure.fittedParameter', reason: 'a "fitted" check names the parameter chosen to make it pass: expected a declared parameter (declared: cap, rate, hold), got nothing' },
+    ]);
   });
 
   it('accepts a baseline only when it names another scenario and the model has a failure criterion', () => {

@@ -1,7 +1,7 @@
 import { ModelSpecError, type SpecIssue } from '../errors/model.error';
 import { parseMetricName, type MetricNamespace } from '../engine/metric.catalog';
 import { compileExpression, ExpressionSyntaxError, parseExpression } from './expression.parser';
-import type { ModelSpec, ParameterSpec } from './model-spec.types';
+import type { CacheSpec, CheckSpec, EmitSpec, EngineSpec, FigureSpec, LookasideSpec, ModelSpec, ParameterSpec, PoolSpec, ProbeSpec, ScenarioSpec, SlowdownSpec, SourceSpec, StationSpec } from './model-spec.types';
 import {
   BACKOFF_FIELDS,
   CACHE_FIELDS,
@@ -115,6 +115,15 @@ const STATS = new Set([
 
 type Rec = Record<string, unknown>;
 
+/** Every key of T, or of any member of a union T. */
+type KeysOf<T> = T extends unknown ? keyof T : never;
+/**
+ * A block as it arrives, before it is checked: the fields its spec type declares, each of any
+ * value. Reading a field the type does not declare does not compile, so a validator cannot
+ * drift from the types it checks.
+ */
+type Untrusted<T> = { [K in KeysOf<T> & string]?: unknown };
+
 /** Short rendering of a value for "got ..." in messages. */
 export function describeValue(x: unknown): string {
   if (x === undefined) return 'nothing';
@@ -142,7 +151,8 @@ class Checker {
     this.issues.push({ path, reason });
   }
 
-  obj(x: unknown, path: string, allowed: readonly string[]): Rec | null {
+  /** An object with only `allowed` fields; typed as the block `T` it is checked as. */
+  obj<T = Rec>(x: unknown, path: string, allowed: readonly string[]): Untrusted<T> | null {
     if (typeof x !== 'object' || x === null || Array.isArray(x)) {
       this.add(path, `expected an object, got ${describeValue(x)}`);
       return null;
@@ -150,7 +160,7 @@ class Checker {
     for (const k of Object.keys(x)) {
       if (!allowed.includes(k)) this.add(`${path}.${k}`, `unknown field (allowed: ${allowed.join(', ')})`);
     }
-    return x as Rec;
+    return x as Untrusted<T>;
   }
 
   arr(x: unknown, path: string, required = true): unknown[] {
@@ -162,8 +172,8 @@ class Checker {
     return x;
   }
 
-  str(o: Rec, k: string, path: string, required = true): string | null {
-    const v = o[k];
+  str<O extends object>(o: O, k: keyof O & string, path: string, required = true): string | null {
+    const v = (o as Rec)[k];
     if (v === undefined && !required) return null;
     if (typeof v !== 'string' || v.length === 0) {
       this.add(`${path}.${k}`, `expected a non-empty string, got ${describeValue(v)}`);
@@ -172,7 +182,7 @@ class Checker {
     return v;
   }
 
-  key(o: Rec, k: string, path: string): string | null {
+  key<O extends object>(o: O, k: keyof O & string, path: string): string | null {
     const v = this.str(o, k, path);
     if (v !== null && !KEY_PATTERN.test(v)) {
       this.add(`${path}.${k}`, `expected a lower-case kebab-case key (a-z, 0-9, -), got ${describeValue(v)}`);
@@ -181,8 +191,8 @@ class Checker {
     return v;
   }
 
-  oneOf<T extends string>(o: Rec, k: string, path: string, options: readonly T[], required = false): T | null {
-    const v = o[k];
+  oneOf<O extends object, T extends string>(o: O, k: keyof O & string, path: string, options: readonly T[], required = false): T | null {
+    const v = (o as Rec)[k];
     if (v === undefined && !required) return null;
     if (typeof v !== 'string' || !options.includes(v as T)) {
       this.add(`${path}.${k}`, `expected one of ${options.map((s) => `"${s}"`).join(', ')}, got ${describeValue(v)}`);
@@ -191,13 +201,13 @@ class Checker {
     return v as T;
   }
 
-  bool(o: Rec, k: string, path: string): void {
-    const v = o[k];
+  bool<O extends object>(o: O, k: keyof O & string, path: string): void {
+    const v = (o as Rec)[k];
     if (v !== undefined && typeof v !== 'boolean') this.add(`${path}.${k}`, `expected true or false, got ${describeValue(v)}`);
   }
 
-  literal(o: Rec, k: string, path: string, d: Domain, required = false): number | null {
-    const v = o[k];
+  literal<O extends object>(o: O, k: keyof O & string, path: string, d: Domain, required = false): number | null {
+    const v = (o as Rec)[k];
     if (v === undefined && !required) return null;
     if (typeof v !== 'number' || !inDomain(v, d)) {
       this.add(`${path}.${k}`, `expected ${d.label}, got ${describeValue(v)}`);
@@ -207,8 +217,8 @@ class Checker {
   }
 
   /** A NumberValue field: literal, {param} or {expr}. */
-  value(o: Rec, k: string, path: string, d: Domain, required = false): void {
-    const v = o[k];
+  value<O extends object>(o: O, k: keyof O & string, path: string, d: Domain, required = false): void {
+    const v = (o as Rec)[k];
     if (v === undefined) {
       if (required) this.add(`${path}.${k}`, `expected ${d.label}, got nothing`);
       return;
@@ -267,8 +277,8 @@ class Checker {
     }
   }
 
-  duration(o: Rec, k: string, path: string, required = false): void {
-    const v = o[k];
+  duration<O extends object>(o: O, k: keyof O & string, path: string, required = false): void {
+    const v = (o as Rec)[k];
     if (v === undefined) {
       if (required) this.add(`${path}.${k}`, 'expected a duration in seconds or a distribution, got nothing');
       return;
@@ -577,7 +587,7 @@ function checkEvent(c: Checker, v: unknown, path: string, spec: Rec, keys: Set<s
  */
 export function validateSpec(input: unknown): ModelSpec {
   const c = new Checker();
-  const s = c.obj(input, '$', TOP_FIELDS);
+  const s = c.obj<ModelSpec>(input, '$', TOP_FIELDS);
   if (!s) throw new ModelSpecError(c.issues);
   if (s.schemaVersion !== 1) c.add('schemaVersion', `expected 1, got ${describeValue(s.schemaVersion)}`);
   c.key(s, 'slug', '$');
@@ -588,32 +598,9 @@ export function validateSpec(input: unknown): ModelSpec {
   const fix = (p: string): string => p.replace(/^\$\./, '');
 
   // Parameters first: every other field may refer to them.
-  c.arr(s.parameters, 'parameters').forEach((v, i) => {
-    const path = `parameters[${i}]`;
-    const p = c.obj(v, path, PARAMETER_FIELDS);
-    if (!p) return;
-    checkProvenance(c, p.provenance, `${path}.provenance`);
-    const name = c.str(p, 'name', path);
-    if (name && !PARAM_PATTERN.test(name)) c.add(`${path}.name`, `expected an identifier (letters, digits, _), got ${describeValue(name)}`);
-    c.str(p, 'label', path, false);
-    c.str(p, 'unit', path);
-    c.str(p, 'description', path);
-    c.bool(p, 'integer', path);
-    const min = c.literal(p, 'min', path, Domains.any, true);
-    const max = c.literal(p, 'max', path, Domains.any, true);
-    const def = c.literal(p, 'default', path, Domains.any, true);
-    if (min !== null && max !== null && min > max) c.add(`${path}.max`, `expected max >= min (${min}), got ${max}`);
-    if (def !== null && min !== null && max !== null && (def < min || def > max)) {
-      c.add(`${path}.default`, `expected a default between ${min} and ${max}, got ${def}`);
-    }
-    if (p.integer === true && def !== null && !Number.isInteger(def)) c.add(`${path}.default`, `expected an integer, got ${def}`);
-    if (name) {
-      if (c.params.has(name)) c.add(`${path}.name`, `duplicate parameter "${name}"`);
-      else if (min !== null && max !== null && def !== null) c.params.set(name, p as unknown as ParameterSpec);
-    }
-  });
+  c.arr(s.parameters, 'parameters').forEach((v, i) => validateParameter(c, v, i));
 
-  const engine = c.obj(s.engine, 'engine', ENGINE_FIELDS);
+  const engine = c.obj<EngineSpec>(s.engine, 'engine', ENGINE_FIELDS);
   if (engine) {
     c.oneOf(engine, 'mode', 'engine', ['des', 'fluid'], true);
     c.literal(engine, 'fluidStep', 'engine', Domains.positive);
@@ -662,126 +649,13 @@ export function validateSpec(input: unknown): ModelSpec {
   tooMany(c, cachesRaw, SpecLimits.blocks, 'caches', 'caches');
   if (sourcesRaw.length === 0) c.add('sources', 'expected at least one source');
 
-  poolsRaw.forEach((v, i) => {
-    const path = `pools[${i}]`;
-    const p = c.obj(v, path, POOL_FIELDS);
-    if (!p) return;
-    c.key(p, 'key', path);
-    if (p.slots !== null) c.value(p, 'slots', path, Domains.positiveInteger, true);
-    checkQueue(c, p.queue, `${path}.queue`);
-  });
+  poolsRaw.forEach((v, i) => validatePool(c, v, i));
 
-  cachesRaw.forEach((v, i) => {
-    const path = `caches[${i}]`;
-    const p = c.obj(v, path, CACHE_FIELDS);
-    if (!p) return;
-    c.key(p, 'key', path);
-    c.literal(p, 'nodes', path, Domains.cacheNodes, true);
-    c.value(p, 'keysPerNode', path, Domains.positive, true);
-    c.value(p, 'initialWarm', path, Domains.probability);
-    c.value(p, 'hitCeiling', path, Domains.probability);
-  });
+  cachesRaw.forEach((v, i) => validateCache(c, v, i));
 
-  stationsRaw.forEach((v, i) => {
-    const path = `stations[${i}]`;
-    const st = c.obj(v, path, STATION_FIELDS);
-    if (!st) return;
-    const key = c.key(st, 'key', path) ?? '?';
-    c.str(st, 'title', path, false);
-    c.str(st, 'description', path, false);
-    const slots = st.slots;
-    if (typeof slots === 'object' && slots !== null && 'pool' in slots) {
-      const pool = (slots as Rec).pool;
-      if (typeof pool !== 'string' || !c.ns.pools.has(pool)) c.add(`${path}.slots.pool`, `unknown pool ${describeValue(pool)}`);
-      if (st.replicas !== undefined && st.replicas !== 1) c.add(`${path}.replicas`, 'a station on a shared pool cannot be replicated');
-      if (st.queue !== undefined) c.add(`${path}.queue`, 'a station on a shared pool uses the pool\'s queue');
-    } else if (slots !== undefined && slots !== null) {
-      c.value(st, 'slots', path, Domains.positiveInteger);
-    }
-    c.literal(st, 'replicas', path, Domains.replicas);
-    checkQueue(c, st.queue, `${path}.queue`);
-    c.duration(st, 'service', path);
-    c.value(st, 'serviceWork', path, Domains.nonNegative);
-    if (st.slowdown !== undefined) {
-      const sp = `${path}.slowdown`;
-      const sd = c.obj(st.slowdown, sp, SLOWDOWN_FIELDS);
-      if (sd) {
-        const kind = c.oneOf(sd, 'kind', sp, ['utilisation', 'concurrency'], true);
-        if (kind === 'utilisation') c.value(sd, 'threshold', sp, Domains.probability, true);
-        if (kind === 'concurrency') c.value(sd, 'knee', sp, Domains.positive, true);
-        c.value(sd, 'factor', sp, Domains.nonNegative, true);
-      }
-    }
-    c.duration(st, 'linger', path);
-    c.bool(st, 'continueAfterTimeout', path);
-    c.value(st, 'errorRate', path, Domains.probability);
-    if (st.errorStatus !== undefined && !(typeof st.errorStatus === 'number' && Number.isInteger(st.errorStatus) && st.errorStatus >= 400 && st.errorStatus <= 599)) {
-      c.add(`${path}.errorStatus`, `expected a status 400..599, got ${describeValue(st.errorStatus)}`);
-    }
-    c.value(st, 'admit', path, Domains.probability);
-    if (st.lookaside !== undefined) {
-      const lp = `${path}.lookaside`;
-      const la = c.obj(st.lookaside, lp, LOOKASIDE_FIELDS);
-      if (la) {
-        const cache = c.key(la, 'cache', lp);
-        if (cache && !c.ns.caches.has(cache)) c.add(`${lp}.cache`, `unknown cache "${cache}"`);
-        c.value(la, 'keys', lp, Domains.perVisit, true);
-        checkCall(c, la.onMiss, `${lp}.onMiss`, key, c.ns.stations);
-        if (typeof la.missWork === 'string' || la.missWork === undefined) c.oneOf(la, 'missWork', lp, ['missing', 'all']);
-        else c.value(la, 'missWork', lp, Domains.probability);
-      }
-    }
-    c.arr(st.calls, `${path}.calls`, false).forEach((call, j) => checkCallStep(c, call, `${path}.calls[${j}]`, key, c.ns.stations));
-    c.arr(st.emits, `${path}.emits`, false).forEach((em, j) => {
-      const ep = `${path}.emits[${j}]`;
-      const e = c.obj(em, ep, EMIT_FIELDS);
-      if (!e) return;
-      const to = c.key(e, 'to', ep);
-      if (to && !c.ns.stations.has(to)) c.add(`${ep}.to`, `unknown station "${to}"`);
-      c.value(e, 'probability', ep, Domains.probability);
-      c.oneOf(e, 'on', ep, ['success', 'failure', 'any']);
-      c.value(e, 'delay', ep, Domains.nonNegative);
-      c.value(e, 'maxDepth', ep, Domains.nonNegative);
-    });
-  });
+  stationsRaw.forEach((v, i) => validateStation(c, v, i));
 
-  sourcesRaw.forEach((v, i) => {
-    const path = `sources[${i}]`;
-    const so = c.obj(v, path, SOURCE_FIELDS);
-    if (!so) return;
-    const key = c.key(so, 'key', path) ?? '?';
-    const target = c.key(so, 'target', path);
-    if (target && !c.ns.stations.has(target)) c.add(`${path}.target`, `unknown station "${target}"`);
-    if (target) c.ns.edges.add(`${key}->${target}`);
-    const kind = c.oneOf(so, 'kind', path, ['open', 'closed'], true);
-    if (kind === 'open') {
-      c.oneOf(so, 'arrivals', path, ['poisson', 'constant']);
-      const given = ['rate', 'profile', 'trace'].filter((k) => so[k] !== undefined);
-      if (given.length !== 1) c.add(path, `an open source needs exactly one of rate, profile, trace (got ${given.join(', ') || 'none'})`);
-      c.value(so, 'rate', path, Domains.nonNegative);
-      const profile = c.arr(so.profile, `${path}.profile`, false);
-      tooMany(c, profile, SpecLimits.traceEntries, `${path}.profile`, 'profile entries');
-      const trace = c.arr(so.trace, `${path}.trace`, false);
-      tooMany(c, trace, SpecLimits.traceEntries, `${path}.trace`, 'trace entries');
-      profile.forEach((e, j) => {
-        const pp = `${path}.profile[${j}]`;
-        const pe = c.obj(e, pp, PROFILE_ENTRY_FIELDS);
-        if (!pe) return;
-        c.value(pe, 'at', pp, Domains.nonNegative, true);
-        c.value(pe, 'rate', pp, Domains.nonNegative, true);
-      });
-      trace.forEach((t, j) => {
-        if (typeof t !== 'number' || !(t >= 0)) c.add(`${path}.trace[${j}]`, `expected a time >= 0, got ${describeValue(t)}`);
-      });
-      if (so.users !== undefined || so.thinkTime !== undefined) c.add(path, 'users and thinkTime belong to closed sources');
-    } else if (kind === 'closed') {
-      c.value(so, 'users', path, Domains.users, true);
-      c.duration(so, 'thinkTime', path, true);
-      for (const k of ['rate', 'profile', 'trace', 'arrivals']) if (so[k] !== undefined) c.add(`${path}.${k}`, 'not a field of a closed source');
-    }
-    checkPolicy(c, so.policy, `${path}.policy`);
-    c.value(so, 'work', path, Domains.nonNegative);
-  });
+  sourcesRaw.forEach((v, i) => validateSource(c, v, i));
 
   // Event keys are global so windows and checks can refer to them from any scenario.
   const eventKeys = c.eventKeys;
@@ -791,46 +665,8 @@ export function validateSpec(input: unknown): ModelSpec {
   baseEvents.forEach((ev, i) => checkEvent(c, ev, `events[${i}]`, s, eventKeys));
   const baseEventKeys = new Set(eventKeys);
   const scenarioKeys = new Set<string>();
-  scenariosRaw.forEach((v, i) => {
-    const path = `scenarios[${i}]`;
-    const sc = c.obj(v, path, SCENARIO_FIELDS);
-    if (!sc) return;
-    if (sc.engine !== undefined) {
-      const ep = `${path}.engine`;
-      const se = c.obj(sc.engine, ep, ENGINE_FIELDS);
-      if (se) {
-        c.oneOf(se, 'mode', ep, ['des', 'fluid']);
-        c.literal(se, 'fluidStep', ep, Domains.positive);
-        c.literal(se, 'maxEvents', ep, Domains.maxEvents);
-        checkSteps(se, `${ep}.fluidStep`, engine);
-      }
-    }
-    c.unique(scenarioKeys, c.key(sc, 'key', path), `${path}.key`, 'scenario key');
-    c.str(sc, 'title', path);
-    c.str(sc, 'description', path);
-    if (!('actionableKey' in sc)) c.add(`${path}.actionableKey`, 'expected a string or null, got nothing');
-    else if (sc.actionableKey !== null && (typeof sc.actionableKey !== 'string' || !KEY_PATTERN.test(sc.actionableKey))) {
-      c.add(`${path}.actionableKey`, `expected a kebab-case key or null, got ${describeValue(sc.actionableKey)}`);
-    }
-    if (sc.parameters !== undefined) {
-      const ps = c.obj(sc.parameters, `${path}.parameters`, [...c.params.keys()]);
-      if (ps) {
-        for (const [name, value] of Object.entries(ps)) {
-          const p = c.params.get(name);
-          if (!p) continue;
-          if (typeof value !== 'number' || value < p.min || value > p.max || (p.integer && !Number.isInteger(value))) {
-            c.add(`${path}.parameters.${name}`, `expected ${p.integer ? 'an integer' : 'a number'} between ${p.min} and ${p.max} ${p.unit}, got ${describeValue(value)}`);
-          }
-        }
-      }
-    }
-    const scEvents = c.arr(sc.events, `${path}.events`, false);
-    tooMany(c, scEvents, SpecLimits.events, `${path}.events`, 'events');
-    scEvents.forEach((ev, j) => checkEvent(c, ev, `${path}.events[${j}]`, s, eventKeys));
-    c.arr(sc.omitEvents, `${path}.omitEvents`, false).forEach((k, j) => {
-      if (typeof k !== 'string' || !baseEventKeys.has(k)) c.add(`${path}.omitEvents[${j}]`, `expected the key of a base event, got ${describeValue(k)}`);
-    });
-  });
+  const scenarioCtx: ScenarioContext = { spec: s, scenarioKeys, baseEventKeys, checkSteps: (e, path) => checkSteps(e, path, engine) };
+  scenariosRaw.forEach((v, i) => validateScenario(c, v, i, scenarioCtx));
   if (scenariosRaw.length > 0 && !scenarioKeys.has(SCENARIO_AS_HAPPENED)) {
     c.add('scenarios', `expected a scenario with key "${SCENARIO_AS_HAPPENED}"`);
   }
@@ -843,19 +679,7 @@ export function validateSpec(input: unknown): ModelSpec {
   if (probes.length > maxProbes) {
     c.add('probes', `expected at most ${maxProbes} probes (probes × 500 points <= ${SpecLimits.probeCells}, engine limit), got ${probes.length}`);
   }
-  probes.forEach((v, i) => {
-    const path = `probes[${i}]`;
-    const p = c.obj(v, path, PROBE_FIELDS);
-    if (!p) return;
-    c.unique(probeKeys, c.key(p, 'key', path), `${path}.key`, 'probe key');
-    c.str(p, 'label', path);
-    c.str(p, 'unit', path, false);
-    const metric = c.str(p, 'metric', path);
-    if (metric) {
-      const parsed = parseMetricName(metric, c.ns);
-      if (typeof parsed === 'string') c.add(`${path}.metric`, parsed);
-    }
-  });
+  probes.forEach((v, i) => validateProbe(c, v, i, probeKeys));
 
   const figureNames = new Set<string>();
   const figures = c.arr(s.figures, 'figures', false);
@@ -863,34 +687,14 @@ export function validateSpec(input: unknown): ModelSpec {
     if (typeof v === 'object' && v !== null && typeof (v as Rec).name === 'string') figureNames.add((v as Rec).name as string);
   });
   const seenFigures = new Set<string>();
-  figures.forEach((v, i) => {
-    const path = `figures[${i}]`;
-    const f = c.obj(v, path, FIGURE_FIELDS);
-    if (!f) return;
-    c.unique(seenFigures, c.key(f, 'name', path), `${path}.name`, 'figure name');
-    c.str(f, 'label', path);
-    c.str(f, 'unit', path);
-    checkFormula(c, f, path, scenarioKeys, new Set());
-  });
+  figures.forEach((v, i) => validateFigure(c, v, i, seenFigures, scenarioKeys));
 
   const checkNames = new Set<string>();
   const checksRaw = c.arr(s.checks, 'checks', false);
   if (figures.length + checksRaw.length > SpecLimits.measures) {
     c.add('checks', `expected at most ${SpecLimits.measures} figures and checks together (engine limit), got ${figures.length + checksRaw.length}`);
   }
-  checksRaw.forEach((v, i) => {
-    const path = `checks[${i}]`;
-    const ch = c.obj(v, path, CHECK_FIELDS);
-    if (!ch) return;
-    checkCheckKind(c, ch, path);
-    c.unique(checkNames, c.key(ch, 'name', path), `${path}.name`, 'check name');
-    c.str(ch, 'description', path);
-    c.str(ch, 'unit', path);
-    c.str(ch, 'ifFails', path, false);
-    checkScenarioList(c, ch.scenarios, `${path}.scenarios`, scenarioKeys);
-    const names = checkFormula(c, ch, path, scenarioKeys, figureNames);
-    checkExpect(c, ch.expect, `${path}.expect`, names);
-  });
+  checksRaw.forEach((v, i) => validateCheck(c, v, i, checkNames, scenarioKeys, figureNames));
 
   checkEnsembleChecks(c, c.arr(s.ensembleChecks, 'ensembleChecks', false), scenarioKeys, figureNames, checkNames, s.failure !== undefined);
 
@@ -949,7 +753,10 @@ function checkCheckKind(c: Checker, ch: Rec, path: string): void {
 /** `kind` and `fittedParameter` of a check, or of the failure criterion's own check. */
 function checkKindFields(c: Checker, ch: Rec, path: string): string | null {
   const kind = c.oneOf(ch, 'kind', path, CHECK_KINDS);
-  if (ch.fittedParameter !== undefined) {
+  if (ch.fittedParameter === undefined && kind === 'fitted') {
+    // A reader must be able to see which value was chosen to make it pass.
+    c.add(`${path}.fittedParameter`, `a "fitted" check names the parameter chosen to make it pass: expected a declared parameter (declared: ${[...c.params.keys()].join(', ') || 'none'}), got nothing`);
+  } else if (ch.fittedParameter !== undefined) {
     if (kind !== 'fitted') c.add(`${path}.fittedParameter`, `only a "fitted" check names the parameter fitted to it (kind is ${describeValue(kind ?? 'unset')})`);
     else if (typeof ch.fittedParameter !== 'string' || !c.params.has(ch.fittedParameter)) {
       c.add(`${path}.fittedParameter`, `expected a declared parameter (declared: ${[...c.params.keys()].join(', ') || 'none'}), got ${describeValue(ch.fittedParameter)}`);
@@ -1069,4 +876,250 @@ function checkScenarioList(c: Checker, v: unknown, path: string, scenarioKeys: S
   list.forEach((k, j) => {
     if (typeof k !== 'string' || !scenarioKeys.has(k)) c.add(`${path}[${j}]`, `unknown scenario ${describeValue(k)}`);
   });
+}
+
+// ---- one validator per block, each reading its block as the spec type it checks -------------
+
+/** `parameters[i]`: name, unit, range and default, and where the value comes from. */
+function validateParameter(c: Checker, v: unknown, i: number): void {
+  const path = `parameters[${i}]`;
+  const p = c.obj<ParameterSpec>(v, path, PARAMETER_FIELDS);
+  if (!p) return;
+  checkProvenance(c, p.provenance, `${path}.provenance`);
+  const name = c.str(p, 'name', path);
+  if (name && !PARAM_PATTERN.test(name)) c.add(`${path}.name`, `expected an identifier (letters, digits, _), got ${describeValue(name)}`);
+  c.str(p, 'label', path, false);
+  c.str(p, 'unit', path);
+  c.str(p, 'description', path);
+  c.bool(p, 'integer', path);
+  const min = c.literal(p, 'min', path, Domains.any, true);
+  const max = c.literal(p, 'max', path, Domains.any, true);
+  const def = c.literal(p, 'default', path, Domains.any, true);
+  if (min !== null && max !== null && min > max) c.add(`${path}.max`, `expected max >= min (${min}), got ${max}`);
+  if (def !== null && min !== null && max !== null && (def < min || def > max)) {
+    c.add(`${path}.default`, `expected a default between ${min} and ${max}, got ${def}`);
+  }
+  if (p.integer === true && def !== null && !Number.isInteger(def)) c.add(`${path}.default`, `expected an integer, got ${def}`);
+  if (name) {
+    if (c.params.has(name)) c.add(`${path}.name`, `duplicate parameter "${name}"`);
+    else if (min !== null && max !== null && def !== null) c.params.set(name, p as unknown as ParameterSpec);
+  }
+}
+
+/** `pools[i]`. */
+function validatePool(c: Checker, v: unknown, i: number): void {
+  const path = `pools[${i}]`;
+  const p = c.obj<PoolSpec>(v, path, POOL_FIELDS);
+  if (!p) return;
+  c.key(p, 'key', path);
+  if (p.slots !== null) c.value(p, 'slots', path, Domains.positiveInteger, true);
+  checkQueue(c, p.queue, `${path}.queue`);
+}
+
+/** `caches[i]`. */
+function validateCache(c: Checker, v: unknown, i: number): void {
+  const path = `caches[${i}]`;
+  const p = c.obj<CacheSpec>(v, path, CACHE_FIELDS);
+  if (!p) return;
+  c.key(p, 'key', path);
+  c.literal(p, 'nodes', path, Domains.cacheNodes, true);
+  c.value(p, 'keysPerNode', path, Domains.positive, true);
+  c.value(p, 'initialWarm', path, Domains.probability);
+  c.value(p, 'hitCeiling', path, Domains.probability);
+}
+
+/** `stations[i]`: slots, service, slowdown, look-aside, calls and emits. */
+function validateStation(c: Checker, v: unknown, i: number): void {
+  const path = `stations[${i}]`;
+  const st = c.obj<StationSpec>(v, path, STATION_FIELDS);
+  if (!st) return;
+  const key = c.key(st, 'key', path) ?? '?';
+  c.str(st, 'title', path, false);
+  c.str(st, 'description', path, false);
+  const slots = st.slots;
+  if (typeof slots === 'object' && slots !== null && 'pool' in slots) {
+    const pool = (slots as Rec).pool;
+    if (typeof pool !== 'string' || !c.ns.pools.has(pool)) c.add(`${path}.slots.pool`, `unknown pool ${describeValue(pool)}`);
+    if (st.replicas !== undefined && st.replicas !== 1) c.add(`${path}.replicas`, 'a station on a shared pool cannot be replicated');
+    if (st.queue !== undefined) c.add(`${path}.queue`, 'a station on a shared pool uses the pool\'s queue');
+  } else if (slots !== undefined && slots !== null) {
+    c.value(st, 'slots', path, Domains.positiveInteger);
+  }
+  c.literal(st, 'replicas', path, Domains.replicas);
+  checkQueue(c, st.queue, `${path}.queue`);
+  c.duration(st, 'service', path);
+  c.value(st, 'serviceWork', path, Domains.nonNegative);
+  if (st.slowdown !== undefined) {
+    const sp = `${path}.slowdown`;
+    const sd = c.obj<SlowdownSpec>(st.slowdown, sp, SLOWDOWN_FIELDS);
+    if (sd) {
+      const kind = c.oneOf(sd, 'kind', sp, ['utilisation', 'concurrency'], true);
+      if (kind === 'utilisation') c.value(sd, 'threshold', sp, Domains.probability, true);
+      if (kind === 'concurrency') c.value(sd, 'knee', sp, Domains.positive, true);
+      c.value(sd, 'factor', sp, Domains.nonNegative, true);
+    }
+  }
+  c.duration(st, 'linger', path);
+  c.bool(st, 'continueAfterTimeout', path);
+  c.value(st, 'errorRate', path, Domains.probability);
+  if (st.errorStatus !== undefined && !(typeof st.errorStatus === 'number' && Number.isInteger(st.errorStatus) && st.errorStatus >= 400 && st.errorStatus <= 599)) {
+    c.add(`${path}.errorStatus`, `expected a status 400..599, got ${describeValue(st.errorStatus)}`);
+  }
+  c.value(st, 'admit', path, Domains.probability);
+  if (st.lookaside !== undefined) {
+    const lp = `${path}.lookaside`;
+    const la = c.obj<LookasideSpec>(st.lookaside, lp, LOOKASIDE_FIELDS);
+    if (la) {
+      const cache = c.key(la, 'cache', lp);
+      if (cache && !c.ns.caches.has(cache)) c.add(`${lp}.cache`, `unknown cache "${cache}"`);
+      c.value(la, 'keys', lp, Domains.perVisit, true);
+      checkCall(c, la.onMiss, `${lp}.onMiss`, key, c.ns.stations);
+      if (typeof la.missWork === 'string' || la.missWork === undefined) c.oneOf(la, 'missWork', lp, ['missing', 'all']);
+      else c.value(la, 'missWork', lp, Domains.probability);
+    }
+  }
+  c.arr(st.calls, `${path}.calls`, false).forEach((call, j) => checkCallStep(c, call, `${path}.calls[${j}]`, key, c.ns.stations));
+  c.arr(st.emits, `${path}.emits`, false).forEach((em, j) => {
+    const ep = `${path}.emits[${j}]`;
+  const e = c.obj<EmitSpec>(em, ep, EMIT_FIELDS);
+    if (!e) return;
+    const to = c.key(e, 'to', ep);
+    if (to && !c.ns.stations.has(to)) c.add(`${ep}.to`, `unknown station "${to}"`);
+    c.value(e, 'probability', ep, Domains.probability);
+    c.oneOf(e, 'on', ep, ['success', 'failure', 'any']);
+    c.value(e, 'delay', ep, Domains.nonNegative);
+    c.value(e, 'maxDepth', ep, Domains.nonNegative);
+  });
+}
+
+/** `sources[i]`: open (rate, profile or trace) or closed (users, think time), and its client policy. */
+function validateSource(c: Checker, v: unknown, i: number): void {
+  const path = `sources[${i}]`;
+  const so = c.obj<SourceSpec>(v, path, SOURCE_FIELDS);
+  if (!so) return;
+  const key = c.key(so, 'key', path) ?? '?';
+  const target = c.key(so, 'target', path);
+  if (target && !c.ns.stations.has(target)) c.add(`${path}.target`, `unknown station "${target}"`);
+  if (target) c.ns.edges.add(`${key}->${target}`);
+  const kind = c.oneOf(so, 'kind', path, ['open', 'closed'], true);
+  if (kind === 'open') {
+    c.oneOf(so, 'arrivals', path, ['poisson', 'constant']);
+    const given = (['rate', 'profile', 'trace'] as const).filter((k) => so[k] !== undefined);
+    if (given.length !== 1) c.add(path, `an open source needs exactly one of rate, profile, trace (got ${given.join(', ') || 'none'})`);
+    c.value(so, 'rate', path, Domains.nonNegative);
+    const profile = c.arr(so.profile, `${path}.profile`, false);
+    tooMany(c, profile, SpecLimits.traceEntries, `${path}.profile`, 'profile entries');
+    const trace = c.arr(so.trace, `${path}.trace`, false);
+    tooMany(c, trace, SpecLimits.traceEntries, `${path}.trace`, 'trace entries');
+    profile.forEach((e, j) => {
+      const pp = `${path}.profile[${j}]`;
+      const pe = c.obj<NonNullable<SourceSpec['profile']>[number]>(e, pp, PROFILE_ENTRY_FIELDS);
+      if (!pe) return;
+      c.value(pe, 'at', pp, Domains.nonNegative, true);
+      c.value(pe, 'rate', pp, Domains.nonNegative, true);
+    });
+    trace.forEach((t, j) => {
+      if (typeof t !== 'number' || !(t >= 0)) c.add(`${path}.trace[${j}]`, `expected a time >= 0, got ${describeValue(t)}`);
+    });
+    if (so.users !== undefined || so.thinkTime !== undefined) c.add(path, 'users and thinkTime belong to closed sources');
+  } else if (kind === 'closed') {
+    c.value(so, 'users', path, Domains.users, true);
+    c.duration(so, 'thinkTime', path, true);
+    for (const k of ['rate', 'profile', 'trace', 'arrivals'] as const) if (so[k] !== undefined) c.add(`${path}.${k}`, 'not a field of a closed source');
+  }
+  checkPolicy(c, so.policy, `${path}.policy`);
+  c.value(so, 'work', path, Domains.nonNegative);
+}
+
+/** What a scenario's validation reads of the rest of the spec. */
+interface ScenarioContext {
+  spec: Rec;
+  scenarioKeys: Set<string>;
+  /** Keys of the spec's shared events (what `omitEvents` may name). */
+  baseEventKeys: Set<string>;
+  /** Checks a scenario's own engine block against the fluid-steps bound. */
+  checkSteps: (e: Rec | null, path: string) => void;
+}
+
+/** `scenarios[i]`: its own engine settings, parameters (within their ranges) and events. */
+function validateScenario(c: Checker, v: unknown, i: number, ctx: ScenarioContext): void {
+  const path = `scenarios[${i}]`;
+  const sc = c.obj<ScenarioSpec>(v, path, SCENARIO_FIELDS);
+  if (!sc) return;
+  if (sc.engine !== undefined) {
+    const ep = `${path}.engine`;
+    const se = c.obj<EngineSpec>(sc.engine, ep, ENGINE_FIELDS);
+    if (se) {
+      c.oneOf(se, 'mode', ep, ['des', 'fluid']);
+      c.literal(se, 'fluidStep', ep, Domains.positive);
+      c.literal(se, 'maxEvents', ep, Domains.maxEvents);
+      ctx.checkSteps(se, `${ep}.fluidStep`);
+    }
+  }
+  c.unique(ctx.scenarioKeys, c.key(sc, 'key', path), `${path}.key`, 'scenario key');
+  c.str(sc, 'title', path);
+  c.str(sc, 'description', path);
+  if (!('actionableKey' in sc)) c.add(`${path}.actionableKey`, 'expected a string or null, got nothing');
+  else if (sc.actionableKey !== null && (typeof sc.actionableKey !== 'string' || !KEY_PATTERN.test(sc.actionableKey))) {
+    c.add(`${path}.actionableKey`, `expected a kebab-case key or null, got ${describeValue(sc.actionableKey)}`);
+  }
+  if (sc.parameters !== undefined) {
+    const ps = c.obj(sc.parameters, `${path}.parameters`, [...c.params.keys()]);
+    if (ps) {
+      for (const [name, value] of Object.entries(ps)) {
+        const p = c.params.get(name);
+        if (!p) continue;
+        if (typeof value !== 'number' || value < p.min || value > p.max || (p.integer && !Number.isInteger(value))) {
+          c.add(`${path}.parameters.${name}`, `expected ${p.integer ? 'an integer' : 'a number'} between ${p.min} and ${p.max} ${p.unit}, got ${describeValue(value)}`);
+        }
+      }
+    }
+  }
+  const scEvents = c.arr(sc.events, `${path}.events`, false);
+  tooMany(c, scEvents, SpecLimits.events, `${path}.events`, 'events');
+  scEvents.forEach((ev, j) => checkEvent(c, ev, `${path}.events[${j}]`, ctx.spec, c.eventKeys));
+  c.arr(sc.omitEvents, `${path}.omitEvents`, false).forEach((k, j) => {
+    if (typeof k !== 'string' || !ctx.baseEventKeys.has(k)) c.add(`${path}.omitEvents[${j}]`, `expected the key of a base event, got ${describeValue(k)}`);
+  });
+}
+
+/** `probes[i]`: a unique key and a metric of the spec's blocks. */
+function validateProbe(c: Checker, v: unknown, i: number, probeKeys: Set<string>): void {
+  const path = `probes[${i}]`;
+  const p = c.obj<ProbeSpec>(v, path, PROBE_FIELDS);
+  if (!p) return;
+  c.unique(probeKeys, c.key(p, 'key', path), `${path}.key`, 'probe key');
+  c.str(p, 'label', path);
+  c.str(p, 'unit', path, false);
+  const metric = c.str(p, 'metric', path);
+  if (metric) {
+    const parsed = parseMetricName(metric, c.ns);
+    if (typeof parsed === 'string') c.add(`${path}.metric`, parsed);
+  }
+}
+
+/** `figures[i]`: a unique name and its measures or value. */
+function validateFigure(c: Checker, v: unknown, i: number, seenFigures: Set<string>, scenarioKeys: Set<string>): void {
+  const path = `figures[${i}]`;
+  const f = c.obj<FigureSpec>(v, path, FIGURE_FIELDS);
+  if (!f) return;
+  c.unique(seenFigures, c.key(f, 'name', path), `${path}.name`, 'figure name');
+  c.str(f, 'label', path);
+  c.str(f, 'unit', path);
+  checkFormula(c, f, path, scenarioKeys, new Set());
+}
+
+/** `checks[i]`: kind and source, scenarios, measures and expectation. */
+function validateCheck(c: Checker, v: unknown, i: number, checkNames: Set<string>, scenarioKeys: Set<string>, figureNames: Set<string>): void {
+  const path = `checks[${i}]`;
+  const ch = c.obj<CheckSpec>(v, path, CHECK_FIELDS);
+  if (!ch) return;
+  checkCheckKind(c, ch, path);
+  c.unique(checkNames, c.key(ch, 'name', path), `${path}.name`, 'check name');
+  c.str(ch, 'description', path);
+  c.str(ch, 'unit', path);
+  c.str(ch, 'ifFails', path, false);
+  checkScenarioList(c, ch.scenarios, `${path}.scenarios`, scenarioKeys);
+  const names = checkFormula(c, ch, path, scenarioKeys, figureNames);
+  checkExpect(c, ch.expect, `${path}.expect`, names);
 }

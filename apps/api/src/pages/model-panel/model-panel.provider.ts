@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { PrismaService } from '@hindsight/db';
 import type { ErrorDetails } from '@hindsight/domain';
-import type { FixVerdict } from '@hindsight/models';
+import type { FixVerdict, ModelSpec } from '@hindsight/models';
 import { toAppError } from '../../common/errors/app-error.mapping';
 import { IncidentLoaders } from '@hindsight/incidents';
 import { checkKindCounts, ModelExplorations, ModelRunsService, SCENARIO_AS_HAPPENED, type IncidentModelView, type ModelRunRecord } from '@hindsight/model-runs';
@@ -11,6 +11,11 @@ import type { ActionableVerdict, IncidentModelPanel, ModelPanelOutput, ModelPane
 import type { ModelPanelModel, PanelMode, PanelProbe, PanelScenario } from './model-panel.types';
 import { emptyModelPanelView, modelPanelView } from './model-panel.view';
 import { ALL_SCENARIOS, allowedRange, parameterField, parseWhatIfForm, type WhatIfParameter } from './what-if-form.parser';
+
+/** The checks evaluated on a scenario: what a boundary search on the page may bisect on besides the failure criterion. */
+function boundaryChecks(spec: ModelSpec, scenarioKey: string): Array<{ name: string; description: string }> {
+  return (spec.checks ?? []).filter((c) => c.scenarios === '*' || c.scenarios.includes(scenarioKey)).map((c) => ({ name: c.name, description: c.description }));
+}
 
 const BUSY = 'Every model worker is busy just now, so some runs were not made. Try again in a moment; runs already made are kept.';
 const BUSY_PROBLEM = 'every model worker was busy; try again in a moment';
@@ -54,6 +59,7 @@ export class ModelPanel implements IncidentModelPanel {
       parameters,
       others.map((s) => s.key),
       request.form,
+      boundaryChecks(spec, asHappened.key).map((c) => c.name),
     );
     const drawn = [asHappened, ...(form.scenario === ALL_SCENARIOS ? others : others.filter((s) => s.key === form.scenario))];
     let mode: PanelMode = form.errors.length > 0 ? 'refused' : Object.keys(form.overrides).length > 0 ? 'what-if' : 'default';
@@ -131,11 +137,13 @@ export class ModelPanel implements IncidentModelPanel {
     const asHappenedSeries = scenarios[0]?.run?.series ?? null;
     const asked = form.errors.length === 0 && !busy;
     const ensemble = asked && form.seeds ? await this.ensembleOf(request, asHappened.key, form.overrides, form.seeds, parameters, form.errors) : null;
-    const sweep = asked && form.sweep ? await this.sweepOf(request, asHappened.key, form.overrides, form.sweep, parameters, form.errors) : null;
+    const sweep = asked && form.sweep && !form.sweep2 ? await this.sweepOf(request, asHappened.key, form.overrides, form.sweep, parameters, form.errors) : null;
+    const grid = asked && form.sweep && form.sweep2 ? await this.gridOf(request, asHappened.key, form.overrides, [form.sweep, form.sweep2], parameters, form.errors) : null;
     const boundary = asked && form.boundary ? await this.boundaryOf(request, asHappened.key, form.overrides, form.boundary, parameters, form.errors) : null;
     return {
       ensemble,
       sweep,
+      grid,
       boundary,
       slug: request.slug,
       title: view.spec.title,
@@ -151,6 +159,7 @@ export class ModelPanel implements IncidentModelPanel {
       busy,
       failureCriterion: spec.failure?.description ?? null,
       evidence: checkKindCounts(spec),
+      boundaryChecks: boundaryChecks(spec, asHappened.key),
     };
   }
 
@@ -208,6 +217,36 @@ export class ModelPanel implements IncidentModelPanel {
     };
   }
 
+  /** The as-happened run over a grid of two parameters: the failure criterion in every cell. */
+  private async gridOf(
+    request: ModelPanelRequest,
+    scenarioKey: string,
+    overrides: Record<string, number>,
+    axes: [NonNullable<ModelPanelModel['form']['sweep']>, NonNullable<ModelPanelModel['form']['sweep']>],
+    parameters: readonly WhatIfParameter[],
+    errors: { field: string; message: string }[],
+  ): Promise<ModelPanelModel['grid']> {
+    const outcome = await this.attemptExploration(() => this.explorations.sweep({ incidentSlug: request.slug, scenarioKey, parameters: overrides, axes }, request.client), parameters, errors);
+    if (outcome === null) return null;
+    if (outcome === 'busy') return { pending: BUSY };
+    const total = axes[0].count * axes[1].count;
+    if (!outcome.result) return { pending: `${outcome.runsFinished} of ${total} runs are done; the others are waiting for a model worker. Reload in a moment: finished runs are kept.` };
+    const s = outcome.result;
+    const axis = (a: (typeof s.axes)[number]) => {
+      const p = parameters.find((x) => x.name === a.parameter);
+      return { parameter: a.parameter, label: p?.label ?? a.parameter, unit: a.unit, values: a.values };
+    };
+    const [x, y] = [axis(s.axes[0]!), axis(s.axes[1]!)];
+    const at = new Map(s.points.map((pt) => [`${pt.values[x.parameter]}|${pt.values[y.parameter]}`, pt]));
+    const cells = y.values.map((yv) =>
+      x.values.map((xv) => {
+        const pt = at.get(`${xv}|${yv}`);
+        return { met: pt?.failureMet ?? null, onset: pt?.onset ?? null, error: pt?.error?.message ?? (pt ? null : 'no run') };
+      }),
+    );
+    return { x, y, criterion: s.failureCriterion, cells, text: s.text };
+  }
+
   /** Bisection on the failure criterion over one parameter: every probe charted (1 = met), and the answer in words. */
   private async boundaryOf(request: ModelPanelRequest, scenarioKey: string, overrides: Record<string, number>, b: NonNullable<ModelPanelModel['form']['boundary']>, parameters: readonly WhatIfParameter[], errors: { field: string; message: string }[]): Promise<ModelPanelModel['boundary']> {
     const outcome = await this.attemptExploration(() => this.explorations.boundary({ incidentSlug: request.slug, scenarioKey, parameters: overrides, ...b }, request.client), parameters, errors);
@@ -215,7 +254,15 @@ export class ModelPanel implements IncidentModelPanel {
     if (outcome === 'busy') return { pending: BUSY };
     if (!outcome.result) return { pending: `${outcome.runsFinished} runs of the search are done; the next is waiting for a model worker. Reload in a moment: finished runs are kept.` };
     const r = outcome.result;
-    return { parameter: r.parameter, unit: r.unit, text: r.text, points: r.probes.map((p) => ({ x: p.value, y: p.failureMet ? 1 : 0, failureMet: p.failureMet })) };
+    // On a check, each point is whether the check passed; its colour stays the failure criterion's.
+    const check = r.target.check;
+    return {
+      parameter: r.parameter,
+      unit: r.unit,
+      text: r.text,
+      figureLabel: check ? `Check "${check.name}" passes (1 = yes, 0 = no)` : 'Failure criterion met (1 = yes, 0 = no)',
+      points: r.probes.map((p) => ({ x: p.value, y: (check ? p.checkPassed : p.failureMet) ? 1 : 0, failureMet: p.failureMet })),
+    };
   }
 
   /** An exploration's answer; null when refused (the reason is then next to the form field); busy when the workers are. */

@@ -56,8 +56,23 @@ export interface ModelPanelModel {
   ensemble?: { runs: number; text: string; bands: Record<string, { low: Array<number | null>; high: Array<number | null> }> } | { pending: string } | null;
   /** A sweep of one parameter, when the reader asked for one (`sweep`). */
   sweep?: { parameter: string; unit: string; figureLabel: string; figureUnit: string; text: string; points: Array<{ x: number; y: number | null; failureMet: boolean | null }> } | { pending: string } | null;
+  /** A sweep over a grid of two parameters (`sweep` and `sweep2`): the failure criterion per cell. */
+  grid?: SweepGrid | { pending: string } | null;
   /** A boundary search on one parameter, when the reader asked for one (`boundary`). */
-  boundary?: { parameter: string; unit: string; text: string; points: Array<{ x: number; y: number | null; failureMet: boolean | null }> } | { pending: string } | null;
+  boundary?: { parameter: string; unit: string; text: string; figureLabel: string; points: Array<{ x: number; y: number | null; failureMet: boolean | null }> } | { pending: string } | null;
+  /** Checks of the run as it happened that a boundary search may bisect on instead of the failure criterion. */
+  boundaryChecks?: Array<{ name: string; description: string }>;
   /** The model's checks by kind; only `reproduces` (which includes the failure-criterion check) is evidence. */
   evidence?: { reproduces: number; fitted: number; construction: number; unlabelled: number };
+}
+
+/** A two-parameter sweep: rows are the values of `y`, columns those of `x`. */
+export interface SweepGrid {
+  x: { parameter: string; label: string; unit: string; values: number[] };
+  y: { parameter: string; label: string; unit: string; values: number[] };
+  /** The failure criterion in words; null when the model states none. */
+  criterion: string | null;
+  /** `cells[row][column]`: whether the run meets the failure criterion (null: not judged), when it starts, or why it has no result. */
+  cells: Array<Array<{ met: boolean | null; onset: number | null; error: string | null }>>;
+  text: string;
 }

@@ -1,6 +1,6 @@
-import { displayScale, formatNumber, formatQuantity } from '@hindsight/models';
+import { displayScale, formatDuration, formatNumber, formatQuantity } from '@hindsight/models';
 import { html, lineSample, renderModelChart, renderSweepChart, type ChartLine, type SafeHtml } from '@hindsight/web';
-import type { ModelPanelModel, PanelScenario } from './model-panel.types';
+import type { ModelPanelModel, PanelScenario, SweepGrid } from './model-panel.types';
 import { parameterLabel } from './what-if-form.view';
 
 /** Enough charts to show the failure's shape; more would bury the figures and checks below. */
@@ -202,15 +202,48 @@ export function explorationsView(m: ModelPanelModel): SafeHtml {
   const boundary = m.boundary
     ? 'pending' in m.boundary
       ? html`<p class="model-boundary model-pending" role="status">${m.boundary.pending}</p>`
-      : html`<section class="chart-block model-boundary" aria-labelledby="model-boundary-heading"><h4 id="model-boundary-heading">Where the failure criterion flips along ${m.boundary.parameter}</h4>${renderSweepChart({
+      : html`<section class="chart-block model-boundary" aria-labelledby="model-boundary-heading"><h4 id="model-boundary-heading">Where ${m.boundary.figureLabel.startsWith('Check') ? 'the check' : 'the failure criterion'} flips along ${m.boundary.parameter}</h4>${renderSweepChart({
           idPrefix: 'model-boundary',
           parameter: m.boundary.parameter,
           parameterUnit: m.boundary.unit,
-          figureLabel: 'Failure criterion met (1 = yes, 0 = no)',
+          figureLabel: m.boundary.figureLabel,
           figureUnit: '',
           points: m.boundary.points,
           text: m.boundary.text,
         })}</section>`
     : html``;
-  return html`${ensemble}${sweep}${boundary}`;
+  const grid = m.grid ? ('pending' in m.grid ? html`<p class="model-grid model-pending" role="status">${m.grid.pending}</p>` : sweepGridView(m.grid)) : html``;
+  return html`${ensemble}${sweep}${grid}${boundary}`;
+}
+
+/**
+ * A sweep over two parameters as a table: one row per value of the second, one column per value
+ * of the first, each cell saying in words whether that run meets the failure criterion (and when
+ * it starts); the cell's tint only repeats the words. Readable without script or colour.
+ */
+function sweepGridView(g: SweepGrid): SafeHtml {
+  const value = (v: number, unit: string) => formatQuantity(v, unit);
+  const rows = g.y.values.map((yv, r) => {
+    const cells = g.x.values.map((xv, c) => {
+      const cell = g.cells[r]?.[c] ?? { met: null, onset: null, error: 'no run' };
+      const where = `${g.x.parameter} = ${value(xv, g.x.unit)}, ${g.y.parameter} = ${value(yv, g.y.unit)}`;
+      if (cell.error !== null) return html`<td class="grid-none" data-x="${String(xv)}" data-y="${String(yv)}"><span class="visually-hidden">${where}: </span>no result (${cell.error})</td>`;
+      if (cell.met === null) return html`<td class="grid-none" data-x="${String(xv)}" data-y="${String(yv)}"><span class="visually-hidden">${where}: </span>not judged</td>`;
+      const onset = cell.met && cell.onset !== null ? html`<br><span class="grid-onset">from ${formatDuration(cell.onset)}</span>` : '';
+      return html`<td class="${cell.met ? 'grid-met' : 'grid-not-met'}" data-x="${String(xv)}" data-y="${String(yv)}"><span class="visually-hidden">${where}: </span>${cell.met ? '● met' : '○ not met'}${onset}</td>`;
+    });
+    return html`<tr><th scope="row">${value(yv, g.y.unit)}</th>${cells}</tr>`;
+  });
+  const criterion = g.criterion ? `the failure criterion (${g.criterion})` : 'the failure criterion';
+  return html`<section class="model-grid" aria-labelledby="model-grid-heading">
+<h4 id="model-grid-heading">Where ${criterion} is met, over ${g.x.label} and ${g.y.label}</h4>
+<div class="table-scroll" tabindex="0" role="region" aria-labelledby="model-grid-heading">
+<table class="sweep-grid">
+<caption>Columns: ${g.x.parameter} (${g.x.unit}); rows: ${g.y.parameter} (${g.y.unit}). Each cell is one run of the scenario as it happened.</caption>
+<thead><tr><th scope="col">${g.y.parameter} \ ${g.x.parameter}</th>${g.x.values.map((xv) => html`<th scope="col">${value(xv, g.x.unit)}</th>`)}</tr></thead>
+<tbody>${rows}</tbody>
+</table>
+</div>
+<p class="grid-text">${g.text}</p>
+</section>`;
 }

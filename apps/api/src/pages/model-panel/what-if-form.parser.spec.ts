@@ -15,6 +15,7 @@ describe('parseWhatIfForm', () => {
       errors: [],
       seeds: null,
       sweep: null,
+      sweep2: null,
       boundary: null,
     });
   });

@@ -10,8 +10,14 @@ export const SCENARIO_FIELD = 'scenario';
 export const SEEDS_FIELD = 'seeds';
 /** A sweep of one parameter, `name:from:to:count`, drawn as a chart of the failure against it. */
 export const SWEEP_FIELD = 'sweep';
+/** The second parameter of a sweep over a grid, `name:from:to:count` (with {@link SWEEP_FIELD}). */
+export const SWEEP2_FIELD = 'sweep2';
+/** At most this many runs for a grid of two parameters on one page view. */
+export const PAGE_MAX_GRID_RUNS = 36;
 /** A boundary search on one parameter, `name:from:to`: where between the two the failure criterion flips. */
 export const BOUNDARY_FIELD = 'boundary';
+/** What the boundary search bisects on: empty for the failure criterion, or a check's name. */
+export const BOUNDARY_CHECK_FIELD = 'boundary-check';
 /** Bounds of what one page view may ask for (the engine's own limits are higher). */
 export const PAGE_MAX_SEEDS = 20;
 export const PAGE_MAX_SWEEP_POINTS = 12;
@@ -40,8 +46,10 @@ export interface WhatIfForm {
   seeds: number | null;
   /** The sweep asked for; null for none. */
   sweep: { parameter: string; from: number; to: number; count: number } | null;
+  /** The second parameter of a grid sweep; null for a sweep of one parameter (or none). */
+  sweep2: { parameter: string; from: number; to: number; count: number } | null;
   /** The boundary search asked for; null for none. */
-  boundary: { parameter: string; from: number; to: number } | null;
+  boundary: { parameter: string; from: number; to: number; check: string | null } | null;
 }
 
 export const parameterField = (name: string): string => `${PARAMETER_PREFIX}${name}`;
@@ -66,6 +74,8 @@ export function parseWhatIfForm(
   parameters: readonly WhatIfParameter[],
   scenarioKeys: readonly string[],
   form: Readonly<Record<string, string>> | null,
+  /** Checks of the run as it happened, which a boundary search may bisect on. */
+  checkNames: readonly string[] = [],
 ): WhatIfForm {
   const values: Record<string, string> = {};
   const overrides: Record<string, number> = {};
@@ -108,8 +118,9 @@ export function parseWhatIfForm(
   else errors.push({ field: SCENARIO_FIELD, message: 'Choose one of the listed scenarios.' });
   const seeds = parseSeeds(fields[SEEDS_FIELD], errors);
   const sweep = parseSweep(fields[SWEEP_FIELD], parameters, errors);
-  const boundary = parseBoundary(fields[BOUNDARY_FIELD], parameters, errors);
-  return { values, overrides, scenario, errors, seeds, sweep, boundary };
+  const sweep2 = parseSweep2(fields[SWEEP2_FIELD], sweep, fields[SWEEP_FIELD], parameters, errors);
+  const boundary = parseBoundary(fields[BOUNDARY_FIELD], fields[BOUNDARY_CHECK_FIELD], parameters, checkNames, errors);
+  return { values, overrides, scenario, errors, seeds, sweep, sweep2, boundary };
 }
 
 function parseSeeds(raw: string | undefined, errors: WhatIfFieldError[]): number | null {
@@ -123,8 +134,14 @@ function parseSeeds(raw: string | undefined, errors: WhatIfFieldError[]): number
   return n;
 }
 
-function parseBoundary(raw: string | undefined, parameters: readonly WhatIfParameter[], errors: WhatIfFieldError[]): WhatIfForm['boundary'] {
+function parseBoundary(raw: string | undefined, rawCheck: string | undefined, parameters: readonly WhatIfParameter[], checkNames: readonly string[], errors: WhatIfFieldError[]): WhatIfForm['boundary'] {
   const text = raw?.trim() ?? '';
+  const checkText = rawCheck?.trim() ?? '';
+  let check: string | null = null;
+  if (checkText !== '') {
+    if (checkNames.includes(checkText)) check = checkText;
+    else errors.push({ field: BOUNDARY_CHECK_FIELD, message: 'Choose the failure criterion or one of the listed checks.' });
+  }
   if (text === '') return null;
   const [name, ...rest] = text.split(':');
   const p = parameters.find((x) => x.name === name);
@@ -137,28 +154,48 @@ function parseBoundary(raw: string | undefined, parameters: readonly WhatIfParam
     errors.push({ field: BOUNDARY_FIELD, message: `Search ${p.name} within ${allowedRange(p)}, from a lower to a higher value.` });
     return null;
   }
-  return { parameter: p.name, from: from!, to: to! };
+  return { parameter: p.name, from: from!, to: to!, check };
 }
 
-function parseSweep(raw: string | undefined, parameters: readonly WhatIfParameter[], errors: WhatIfFieldError[]): WhatIfForm['sweep'] {
+function parseSweep(raw: string | undefined, parameters: readonly WhatIfParameter[], errors: WhatIfFieldError[], field = SWEEP_FIELD): WhatIfForm['sweep'] {
   const text = raw?.trim() ?? '';
   if (text === '') return null;
   const [name, ...rest] = text.split(':');
   const p = parameters.find((x) => x.name === name);
   const [from, to, count] = rest.map(Number);
   if (!p || rest.length !== 3 || !rest.every((x) => DECIMAL.test(x))) {
-    errors.push({ field: SWEEP_FIELD, message: `Write parameter:from:to:count, e.g. ${parameters[0]?.name ?? 'name'}:1:10:5; the parameters are ${parameters.map((x) => x.name).join(', ')}.` });
+    errors.push({ field, message: `Write parameter:from:to:count, e.g. ${parameters[0]?.name ?? 'name'}:1:10:5; the parameters are ${parameters.map((x) => x.name).join(', ')}.` });
     return null;
   }
   if (!(from! >= p.min && to! <= p.max && from! < to!)) {
-    errors.push({ field: SWEEP_FIELD, message: `Sweep ${p.name} within ${allowedRange(p)}, from a lower to a higher value.` });
+    errors.push({ field, message: `Sweep ${p.name} within ${allowedRange(p)}, from a lower to a higher value.` });
     return null;
   }
   if (!Number.isInteger(count) || count! < 2 || count! > PAGE_MAX_SWEEP_POINTS) {
-    errors.push({ field: SWEEP_FIELD, message: `Enter from 2 to ${PAGE_MAX_SWEEP_POINTS} values to sweep.` });
+    errors.push({ field, message: `Enter from 2 to ${PAGE_MAX_SWEEP_POINTS} values to sweep.` });
     return null;
   }
   return { parameter: p.name, from: from!, to: to!, count: count! };
+}
+
+/** The second axis of a grid: another parameter than the first, and at most PAGE_MAX_GRID_RUNS runs in all. */
+function parseSweep2(raw: string | undefined, first: WhatIfForm['sweep'], firstRaw: string | undefined, parameters: readonly WhatIfParameter[], errors: WhatIfFieldError[]): WhatIfForm['sweep2'] {
+  const second = parseSweep(raw, parameters, errors, SWEEP2_FIELD);
+  if (second === null) return null;
+  if ((firstRaw?.trim() ?? '') === '') {
+    errors.push({ field: SWEEP2_FIELD, message: 'Give the first parameter of the sweep too: a grid needs both.' });
+    return null;
+  }
+  if (first === null) return null;
+  if (first.parameter === second.parameter) {
+    errors.push({ field: SWEEP2_FIELD, message: `Choose another parameter than ${first.parameter} for the second axis.` });
+    return null;
+  }
+  if (first.count * second.count > PAGE_MAX_GRID_RUNS) {
+    errors.push({ field: SWEEP2_FIELD, message: `A grid of ${first.count} × ${second.count} values is ${first.count * second.count} runs; a page makes at most ${PAGE_MAX_GRID_RUNS}.` });
+    return null;
+  }
+  return second;
 }
 
 function truncate(text: string, max = 40): string {

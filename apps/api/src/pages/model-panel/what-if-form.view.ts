@@ -1,7 +1,7 @@
 import { formatNumber } from '@hindsight/models';
 import { html, type SafeHtml } from '@hindsight/web';
 import type { ModelPanelModel } from './model-panel.types';
-import { ALL_SCENARIOS, allowedRange, BOUNDARY_FIELD, PAGE_MAX_SEEDS, PAGE_MAX_SWEEP_POINTS, parameterField, SCENARIO_FIELD, SEEDS_FIELD, SWEEP_FIELD, type WhatIfParameter } from './what-if-form.parser';
+import { ALL_SCENARIOS, allowedRange, BOUNDARY_CHECK_FIELD, BOUNDARY_FIELD, PAGE_MAX_GRID_RUNS, PAGE_MAX_SEEDS, PAGE_MAX_SWEEP_POINTS, parameterField, SCENARIO_FIELD, SEEDS_FIELD, SWEEP2_FIELD, SWEEP_FIELD, type WhatIfParameter } from './what-if-form.parser';
 
 /**
  * What the page calls a parameter: the label its model gives it, or else its name read as words
@@ -89,8 +89,27 @@ ${error ? html`<p class="field-error" id="${id}-error">${error.message}</p>` : '
 <legend>Over seeds and values (optional)</legend>
 ${field(SEEDS_FIELD, 'what-if-seeds', 'Runs with different seeds', `Draws the 10th to 90th percentile of that many runs around the run as it happened, and how often the failure criterion is met; 2 to ${PAGE_MAX_SEEDS}.`, m.form.seeds === null ? '' : String(m.form.seeds), 'number')}
 ${field(SWEEP_FIELD, 'what-if-sweep', 'Sweep one parameter', `parameter:from:to:count, e.g. ${example ? `${example.name}:${example.min}:${example.max}:5` : 'name:1:10:5'}; at most ${PAGE_MAX_SWEEP_POINTS} values.`, m.form.sweep ? `${m.form.sweep.parameter}:${m.form.sweep.from}:${m.form.sweep.to}:${m.form.sweep.count}` : '', 'text')}
-${field(BOUNDARY_FIELD, 'what-if-boundary', 'Find where the failure flips', `parameter:from:to, e.g. ${example ? `${example.name}:${example.min}:${example.max}` : 'name:1:10'}; bisection on the failure criterion, at most 40 runs.`, m.form.boundary ? `${m.form.boundary.parameter}:${m.form.boundary.from}:${m.form.boundary.to}` : '', 'text')}
+${field(SWEEP2_FIELD, 'what-if-sweep2', 'Second parameter of the sweep (a grid)', `parameter:from:to:count, another parameter than the first; the page then shows a table of the failure criterion over both, at most ${PAGE_MAX_GRID_RUNS} runs in all.`, m.form.sweep2 ? `${m.form.sweep2.parameter}:${m.form.sweep2.from}:${m.form.sweep2.to}:${m.form.sweep2.count}` : '', 'text')}
+${field(BOUNDARY_FIELD, 'what-if-boundary', 'Find where the failure flips', `parameter:from:to, e.g. ${example ? `${example.name}:${example.min}:${example.max}` : 'name:1:10'}; bisection on the failure criterion or the check chosen below, at most 40 runs.`, m.form.boundary ? `${m.form.boundary.parameter}:${m.form.boundary.from}:${m.form.boundary.to}` : '', 'text')}
+${boundaryCheckFieldView(m)}
 </fieldset>`;
+}
+
+/** What a boundary search bisects on: the failure criterion, or one of the checks of the run as it happened. */
+function boundaryCheckFieldView(m: ModelPanelModel): SafeHtml {
+  const checks = m.boundaryChecks ?? [];
+  if (checks.length === 0) return html``;
+  const id = 'what-if-boundary-check';
+  const error = m.form.errors.find((e) => e.field === BOUNDARY_CHECK_FIELD);
+  const chosen = m.form.boundary?.check ?? '';
+  return html`<div class="field${error ? ' field-invalid' : ''}">
+<label for="${id}">Search on</label>
+<select id="${id}" name="${BOUNDARY_CHECK_FIELD}" aria-describedby="${id}-hint${error ? ` ${id}-error` : ''}"${error ? html` aria-invalid="true"` : ''}><option value=""${chosen === '' ? html` selected` : ''}>The failure criterion</option>${checks.map(
+    (c) => html`<option value="${c.name}"${c.name === chosen ? html` selected` : ''}>Check: ${c.name}</option>`,
+  )}</select>
+<p class="field-hint" id="${id}-hint">Where the search above flips: the failure criterion being met, or a check of the run as it happened passing.</p>
+${error ? html`<p class="field-error" id="${id}-error">${error.message}</p>` : ''}
+</div>`;
 }
 
 /**
