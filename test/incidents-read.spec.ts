@@ -95,6 +95,23 @@ describe('GraphQL read API over the seeded incidents', () => {
     expect(page.text).toContain('href="/incidents/apache-outbound-calls-without-timeouts-2011"');
   });
 
+  it('filters incidents by the status of their follow-ups: at least one in any of the given statuses', async () => {
+    type Found = { incidents: { nodes: { slug: string; actionables: { status: string }[] }[] } };
+    const all = await t.gql<Found>(`{ incidents(first: 10) { nodes { slug actionables { status } } } }`);
+    const expected = (statuses: string[]) =>
+      all.data.incidents.nodes.filter((n) => n.actionables.some((a) => statuses.includes(a.status))).map((n) => n.slug).sort();
+    for (const statuses of [['OPEN'], ['DONE'], ['IN_PROGRESS', 'WONT_DO'], ['OPEN', 'IN_PROGRESS', 'DONE', 'WONT_DO']]) {
+      const res = await t.gql<Found>(`query F($s: [ActionableStatus!]) { incidents(first: 10, filter: { actionableStatus: $s }) { nodes { slug actionables { status } } } }`, { s: statuses });
+      expect(res.errors).toBeUndefined();
+      expect({ statuses, slugs: res.data.incidents.nodes.map((n) => n.slug).sort() }).toEqual({ statuses, slugs: expected(statuses) });
+    }
+    // The seeds hold both: incidents with open follow-ups and incidents without.
+    expect(expected(['OPEN']).length).toBeGreaterThan(0);
+    expect(expected(['OPEN']).length).toBeLessThan(all.data.incidents.nodes.length);
+    const refused = await t.gql(`{ incidents(filter: { actionableStatus: [LATER] }) { nodes { slug } } }`);
+    expect(refused.errors?.[0]?.extensions?.code).toMatch(/GRAPHQL_VALIDATION_FAILED|BAD_USER_INPUT/);
+  });
+
   it('returns StackEgg across its two days with second-precision times', async () => {
     const i = await one('stackegg-haproxy-session-cap-2015');
     expect(i.timeline).toHaveLength(18);

@@ -99,12 +99,20 @@ describe('list pages', () => {
       const notNearMiss = links.find((href) => href.includes('nearmiss='))!;
       expect(notNearMiss).toBe('/incidents?pattern=retry-amplification&nearmiss=no');
       expect(listedIncidents((await get(notNearMiss)).text)).toEqual(['slack-cache-metastability-2022', 'changeprop-feedback-loop-2016']);
-      // Follow-up statuses count the follow-ups of these incidents, and say they are not filters.
+      // Follow-up statuses count the follow-ups of these incidents; each narrows the list to the
+      // incidents with at least one follow-up in that status.
       const statuses = textOf(facets.slice(facets.indexOf('Follow-ups by status'), facets.indexOf('<h2>Severity')));
-      expect(statuses).toContain('counts, not filters');
+      expect(statuses).toContain('a status narrows to incidents with one in it');
       const followUps = ALL_ACTIONABLES.filter((a) => a.slug === 'slack-cache-metastability-2022' || a.slug === 'changeprop-feedback-loop-2016');
       const counted = [...statuses.matchAll(/(Open|In progress|Done|Won’t do) (\d+)/g)].reduce((n, m) => n + Number(m[2]), 0);
       expect(counted).toBe(followUps.length);
+      const statusLinks = links.filter((href) => href.includes('followups='));
+      expect(statusLinks.length).toBeGreaterThan(0);
+      for (const href of statusLinks) {
+        const status = /followups=([a-z_]+)/.exec(href)![1];
+        const withOne = ['slack-cache-metastability-2022', 'changeprop-feedback-loop-2016'].filter((slug) => followUps.some((a) => a.slug === slug && a.status === status));
+        expect({ status, listed: listedIncidents((await get(href)).text) }).toEqual({ status, listed: withOne });
+      }
       // A severity the records do not state is a count, not a link.
       expect(textOf(facets)).toContain('not stated 2');
       expect(links.some((href) => href.includes('severity='))).toBe(false);
@@ -117,6 +125,17 @@ describe('list pages', () => {
       const years = elements(facets).filter((e) => e.tag === 'a' && /[?&]year=\d{4}$/.test(e.attrs.href ?? ''));
       expect(years.length).toBeGreaterThanOrEqual(3);
       expect(textOf(sectionById((await get('/incidents?year=2016')).text, 'facets'))).not.toContain('recounted');
+    });
+
+    it('filters by follow-up status, and refuses a status it does not know', async () => {
+      for (const status of ['open', 'in_progress', 'done', 'wont_do']) {
+        const withOne = [...new Set(ALL_ACTIONABLES.filter((a) => a.status === status).map((a) => a.slug))].sort();
+        const listed = listedIncidents((await get(`/incidents?followups=${status}`)).text);
+        expect({ status, listed: [...listed].sort() }).toEqual({ status, listed: withOne });
+      }
+      const refused = await get('/incidents?followups=later');
+      expect(refused.status).toBe(400);
+      expect(textOf(sectionById(refused.text, 'field-followups-error'))).toBe('Choose one of the listed follow-up statuses, or any.');
     });
 
     it('filters near misses, and refuses a value that is neither yes nor no', async () => {

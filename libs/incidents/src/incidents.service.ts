@@ -39,6 +39,8 @@ export interface IncidentFilter {
   nearMiss?: boolean | null;
   /** Incidents carrying every one of these tags (normalised like stored tags). */
   tags?: string[] | null;
+  /** Incidents with at least one follow-up in any of these statuses. */
+  actionableStatus?: ActionableStatus[] | null;
 }
 
 export interface ActionableFilter {
@@ -235,6 +237,9 @@ export class IncidentsService {
     if (filter.startedBefore) parts.push(Prisma.sql`i."startedAt" < ${filter.startedBefore}`);
     if (filter.severity && filter.severity.length > 0) parts.push(Prisma.sql`i."severity" = ANY(${[...filter.severity]}::text[])`);
     if (filter.nearMiss != null) parts.push(Prisma.sql`i."nearMiss" = ${filter.nearMiss}`);
+    if (filter.actionableStatus && filter.actionableStatus.length > 0) {
+      parts.push(Prisma.sql`EXISTS (SELECT 1 FROM "Actionable" fa WHERE fa."incidentId" = i."id" AND fa."status" = ANY(${[...filter.actionableStatus]}::"ActionableStatus"[]))`);
+    }
     const tags = normalizeTags(filter.tags ?? []);
     if (tags.length > 0) parts.push(Prisma.sql`i."tags" @> ${tags}::text[]`);
     return Prisma.join(parts, ' AND ');

@@ -1,4 +1,4 @@
-import type { ActionableStatus } from '@hindsight/domain';
+import { ACTIONABLE_STATUSES, type ActionableStatus } from '@hindsight/domain';
 import { MAX_PAGE_SIZE, type ActionableFilter, type ActionableOrder, type IncidentFilter, type IncidentOrder, type PageArgs } from '@hindsight/incidents';
 
 /** A problem with one form field, shown next to that field. */
@@ -59,6 +59,8 @@ export interface IncidentListForm {
   tag: string;
   /** 'yes': near misses only; 'no': incidents that affected someone; '': either. */
   nearMiss: '' | 'yes' | 'no';
+  /** A follow-up status (`open`, `in_progress`, `done`, `wont_do`): incidents with a follow-up in it; '' for any. */
+  followups: '' | ActionableStatus;
   order: IncidentListOrder;
   first: number;
   after: string;
@@ -84,6 +86,10 @@ export function parseIncidentListQuery(query: Query): ParsedIncidentList {
   let nearMiss: IncidentListForm['nearMiss'] = '';
   if (nearMissRaw === 'yes' || nearMissRaw === 'no') nearMiss = nearMissRaw;
   else if (nearMissRaw !== '') errors.push({ field: 'nearmiss', message: 'Choose near misses only, incidents that affected someone, or either.' });
+  const followupsRaw = one(query, 'followups');
+  let followups: IncidentListForm['followups'] = '';
+  if (followupsRaw !== '' && (ACTIONABLE_STATUSES as readonly string[]).includes(followupsRaw)) followups = followupsRaw as ActionableStatus;
+  else if (followupsRaw !== '') errors.push({ field: 'followups', message: 'Choose one of the listed follow-up statuses, or any.' });
   const year = one(query, 'year');
   let startedFrom: Date | null = null;
   let startedBefore: Date | null = null;
@@ -103,7 +109,7 @@ export function parseIncidentListQuery(query: Query): ParsedIncidentList {
   const first = pageSize(query, errors);
   const after = one(query, 'after');
   return {
-    form: { q, pattern, organization, component, year, severity, tag, nearMiss, order, first, after },
+    form: { q, pattern, organization, component, year, severity, tag, nearMiss, followups, order, first, after },
     filter: {
       text: q || null,
       patterns: pattern.length > 0 ? pattern : null,
@@ -114,6 +120,7 @@ export function parseIncidentListQuery(query: Query): ParsedIncidentList {
       severity: severity ? [severity] : null,
       tags: tag ? [tag] : null,
       nearMiss: nearMiss === '' ? null : nearMiss === 'yes',
+      actionableStatus: followups === '' ? null : [followups],
     },
     page: { first, after: after || null, orderBy: INCIDENT_LIST_ORDERS[order].order },
     errors,

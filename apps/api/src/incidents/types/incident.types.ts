@@ -156,6 +156,8 @@ export class IncidentFilterInput {
   @Field(() => [String], { nullable: true, description: 'Incidents at any of these severity levels (see `severityLevels`).' }) severity?: string[] | null;
   @Field(() => Boolean, { nullable: true, description: 'true: near misses only; false: incidents that affected someone.' }) nearMiss?: boolean | null;
   @Field(() => [String], { nullable: true, description: 'Incidents carrying every one of these tags (compared normalised).' }) tags?: string[] | null;
+  @Field(() => [ActionableStatusEnum], { nullable: true, description: 'Incidents with at least one follow-up in any of these statuses.' })
+  actionableStatus?: ActionableStatus[] | null;
 }
 
 @InputType()

@@ -1,4 +1,4 @@
-import type { ActionableStatus } from '@hindsight/domain';
+import { ACTIONABLE_STATUSES, type ActionableStatus } from '@hindsight/domain';
 import type { DidYouMean, Facet, FacetValue, IncidentRecord, PatternRecord, PatternWithCount, SearchField, SearchHighlight } from '@hindsight/incidents';
 import { formatInstant, html, truncateWords, type SafeHtml } from '@hindsight/web';
 import { INCIDENT_LIST_ORDERS, withQuery, type FieldError, type IncidentListForm } from '../list-query.parser';
@@ -87,7 +87,15 @@ ${page.hasNextPage && page.endCursor ? html`<a href="${nextHref(page.endCursor)}
 </nav>`;
 }
 
-type FacetParam = 'pattern' | 'organization' | 'component' | 'year' | 'severity' | 'tag' | 'nearmiss';
+/** The follow-ups filter's choices: incidents with at least one follow-up in the status. */
+const FOLLOWUP_FILTER_LABELS: Record<ActionableStatus, string> = {
+  open: 'With an open follow-up',
+  in_progress: 'With a follow-up in progress',
+  done: 'With a follow-up done',
+  wont_do: 'With a follow-up that won’t be done',
+};
+
+type FacetParam = 'pattern' | 'organization' | 'component' | 'year' | 'severity' | 'tag' | 'nearmiss' | 'followups';
 
 /** Each facet's heading and the list filter a value narrows by; null: a count only (no incident filter takes it). */
 const FACET_LABELS: Record<Facet['kind'], { label: string; param: FacetParam | null }> = {
@@ -98,7 +106,7 @@ const FACET_LABELS: Record<Facet['kind'], { label: string; param: FacetParam | n
   SEVERITY: { label: 'Severity', param: 'severity' },
   NEAR_MISS: { label: 'Near miss', param: 'nearmiss' },
   TAG: { label: 'Tag', param: 'tag' },
-  ACTIONABLE_STATUS: { label: 'Follow-ups by status', param: null },
+  ACTIONABLE_STATUS: { label: 'Follow-ups by status', param: 'followups' },
 };
 
 /** Facet values that name no filter (a year not known, a severity not stated): counts without a link. */
@@ -113,8 +121,8 @@ function filterValue(param: FacetParam, value: string): string | string[] {
 
 /**
  * Counts of the whole result set (every page), each value a link that narrows the list to it.
- * Follow-up statuses count follow-ups, not incidents, and narrow nothing: no incident filter
- * takes a follow-up's status, so they are plain counts.
+ * Follow-up statuses count follow-ups, not incidents; each narrows the list to the incidents
+ * with at least one follow-up in that status.
  */
 function facetsView(facets: readonly Facet[], params: Record<string, string | string[] | number | null>, recounted: 'now' | 'minute'): SafeHtml {
   const shown = facets.filter((f) => f.values.length > 0);
@@ -123,10 +131,10 @@ function facetsView(facets: readonly Facet[], params: Record<string, string | st
   return html`<nav class="facets" id="facets" aria-label="Refine the results">${shown.map((f) => {
     const { label, param } = FACET_LABELS[f.kind];
     const more = f.distinctValues > f.values.length ? html`<p class="muted">The ${f.values.length} most frequent of ${f.distinctValues}.</p>` : '';
-    const note = param ? '' : html`<p class="muted">Follow-ups of these incidents: counts, not filters.</p>`;
+    const note = f.kind === 'ACTIONABLE_STATUS' ? html`<p class="muted">Counts of these incidents' follow-ups; a status narrows to incidents with one in it.</p>` : '';
     const item = (v: FacetValue) =>
       param && !UNFILTERABLE.has(`${f.kind}:${v.value}`)
-        ? html`<li><a href="${withQuery('/incidents', { ...params, [param]: filterValue(param, v.value) })}">${v.label}</a> ${count(v)}</li>`
+        ? html`<li><a href="${withQuery('/incidents', { ...params, [param]: filterValue(param, v.value) })}">${f.kind === 'ACTIONABLE_STATUS' ? (STATUS_LABELS[v.value as ActionableStatus] ?? v.label) : v.label}</a> ${count(v)}</li>`
         : html`<li>${f.kind === 'ACTIONABLE_STATUS' ? (STATUS_LABELS[v.value as ActionableStatus] ?? v.label) : v.label} ${count(v)}</li>`;
     return html`<div class="facet facet-${f.kind.toLowerCase().replace(/_/g, '-')}"><h2>${label}</h2>${note}<ul>${f.values.map(item)}</ul>${more}</div>`;
   })}${recounted === 'minute' ? html`<p class="muted facets-note">Counts over all published incidents, recounted at most once a minute.</p>` : ''}</nav>`;
@@ -143,10 +151,11 @@ export function incidentListView(m: IncidentListModel): SafeHtml {
     severity: f.severity,
     tag: f.tag,
     nearmiss: f.nearMiss,
+    followups: f.followups,
     order: f.order === 'newest' ? null : f.order,
     first: f.first === 20 ? null : f.first,
   };
-  const filtered = f.q || f.pattern.length > 0 || f.organization || f.component || f.year || f.severity || f.tag || f.nearMiss;
+  const filtered = f.q || f.pattern.length > 0 || f.organization || f.component || f.year || f.severity || f.tag || f.nearMiss || f.followups;
   // A level the scale no longer lists stays selectable while it is the filter.
   const levels = [...new Set([...(m.severityLevels ?? []), ...(f.severity ? [f.severity] : [])])];
   const form = html`<form class="filters" method="get" action="/incidents" role="search" aria-label="Search and filter incidents">
@@ -158,6 +167,7 @@ ${textField({ name: 'year', label: 'Year started', value: f.year, errors: m.erro
 ${selectField({ name: 'severity', label: 'Severity', value: f.severity, errors: m.errors, choices: [{ value: '', label: 'Any severity' }, ...levels.map((l) => ({ value: l, label: l }))] })}
 ${textField({ name: 'tag', label: 'Tag', value: f.tag, errors: m.errors })}
 ${selectField({ name: 'nearmiss', label: 'Near miss', value: f.nearMiss, errors: m.errors, choices: [{ value: '', label: 'Near misses and incidents' }, { value: 'yes', label: 'Near misses only' }, { value: 'no', label: 'Incidents that affected someone' }] })}
+${selectField({ name: 'followups', label: 'Follow-ups', value: f.followups, errors: m.errors, choices: [{ value: '', label: 'Any follow-ups' }, ...ACTIONABLE_STATUSES.map((s) => ({ value: s, label: FOLLOWUP_FILTER_LABELS[s] }))] })}
 ${selectField({ name: 'order', label: 'Order', value: f.order, errors: m.errors, choices: Object.entries(INCIDENT_LIST_ORDERS).map(([value, o]) => ({ value, label: o.label })) })}
 <div class="form-actions"><button type="submit">Apply</button>${filtered ? html` <a href="/incidents">Clear filters</a>` : ''}</div>
 </form>`;
@@ -172,7 +182,7 @@ ${pagerView(m.page, withQuery('/incidents', params), (after) => withQuery('/inci
 <p class="lede">Postmortems as linkable knowledge: what happened, why, and what was done about it.</p>
 <p class="list-links"><a href="/durations">How long incidents took</a>: time to detect, mitigate and resolve across incidents, by pattern, organization and year.</p>
 ${form}
-${formErrorsView(m.errors, ['q', 'pattern', 'organization', 'component', 'year', 'severity', 'tag', 'nearmiss', 'order'])}
+${formErrorsView(m.errors, ['q', 'pattern', 'organization', 'component', 'year', 'severity', 'tag', 'nearmiss', 'followups', 'order'])}
 <section aria-labelledby="result-count">${results}</section>`;
   return layoutView({ title: 'Incidents', main, active: 'incidents' });
 }
