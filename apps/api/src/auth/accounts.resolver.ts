@@ -1,4 +1,4 @@
-import { Args, Int, Mutation, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
+import { Args, Int, Mutation, Query, ResolveField, Resolver } from '@nestjs/graphql';
 import { PrismaService } from '@hindsight/db';
 import { AppError } from '@hindsight/domain';
 import { AccountsService, type Principal } from '@hindsight/tracking';
@@ -80,7 +80,7 @@ async function named<T>(account: string, write: () => Promise<T>): Promise<T> {
 @Resolver(() => AccountConnection)
 export class AccountConnectionCountsResolver {
   @ResolveField(() => Int)
-  totalCount(@Parent() c: ConnectionCounts): Promise<number> {
+  totalCount(c: ConnectionCounts): Promise<number> {
     return c.count();
   }
 }

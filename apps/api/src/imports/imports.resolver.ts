@@ -1,4 +1,4 @@
-import { Args, Int, Mutation, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
+import { Args, Int, Mutation, Query, ResolveField, Resolver } from '@nestjs/graphql';
 import { DraftsService } from '@hindsight/drafts';
 import { toConnection, type ConnectionCounts } from '../common/page-info.type';
 import type { Principal } from '@hindsight/tracking';
@@ -38,7 +38,7 @@ export class ImportsResolver {
 @Resolver(() => DraftIncidentConnection)
 export class DraftIncidentConnectionCountsResolver {
   @ResolveField(() => Int)
-  totalCount(@Parent() c: ConnectionCounts): Promise<number> {
+  totalCount(c: ConnectionCounts): Promise<number> {
     return c.count();
   }
 }

@@ -48,12 +48,12 @@ export class ActionablesResolver {
   }
 
   @ResolveField(() => CalendarDateScalar, { nullable: true })
-  dueDate(@Parent() a: ActionableRecord): string | null {
+  dueDate(a: ActionableRecord): string | null {
     return a.dueDate ? a.dueDate.toISOString().slice(0, 10) : null;
   }
 
   @ResolveField(() => Boolean, { description: 'Due date passed while still open or in progress.' })
-  overdue(@Parent() a: ActionableRecord): boolean {
+  overdue(a: ActionableRecord): boolean {
     return a.dueDate !== null && (a.status === 'open' || a.status === 'in_progress') && a.dueDate.toISOString().slice(0, 10) < new Date().toISOString().slice(0, 10);
   }
 

@@ -1,4 +1,4 @@
-import { Int, Parent, ResolveField, Resolver } from '@nestjs/graphql';
+import { Int, ResolveField, Resolver } from '@nestjs/graphql';
 import type { ConnectionCounts } from '../common/page-info.type';
 import { ActionableConnection, IncidentConnection } from './types/incident.types';
 
@@ -7,12 +7,12 @@ import { ActionableConnection, IncidentConnection } from './types/incident.types
 @Resolver(() => IncidentConnection)
 export class IncidentConnectionCountsResolver {
   @ResolveField(() => Int)
-  totalCount(@Parent() c: ConnectionCounts): Promise<number> {
+  totalCount(c: ConnectionCounts): Promise<number> {
     return c.count();
   }
 
   @ResolveField(() => Int)
-  totalCountEstimate(@Parent() c: ConnectionCounts): Promise<number> {
+  totalCountEstimate(c: ConnectionCounts): Promise<number> {
     return c.estimate();
   }
 }
@@ -20,12 +20,12 @@ export class IncidentConnectionCountsResolver {
 @Resolver(() => ActionableConnection)
 export class ActionableConnectionCountsResolver {
   @ResolveField(() => Int)
-  totalCount(@Parent() c: ConnectionCounts): Promise<number> {
+  totalCount(c: ConnectionCounts): Promise<number> {
     return c.count();
   }
 
   @ResolveField(() => Int)
-  totalCountEstimate(@Parent() c: ConnectionCounts): Promise<number> {
+  totalCountEstimate(c: ConnectionCounts): Promise<number> {
     return c.estimate();
   }
 }

@@ -1,5 +1,5 @@
 import { Inject } from '@nestjs/common';
-import { Args, Int, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
+import { Args, Int, Query, ResolveField, Resolver } from '@nestjs/graphql';
 import { customerImpactOf, IncidentDurationsService, incidentDurations, type DurationGroup, type DurationMetric, type IncidentRecord } from '@hindsight/incidents';
 import { Incident } from './types/incident.types';
 import { CustomerImpact, DurationDistribution, DurationGroupEnum, DurationMetricEnum, IncidentDurations } from './types/durations.types';
@@ -14,7 +14,7 @@ export class IncidentDurationsResolver {
   ) {}
 
   @ResolveField(() => CustomerImpact, { nullable: true, description: 'As stated, or from the start to mitigation when both are known (`derived`); null when neither.' })
-  customerImpact(@Parent() i: IncidentRecord) {
+  customerImpact(i: IncidentRecord) {
     return customerImpactOf(i);
   }
 
@@ -24,7 +24,7 @@ export class IncidentDurationsResolver {
   }
 
   @ResolveField(() => IncidentDurations, { description: 'Derived from the key times, with their precision and consistency checks.' })
-  durations(@Parent() i: IncidentRecord) {
+  durations(i: IncidentRecord) {
     return incidentDurations(i);
   }
 

@@ -68,23 +68,23 @@ export class IncidentsResolver {
   }
 
   @ResolveField(() => IncidentSource)
-  source(@Parent() i: IncidentRecord): IncidentSource {
+  source(i: IncidentRecord): IncidentSource {
     return { title: i.sourceTitle, url: i.sourceUrl, language: i.sourceLanguage, originalText: i.sourceOriginalText };
   }
 
-  @ResolveField(() => KeyTime, { nullable: true }) started(@Parent() i: IncidentRecord): KeyTime | null {
+  @ResolveField(() => KeyTime, { nullable: true }) started(i: IncidentRecord): KeyTime | null {
     return keyTime(i.startedAt, i.startedPrecision);
   }
 
-  @ResolveField(() => KeyTime, { nullable: true }) detected(@Parent() i: IncidentRecord): KeyTime | null {
+  @ResolveField(() => KeyTime, { nullable: true }) detected(i: IncidentRecord): KeyTime | null {
     return keyTime(i.detectedAt, i.detectedPrecision);
   }
 
-  @ResolveField(() => KeyTime, { nullable: true }) mitigated(@Parent() i: IncidentRecord): KeyTime | null {
+  @ResolveField(() => KeyTime, { nullable: true }) mitigated(i: IncidentRecord): KeyTime | null {
     return keyTime(i.mitigatedAt, i.mitigatedPrecision);
   }
 
-  @ResolveField(() => KeyTime, { nullable: true }) resolved(@Parent() i: IncidentRecord): KeyTime | null {
+  @ResolveField(() => KeyTime, { nullable: true }) resolved(i: IncidentRecord): KeyTime | null {
     return keyTime(i.resolvedAt, i.resolvedPrecision);
   }
 

@@ -58,7 +58,7 @@ export class IncidentModelFieldResolver {
 @Resolver(() => IncidentModel)
 export class IncidentModelResolver {
   @ResolveField(() => [ModelParameter], { description: "The incident's defaults replace the spec's own." })
-  parameters(@Parent() m: ModelParent): ModelParameter[] {
+  parameters(m: ModelParent): ModelParameter[] {
     return m.spec.model.parameters.map((p) => ({
       ...p,
       default: m.defaultParameters[p.name] ?? p.default,
@@ -68,7 +68,7 @@ export class IncidentModelResolver {
   }
 
   @ResolveField(() => FailureCriterion, { nullable: true, description: 'What makes a run an outage; fix scenarios are judged by it. Null when the model states none.' })
-  failureCriterion(@Parent() m: ModelParent): FailureCriterion | null {
+  failureCriterion(m: ModelParent): FailureCriterion | null {
     const f = m.spec.model.failure;
     return f ? { description: f.description, metric: f.metric, op: f.op, sustain: f.sustain ?? 0, source: f.source } : null;
   }
@@ -76,12 +76,12 @@ export class IncidentModelResolver {
   @ResolveField(() => Int, {
     description: "Checks that reproduce a figure of the source the model was not fitted to (the as-happened run meeting the failure criterion included): the model's evidence. Fitted and by-construction checks do not count.",
   })
-  evidenceCount(@Parent() m: ModelParent): number {
+  evidenceCount(m: ModelParent): number {
     return evidenceCount(m.spec.model);
   }
 
   @ResolveField(() => [ModelScenario], { description: '"as-happened" first, then one scenario per fix the model can express.' })
-  scenarios(@Parent() m: ModelParent): ScenarioRecord[] {
+  scenarios(m: ModelParent): ScenarioRecord[] {
     return m.scenarios;
   }
 }
@@ -149,7 +149,7 @@ export class ModelRunResolver {
     description:
       "The what-if values the run was asked for. The run used the model's defaults, these values over them, and the scenario's own parameters over both: a fix keeps its own value for a parameter it sets, and `conflicts` lists the values asked for here that it did not apply.",
   })
-  parameters(@Parent() run: ModelRunRecord): ParameterValue[] {
+  parameters(run: ModelRunRecord): ParameterValue[] {
     return Object.entries(run.parameters).map(([name, value]) => ({ name, value }));
   }
 
@@ -160,38 +160,38 @@ export class ModelRunResolver {
     return this.models.conflicts(spec, run.parameters, run.scenarioKey);
   }
 
-  @ResolveField(() => [ModelSummaryFigure]) summary(@Parent() run: ModelRunRecord) {
+  @ResolveField(() => [ModelSummaryFigure]) summary(run: ModelRunRecord) {
     return run.summary ?? [];
   }
 
-  @ResolveField(() => [ModelCheck]) checks(@Parent() run: ModelRunRecord) {
+  @ResolveField(() => [ModelCheck]) checks(run: ModelRunRecord) {
     return run.checks ?? [];
   }
 
   @ResolveField(() => Boolean, { nullable: true, description: 'Whether every check passed; null until the run succeeded.' })
-  checksPassed(@Parent() run: ModelRunRecord): boolean | null {
+  checksPassed(run: ModelRunRecord): boolean | null {
     return run.checks ? run.checks.every((c) => c.pass) : null;
   }
 
-  @ResolveField(() => [Float], { description: 'Simulated seconds of each output point.' }) time(@Parent() run: ModelRunRecord) {
+  @ResolveField(() => [Float], { description: 'Simulated seconds of each output point.' }) time(run: ModelRunRecord) {
     return run.series?.time ?? [];
   }
 
-  @ResolveField(() => [ModelSeries]) series(@Parent() run: ModelRunRecord) {
+  @ResolveField(() => [ModelSeries]) series(run: ModelRunRecord) {
     return run.series?.series ?? [];
   }
 
-  @ResolveField(() => [ModelRunEvent]) events(@Parent() run: ModelRunRecord) {
+  @ResolveField(() => [ModelRunEvent]) events(run: ModelRunRecord) {
     return run.series?.events ?? [];
   }
 
   @ResolveField(() => FailureEvaluation, { nullable: true, description: "The run against the model's failure criterion; null until it succeeded, or when the model states none." })
-  failure(@Parent() run: ModelRunRecord) {
+  failure(run: ModelRunRecord) {
     return run.failure;
   }
 
   @ResolveField(() => FixVerdict, { nullable: true, description: 'For a scenario other than as-happened: would its change have prevented the failure?' })
-  verdict(@Parent() run: ModelRunRecord): FixVerdict | null {
+  verdict(run: ModelRunRecord): FixVerdict | null {
     return run.verdict ? { ...run.verdict, delaySeconds: run.verdict.delay } : null;
   }
 }

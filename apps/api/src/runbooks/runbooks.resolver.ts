@@ -107,7 +107,7 @@ export class RunbooksResolver {
   }
 
   @ResolveField(() => ID, { description: 'Global id of the cited Incident, CausalFactor, Actionable or Pattern.' })
-  recordId(@Parent() c: RunbookCitationRecord): string {
+  recordId(c: RunbookCitationRecord): string {
     const target = targetOf(c);
     return toGlobalId(TYPE_OF_KIND[target.kind], target.id);
   }

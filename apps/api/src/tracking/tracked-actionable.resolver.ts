@@ -28,7 +28,7 @@ export class TrackedActionableResolver {
   }
 
   @ResolveField(() => ActionablePriorityEnum, { nullable: true })
-  priority(@Parent() a: TrackedActionableRecord): ActionablePriority | null {
+  priority(a: TrackedActionableRecord): ActionablePriority | null {
     return a.priority;
   }
 
@@ -44,22 +44,22 @@ export class TrackedActionableResolver {
   }
 
   @ResolveField(() => Boolean, { description: 'Whether closedAt was recorded by a status change here (false: taken from the incident, or still open).' })
-  closedAtRecorded(@Parent() a: TrackedActionableRecord): boolean {
+  closedAtRecorded(a: TrackedActionableRecord): boolean {
     return a.closedAt !== null;
   }
 
   @ResolveField(() => String, { nullable: true, description: 'Who moved it to DONE or WONT_DO.' })
-  closedBy(@Parent() a: TrackedActionableRecord): string | null {
+  closedBy(a: TrackedActionableRecord): string | null {
     return a.closedBy;
   }
 
   @ResolveField(() => String, { nullable: true, description: 'Why it will not be done (required for WONT_DO).' })
-  wontDoReason(@Parent() a: TrackedActionableRecord): string | null {
+  wontDoReason(a: TrackedActionableRecord): string | null {
     return a.wontDoReason;
   }
 
   @ResolveField(() => [ActionableStatusEnum], { description: 'Statuses transitionActionable accepts from the current one.' })
-  allowedTransitions(@Parent() a: TrackedActionableRecord): readonly ActionableStatus[] {
+  allowedTransitions(a: TrackedActionableRecord): readonly ActionableStatus[] {
     return allowedTransitions(a.status);
   }
 
