@@ -383,6 +383,8 @@ const ROWS: Record<string, Row> = {
       from: [{ kind: 'float', expect: { negative: 'base', hugeFloat: 'base' } }],
       to: [{ kind: 'float', expect: { negative: 'base', hugeFloat: 'base' } }],
       tolerance: [{ kind: 'float', expect: { negative: 'base', hugeFloat: 'base' } }],
+      // The check a search bisects on is looked up before the scenario: an unknown one is refused by name.
+      check: [{ kind: 'name' }],
       seed: [{ kind: 'int' }],
       parameters: [{ at: [0, 'value'], kind: 'float', expect: { negative: bad('parameters.keepAliveSeconds'), hugeFloat: bad('parameters.keepAliveSeconds') } }],
     },

@@ -104,7 +104,7 @@ function boundaryCheckFieldView(m: ModelPanelModel): SafeHtml {
   const chosen = m.form.boundary?.check ?? '';
   return html`<div class="field${error ? ' field-invalid' : ''}">
 <label for="${id}">Search on</label>
-<select id="${id}" name="${BOUNDARY_CHECK_FIELD}" aria-describedby="${id}-hint${error ? ` ${id}-error` : ''}"${error ? html` aria-invalid="true"` : ''}><option value=""${chosen === '' ? html` selected` : ''}>The failure criterion</option>${checks.map(
+<select id="${id}" name="${BOUNDARY_CHECK_FIELD}" data-default="" aria-describedby="${id}-hint${error ? ` ${id}-error` : ''}"${error ? html` aria-invalid="true"` : ''}><option value=""${chosen === '' ? html` selected` : ''}>The failure criterion</option>${checks.map(
     (c) => html`<option value="${c.name}"${c.name === chosen ? html` selected` : ''}>Check: ${c.name}</option>`,
   )}</select>
 <p class="field-hint" id="${id}-hint">Where the search above flips: the failure criterion being met, or a check of the run as it happened passing.</p>
