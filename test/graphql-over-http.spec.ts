@@ -42,6 +42,16 @@ describe('GraphQL over HTTP', () => {
     expect(((await bare.json()) as GqlBody).errors[0].extensions.code).toBe('BAD_REQUEST');
   });
 
+  it('marks every answer no-store: data, errors, POST and GET alike', async () => {
+    const json = { 'content-type': 'application/json', accept: 'application/json' };
+    const answers = [
+      await fetch(url, { method: 'POST', headers: json, body: JSON.stringify({ query: '{ __typename }' }) }),
+      await fetch(url, { method: 'POST', headers: json, body: JSON.stringify({ query: '{ nope' }) }),
+      await fetch(`${url}?query=${encodeURIComponent('{ __typename }')}`, { headers: { accept: 'application/graphql-response+json' } }),
+    ];
+    expect(answers.map((a) => a.headers.get('cache-control'))).toEqual(['no-store', 'no-store', 'no-store']);
+  });
+
   it('never runs a mutation over GET', async () => {
     const m = encodeURIComponent('mutation { revokeApiToken(input: { token: "x" }) { apiToken { id } } }');
     const res = await fetch(`${url}?query=${m}`, { headers: { accept: 'application/json' } });

@@ -133,6 +133,9 @@ describe('list pages', () => {
         const listed = listedIncidents((await get(`/incidents?followups=${status}`)).text);
         expect({ status, listed: [...listed].sort() }).toEqual({ status, listed: withOne });
       }
+      // A follow-up filter alone is a filter: its facets count its own results, not the whole list.
+      const open = await get('/incidents?followups=open');
+      expect(textOf(sectionById(open.text, 'facets'))).not.toContain('recounted');
       const refused = await get('/incidents?followups=later');
       expect(refused.status).toBe(400);
       expect(textOf(sectionById(refused.text, 'field-followups-error'))).toBe('Choose one of the listed follow-up statuses, or any.');

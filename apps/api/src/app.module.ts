@@ -35,7 +35,7 @@ import { NotificationsModule } from './notifications/notifications.module';
 import { TrackerSyncModule } from './tracker-sync/tracker-sync.module';
 import { PagesModule } from './pages/pages.module';
 import { TrackingModule } from './tracking/tracking.module';
-import { legacyJsonStatusPlugin } from './transport/graphql-transport';
+import { legacyJsonStatusPlugin, noStorePlugin } from './transport/graphql-transport';
 
 /** The database client and the validated configuration, available to every module. */
 @Global()
@@ -75,13 +75,14 @@ export class AppModule {
             introspection: config.graphql.introspection,
             // Admission (sizes, cost) first: a refused operation costs nothing further.
             // Apollo's cache-control plugin is on by default and hooks every field's resolution to
-            // collect @cacheControl hints; the schema has none and answers say no-store.
+            // collect @cacheControl hints; the schema has none, and noStorePlugin marks every answer no-store.
             plugins: [
               admission,
               ...(config.graphql.introspection ? [explorerLandingPage()] : []),
               inputGuardPlugin(),
               graphqlMetricsPlugin(metrics),
               legacyJsonStatusPlugin(),
+              noStorePlugin(),
               ApolloServerPluginCacheControlDisabled() as ApolloServerPlugin<GqlContext>,
             ],
             buildSchemaOptions: { scalarsMap: [{ type: Date, scalar: DateTimeScalar }] },

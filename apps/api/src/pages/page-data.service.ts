@@ -35,7 +35,7 @@ const FACET_VALUES = 8;
 
 /** True when the filter selects every published incident. */
 function isUnfiltered(f: IncidentFilter): boolean {
-  return !f.text && !f.patterns?.length && !f.organization && !f.component && !f.startedFrom && !f.startedBefore && !f.severity?.length && f.nearMiss == null && !f.tags?.length;
+  return !f.text && !f.patterns?.length && !f.organization && !f.component && !f.startedFrom && !f.startedBefore && !f.severity?.length && f.nearMiss == null && !f.tags?.length && !f.actionableStatus?.length;
 }
 
 type IncidentDetails = Pick<IncidentPageModel, 'patterns' | 'timeline' | 'factors' | 'links' | 'actionables'>;

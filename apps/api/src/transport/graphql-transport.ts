@@ -79,6 +79,24 @@ export function legacyJsonStatusPlugin(): ApolloPlugin {
   };
 }
 
+/**
+ * Every GraphQL answer says `Cache-Control: no-store`: answers depend on the caller (tokens,
+ * sessions) and change with every write, so no shared cache or browser may keep one. Apollo's
+ * cache-control plugin used to set this, but it also wraps every field's resolver to collect
+ * `@cacheControl` hints the schema never gives, so it is off and this sets the header alone.
+ */
+export function noStorePlugin(): ApolloPlugin {
+  return {
+    async requestDidStart() {
+      return {
+        async willSendResponse({ response }) {
+          response.http.headers.set('cache-control', 'no-store');
+        },
+      };
+    },
+  };
+}
+
 /** Whether the client asked for application/graphql-response+json (Apollo then answers in it). */
 function wantsGraphqlResponse(accept: string | undefined): boolean {
   return (accept ?? '').split(',').some((part) => {
