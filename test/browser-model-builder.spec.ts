@@ -1,13 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Server } from 'node:http';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { issueTokens } from './support/api-tokens';
+import { browserDescribe, launchChromium, serveOnLoopback } from './support/browser';
 import { startTestApp, type TestApp } from './support/test-app';
 
-const CHROMIUM = '/usr/bin/chromium';
 const STACKEGG = 'stackegg-haproxy-session-cap-2015';
-const describeInBrowser = fs.existsSync(CHROMIUM) ? describe : describe.skip;
+const describeInBrowser = browserDescribe();
 
 describeInBrowser('the model builder in headless Chromium', () => {
   let t: TestApp;
@@ -21,9 +20,8 @@ describeInBrowser('the model builder in headless Chromium', () => {
     ({
       tokens: { editor, viewer },
     } = await issueTokens(t));
-    await t.app.listen(0, '127.0.0.1');
-    origin = `http://127.0.0.1:${((t.app.getHttpServer() as Server).address() as { port: number }).port}`;
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+    origin = await serveOnLoopback(t);
+    browser = await launchChromium();
   });
   afterAll(async () => {
     await browser?.close();

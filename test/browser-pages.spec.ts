@@ -1,15 +1,14 @@
 import fs from 'node:fs';
-import type { Server } from 'node:http';
 import path from 'node:path';
-import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
 import { PrismaService, projectRoot } from '@hindsight/db';
 import { readSeedFiles, syntheticIncident, writeIncidentDocument, writeIncidents } from '@hindsight/incidents';
 import { axeViolations, describeViolations } from './support/axe';
+import { browserDescribe, launchChromium, serveOnLoopback } from './support/browser';
 import { attachSeedModels } from './support/model-seeds';
 import { startTestApp, type TestApp } from './support/test-app';
 import { testPrisma } from './support/test-db';
 
-const CHROMIUM = '/usr/bin/chromium';
 const SCREENSHOTS = path.join(projectRoot(), '.artifacts', 'screenshots');
 const SEEDS = readSeedFiles(path.join(projectRoot(), 'seeds')).incidents;
 const CHANGEPROP = 'changeprop-feedback-loop-2016';
@@ -66,12 +65,7 @@ interface Dom {
   getComputedStyle(element: unknown): { fontSize: string; color: string };
 }
 
-const haveChromium = fs.existsSync(CHROMIUM);
-if (!haveChromium) {
-  // Only a missing browser skips these; CI installs it with `apt-get install -y chromium`.
-  console.warn(`Browser tests skipped: ${CHROMIUM} is not installed (Debian: apt-get install -y chromium).`);
-}
-const describeInBrowser = haveChromium ? describe : describe.skip;
+const describeInBrowser = browserDescribe();
 
 describeInBrowser('pages in headless Chromium', () => {
   let t: TestApp;
@@ -87,12 +81,8 @@ describeInBrowser('pages in headless Chromium', () => {
     } finally {
       await prisma.onModuleDestroy();
     }
-    await t.app.listen(0, '127.0.0.1');
-    origin = `http://127.0.0.1:${((t.app.getHttpServer() as Server).address() as { port: number }).port}`;
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-    });
+    origin = await serveOnLoopback(t);
+    browser = await launchChromium();
     fs.mkdirSync(SCREENSHOTS, { recursive: true });
   });
 
@@ -352,12 +342,8 @@ describeInBrowser('the model panel in headless Chromium', () => {
   beforeAll(async () => {
     t = await startTestApp();
     await attachSeedModels(t.app);
-    await t.app.listen(0, '127.0.0.1');
-    origin = `http://127.0.0.1:${((t.app.getHttpServer() as Server).address() as { port: number }).port}`;
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-    });
+    origin = await serveOnLoopback(t);
+    browser = await launchChromium();
     fs.mkdirSync(SCREENSHOTS, { recursive: true });
     // The default runs are made on the first view; made here so each check below starts the same.
     const warm = await browser.newPage();
@@ -592,9 +578,8 @@ describeInBrowser('filter suggestions as one types, in headless Chromium', () =>
     } finally {
       await prisma.onModuleDestroy();
     }
-    await t.app.listen(0, '127.0.0.1');
-    origin = `http://127.0.0.1:${((t.app.getHttpServer() as Server).address() as { port: number }).port}`;
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+    origin = await serveOnLoopback(t);
+    browser = await launchChromium();
   }, 180_000);
 
   afterAll(async () => {

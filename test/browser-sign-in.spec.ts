@@ -1,12 +1,10 @@
-import fs from 'node:fs';
-import type { Server } from 'node:http';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { AccountsService, TeamsService } from '@hindsight/tracking';
 import { issueTokens } from './support/api-tokens';
+import { browserDescribe, launchChromium, serveOnLoopback } from './support/browser';
 import { startTestApp, type TestApp } from './support/test-app';
 import { testPrisma } from './support/test-db';
 
-const CHROMIUM = '/usr/bin/chromium';
 const STACKEGG = 'stackegg-haproxy-session-cap-2015';
 const KEY = 'measure-keep-alive-effect-via-client-timings';
 const PASSWORD = 'a long enough password';
@@ -31,9 +29,7 @@ const DRAFT = [
   '<!-- reviewer: check the times against the pager log -->',
 ].join('\n');
 
-const haveChromium = fs.existsSync(CHROMIUM);
-if (!haveChromium) console.warn(`Browser tests skipped: ${CHROMIUM} is not installed (Debian: apt-get install -y chromium).`);
-const describeInBrowser = haveChromium ? describe : describe.skip;
+const describeInBrowser = browserDescribe();
 
 describeInBrowser('signing in and editing a follow-up in headless Chromium, JavaScript off', () => {
   let t: TestApp;
@@ -57,9 +53,8 @@ describeInBrowser('signing in and editing a follow-up in headless Chromium, Java
       as('editor'),
     );
     draftSlug = imported.data.importPostmortem.incident.slug;
-    await t.app.listen(0, '127.0.0.1');
-    origin = `http://127.0.0.1:${((t.app.getHttpServer() as Server).address() as { port: number }).port}`;
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+    origin = await serveOnLoopback(t);
+    browser = await launchChromium();
   });
   afterAll(async () => {
     await browser?.close();

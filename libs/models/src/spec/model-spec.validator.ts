@@ -981,7 +981,7 @@ function validateStation(c: Checker, v: unknown, i: number): void {
   c.arr(st.calls, `${path}.calls`, false).forEach((call, j) => checkCallStep(c, call, `${path}.calls[${j}]`, key, c.ns.stations));
   c.arr(st.emits, `${path}.emits`, false).forEach((em, j) => {
     const ep = `${path}.emits[${j}]`;
-  const e = c.obj<EmitSpec>(em, ep, EMIT_FIELDS);
+    const e = c.obj<EmitSpec>(em, ep, EMIT_FIELDS);
     if (!e) return;
     const to = c.key(e, 'to', ep);
     if (to && !c.ns.stations.has(to)) c.add(`${ep}.to`, `unknown station "${to}"`);
