@@ -39,8 +39,9 @@ interface Shape {
   detail: string;
   test: (g: CausalGraph) => boolean;
   /**
-   * Words (a `simple` tsquery over the search document) an incident with this shape is bound to
-   * hold, so incidents sharing only the shape are found through the document's GIN index; the
+   * Words an incident with this shape is bound to hold, as a tsquery of lexemes exactly as the
+   * `simple` configuration stores them (read with `::tsquery`, not re-parsed, so a hyphenated
+   * word such as 'time-out' stays one lexeme instead of becoming a phrase), so incidents sharing only the shape are found through the document's GIN index; the
    * shape itself is then checked on their graphs. Shapes decided by links alone have none.
    */
   words?: string;
@@ -79,7 +80,7 @@ const SHAPES: Shape[] = [
     words: `(${CACHE_WORDS}) & (${STORE_WORDS})`,
   },
   { key: 'amplifier', detail: 'both have an amplifier that makes a trigger worse', test: (g) => g.links.some((l) => l.kind === 'amplifies') },
-  { key: 'timeouts', detail: 'both involve missing or wrong timeouts', test: (g) => g.factors.some((f) => TIMEOUT.test(f.text)), words: 'timeout | timeouts' },
+  { key: 'timeouts', detail: 'both involve missing or wrong timeouts', test: (g) => g.factors.some((f) => TIMEOUT.test(f.text)), words: "timeout | timeouts | 'time-out' | 'time-outs'" },
   {
     key: 'capacity-limit',
     detail: 'both hit a capacity limit',
@@ -173,7 +174,7 @@ export async function findRelatedIncidents(db: Db, incidentIds: readonly string[
       SELECT s.me_id, c."id" FROM unnest(${shapeQueries.map((q) => q.id)}::uuid[], ${shapeQueries.map((q) => q.words)}::text[]) AS s(me_id, words)
       CROSS JOIN LATERAL (
         SELECT i."id" FROM "Incident" i
-        WHERE i."status" = 'published' AND i."id" <> s.me_id AND i."searchDocument" @@ to_tsquery('simple', s.words)
+        WHERE i."status" = 'published' AND i."id" <> s.me_id AND i."searchDocument" @@ s.words::tsquery
         LIMIT ${SHAPE_CANDIDATES}) c
     ),
     pairs AS (SELECT me_id, id FROM by_pattern UNION SELECT me_id, id FROM by_text UNION SELECT me_id, id FROM by_shape)
