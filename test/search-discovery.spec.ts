@@ -381,6 +381,21 @@ describe('search across languages, highlights, facets, corrections and related i
     ]));
     const finch = (await related('wren-vendor-hang')).find((r) => r.incident.slug === 'finch-proxy-stall');
     expect(finch?.reasons).toEqual([{ kind: 'CAUSAL_STRUCTURE', detail: 'both involve missing or wrong timeouts', weight: expect.any(Number) }]);
+
+    // More incidents share the shape than the shape's candidates (20): the most recent are taken,
+    // whatever order the rows were written in (here oldest first, so disk order would pick the oldest).
+    const names = ['alder', 'birch', 'cedar', 'dogwood', 'elm', 'fir', 'ginkgo', 'hazel', 'ironwood', 'juniper', 'larch', 'maple',
+      'nutmeg', 'oak', 'pine', 'quince', 'rowan', 'spruce', 'tamarack', 'umbrella', 'viburnum', 'willow', 'yew', 'zelkova'];
+    for (const [k, name] of names.entries()) {
+      await create({
+        ...incident(`${name}-outage`, `${name} outage`, name, `The ${name} tier stopped.`, [{ key: 'wait', text: `The ${name} client had no time-out.` }]),
+        // All after the shipped incidents (which have timeouts too), one a year.
+        keyTimes: { started: { at: new Date(Date.UTC(2030 + k, 0, 1)).toISOString(), precision: 'DAY' } },
+      });
+    }
+    const byShape = (await related('wren-vendor-hang')).filter((r) => r.reasons.some((x) => x.kind === 'CAUSAL_STRUCTURE')).map((r) => r.incident.slug);
+    // The newest twenty with the shape's words: the four oldest trees, finch (no start) and the shipped incidents are left out.
+    expect([...byShape].sort()).toEqual(names.slice(4).map((n) => `${n}-outage`));
   });
 
   it('reads related incidents for a whole page of incidents in the same statements as for one', async () => {

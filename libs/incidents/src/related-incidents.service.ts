@@ -130,7 +130,8 @@ type Db = Pick<PrismaService, '$queryRaw'>;
  * shapes (see SHAPES), and similar wording (full-text rank of the other's document against this
  * incident's title and components). Candidates come from the indexes (patterns, the search
  * document: by title and component words, and by the words of each causal shape the incident
- * has), so the cost is bounded whatever the corpus size. Five statements for any number of
+ * has; of those, the most recent, so the choice never depends on where rows happen to lie on
+ * disk), so the cost is bounded whatever the corpus size. Five statements for any number of
  * incidents: their graphs (two), the candidates of all of them, and the candidates' graphs (two).
  */
 export async function findRelatedIncidents(db: Db, incidentIds: readonly string[], first: number): Promise<Map<string, RelatedIncidentRef[]>> {
@@ -175,6 +176,7 @@ export async function findRelatedIncidents(db: Db, incidentIds: readonly string[
       CROSS JOIN LATERAL (
         SELECT i."id" FROM "Incident" i
         WHERE i."status" = 'published' AND i."id" <> s.me_id AND i."searchDocument" @@ s.words::tsquery
+        ORDER BY COALESCE(i."startedAt", '-infinity'::timestamptz) DESC, i."id" DESC
         LIMIT ${SHAPE_CANDIDATES}) c
     ),
     pairs AS (SELECT me_id, id FROM by_pattern UNION SELECT me_id, id FROM by_text UNION SELECT me_id, id FROM by_shape)
