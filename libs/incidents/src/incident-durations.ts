@@ -124,9 +124,10 @@ export interface DurationDistribution {
   approximateCount: number;
   /** Incidents of the group with both key times whose duration a check took out (`CHECK_EXCLUDES`). */
   excludedCount: number;
-  p50: number;
-  p90: number;
-  max: number;
+  /** Minutes; null when a check took out every duration of the group (`count` is 0). */
+  p50: number | null;
+  p90: number | null;
+  max: number | null;
   /** Counts per bucket: under 5 min, 5–15, 15–60, 1–4 h, 4–24 h, 24 h and more. */
   histogram: number[];
 }
@@ -169,7 +170,9 @@ function excludedSql(metric: DurationMetric): { outOfOrder: Prisma.Sql; resolved
 
 /**
  * Distributions of a duration across published incidents, overall or per pattern, organization
- * or year, leaving out the durations a consistency check flags (`CHECK_EXCLUDES`). One statement.
+ * or year, leaving out the durations a consistency check flags (`CHECK_EXCLUDES`). A group whose
+ * every duration is flagged is still listed, with a count of 0 and no percentiles, so grouping
+ * never hides an incident. One statement.
  */
 @Injectable()
 export class IncidentDurationsService {
@@ -191,7 +194,7 @@ export class IncidentDurationsService {
     const buckets = DURATION_BUCKETS.map((b, k) =>
       k === 0 ? Prisma.sql`count(*) FILTER (WHERE ${kept} AND m < ${b})::int` : Prisma.sql`count(*) FILTER (WHERE ${kept} AND m >= ${DURATION_BUCKETS[k - 1]} AND m < ${b})::int`,
     );
-    const rows = await this.prisma.$queryRaw<{ g: string; n: number; approx: number; excluded: number; p50: number; p90: number; max: number; h: number[] }[]>`
+    const rows = await this.prisma.$queryRaw<{ g: string; n: number; approx: number; excluded: number; p50: number | null; p90: number | null; max: number | null; h: number[] }[]>`
       WITH d AS (
         SELECT i."id", i."organization", i."startedAt",
           extract(epoch FROM (${end.at} - i."startedAt")) / 60 AS m,
@@ -206,9 +209,9 @@ export class IncidentDurationsService {
         percentile_cont(0.9) WITHIN GROUP (ORDER BY m) FILTER (WHERE ${kept})::float8 AS p90,
         max(m) FILTER (WHERE ${kept})::float8 AS max,
         ARRAY[${Prisma.join(buckets)}, count(*) FILTER (WHERE ${kept} AND m >= ${DURATION_BUCKETS[DURATION_BUCKETS.length - 1]})::int] AS h
-      FROM grouped GROUP BY g HAVING count(*) FILTER (WHERE ${kept}) > 0
-      ORDER BY count(*) FILTER (WHERE ${kept}) DESC, g LIMIT ${first}`;
-    const round = (v: number) => Math.round(v * 10) / 10;
+      FROM grouped GROUP BY g
+      ORDER BY count(*) FILTER (WHERE ${kept}) DESC, count(*) DESC, g LIMIT ${first}`;
+    const round = (v: number | null) => (v === null ? null : Math.round(v * 10) / 10);
     return rows.map((r) => ({ group: r.g, count: r.n, approximateCount: r.approx, excludedCount: r.excluded, p50: round(r.p50), p90: round(r.p90), max: round(r.max), histogram: r.h }));
   }
 

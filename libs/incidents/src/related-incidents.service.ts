@@ -23,6 +23,12 @@ export interface RelatedIncident {
 
 /** Candidates considered before the causal structure is compared; bounds the work at any corpus size. */
 const CANDIDATES = 60;
+/**
+ * Incidents read per shared pattern (the most recent with it) and matches ranked for wording:
+ * a pattern or a title word can be shared by most of a large corpus, and grouping or ranking
+ * all of them cost seconds at 100,000 incidents.
+ */
+const POOL = 200;
 /** Candidates per shared causal shape (found by the shape's words, then checked on the graph). */
 const SHAPE_CANDIDATES = 20;
 const MAX_RELATED = 20;
@@ -39,8 +45,9 @@ interface Shape {
   detail: string;
   test: (g: CausalGraph) => boolean;
   /**
-   * Words (a `simple` tsquery over the search document) an incident with this shape is bound to
-   * hold, so incidents sharing only the shape are found through the document's GIN index; the
+   * Words an incident with this shape is bound to hold, as a tsquery of lexemes exactly as the
+   * `simple` configuration stores them (read with `::tsquery`, not re-parsed, so a hyphenated
+   * word such as 'time-out' stays one lexeme instead of becoming a phrase), so incidents sharing only the shape are found through the document's GIN index; the
    * shape itself is then checked on their graphs. Shapes decided by links alone have none.
    */
   words?: string;
@@ -79,7 +86,7 @@ const SHAPES: Shape[] = [
     words: `(${CACHE_WORDS}) & (${STORE_WORDS})`,
   },
   { key: 'amplifier', detail: 'both have an amplifier that makes a trigger worse', test: (g) => g.links.some((l) => l.kind === 'amplifies') },
-  { key: 'timeouts', detail: 'both involve missing or wrong timeouts', test: (g) => g.factors.some((f) => TIMEOUT.test(f.text)), words: 'timeout | timeouts' },
+  { key: 'timeouts', detail: 'both involve missing or wrong timeouts', test: (g) => g.factors.some((f) => TIMEOUT.test(f.text)), words: "timeout | timeouts | 'time-out' | 'time-outs'" },
   {
     key: 'capacity-limit',
     detail: 'both hit a capacity limit',
@@ -127,10 +134,16 @@ type Db = Pick<PrismaService, '$queryRaw'>;
  * Incidents related to each of several incidents, ranked, each with its reasons: shared failure
  * patterns (rarer patterns weigh more), shared components (case-insensitive), the same causal
  * shapes (see SHAPES), and similar wording (full-text rank of the other's document against this
- * incident's title and components). Candidates come from the indexes (patterns, the search
- * document: by title and component words, and by the words of each causal shape the incident
- * has), so the cost is bounded whatever the corpus size. Five statements for any number of
- * incidents: their graphs (two), the candidates of all of them, and the candidates' graphs (two).
+ * incident's title and components). Candidates come from the indexes, each path bounded so the
+ * cost does not grow with the corpus:
+ * - by pattern: per shared pattern, the POOL most recent incidents with it; of all of those, the
+ *   CANDIDATES sharing the most (idf-weighted) patterns;
+ * - by wording: the first POOL incidents the search document's index yields for the title and
+ *   component words (as the search's relevance pool does), ranked, the best CANDIDATES kept;
+ * - by shape: per causal shape the incident has, the SHAPE_CANDIDATES most recent incidents
+ *   holding the shape's words, so the choice never depends on where rows lie on disk.
+ * Five statements for any number of incidents: their graphs (two), the candidates of all of
+ * them, and the candidates' graphs (two).
  */
 export async function findRelatedIncidents(db: Db, incidentIds: readonly string[], first: number): Promise<Map<string, RelatedIncidentRef[]>> {
   checkRelatedFirst(first);
@@ -145,18 +158,26 @@ export async function findRelatedIncidents(db: Db, incidentIds: readonly string[
   >`
     WITH me AS (SELECT i."id", i."title", i."components" FROM "Incident" i WHERE i."id" = ANY(${ids}::uuid[])),
     total AS (SELECT greatest(count(*), 1)::float8 AS n FROM "Incident" WHERE "status" = 'published'),
-    my_patterns AS (
+    -- Materialized so each pattern's incidents are counted once, not once per row that reads its idf.
+    my_patterns AS MATERIALIZED (
       SELECT ip."incidentId" AS me_id, ip."patternId", p."name",
         ln((SELECT n FROM total) / greatest((SELECT count(*) FROM "IncidentPattern" x WHERE x."patternId" = ip."patternId"), 1)) + 1 AS idf
       FROM "IncidentPattern" ip JOIN "Pattern" p ON p."id" = ip."patternId" WHERE ip."incidentId" IN (SELECT "id" FROM me)
     ),
-    by_pattern AS (
-      SELECT me."id" AS me_id, c.* FROM me CROSS JOIN LATERAL (
-        SELECT ip."incidentId" AS id, array_agg(mp."name" ORDER BY mp."name") AS patterns, sum(mp.idf)::float8 AS pattern_weight
-        FROM my_patterns mp JOIN "IncidentPattern" ip ON ip."patternId" = mp."patternId"
-        WHERE mp.me_id = me."id" AND ip."incidentId" <> me."id" GROUP BY ip."incidentId"
-        ORDER BY pattern_weight DESC, ip."incidentId" LIMIT ${CANDIDATES}) c
+    pattern_pool AS (
+      SELECT DISTINCT mp.me_id, c.id FROM my_patterns mp CROSS JOIN LATERAL (
+        SELECT ip."incidentId" AS id FROM "IncidentPattern" ip JOIN "Incident" i ON i."id" = ip."incidentId" AND i."status" = 'published'
+        WHERE ip."patternId" = mp."patternId" AND ip."incidentId" <> mp.me_id
+        ORDER BY COALESCE(i."startedAt", '-infinity'::timestamptz) DESC, i."id" DESC LIMIT ${POOL}) c
     ),
+    pattern_scored AS (
+      SELECT pp.me_id, pp.id, array_agg(mp."name" ORDER BY mp."name") AS patterns, sum(mp.idf)::float8 AS pattern_weight,
+        row_number() OVER (PARTITION BY pp.me_id ORDER BY sum(mp.idf) DESC, pp.id) AS r
+      FROM pattern_pool pp JOIN "IncidentPattern" ip ON ip."incidentId" = pp.id
+      JOIN my_patterns mp ON mp.me_id = pp.me_id AND mp."patternId" = ip."patternId"
+      GROUP BY pp.me_id, pp.id
+    ),
+    by_pattern AS (SELECT me_id, id, patterns, pattern_weight FROM pattern_scored WHERE r <= ${CANDIDATES}),
     my_text AS (
       SELECT me."id" AS me_id, (SELECT to_tsquery('simple', string_agg(quote_literal(w), ' | ')) FROM (
         SELECT DISTINCT w FROM regexp_split_to_table(lower(me."title" || ' ' || array_to_string(me."components", ' ')), '[^[:alnum:]]+') AS w WHERE length(w) >= 4
@@ -164,16 +185,21 @@ export async function findRelatedIncidents(db: Db, incidentIds: readonly string[
     ),
     by_text AS (
       SELECT t.me_id, c.* FROM my_text t CROSS JOIN LATERAL (
-        SELECT i."id", ts_rank(i."searchDocument", t.q, 1)::float8 AS text_rank
-        FROM "Incident" i
-        WHERE t.q IS NOT NULL AND i."status" = 'published' AND i."id" <> t.me_id AND i."searchDocument" @@ t.q
-        ORDER BY text_rank DESC, i."id" LIMIT ${CANDIDATES}) c
+        SELECT m."id", ts_rank(m."searchDocument", t.q, 1)::float8 AS text_rank FROM (
+          -- The LIMIT outside the materialized matches, as in the search's relevance pool: the
+          -- planner then reads the index rather than scanning the table for the first matches.
+          WITH matches AS MATERIALIZED (
+            SELECT i."id", i."searchDocument" FROM "Incident" i
+            WHERE t.q IS NOT NULL AND i."status" = 'published' AND i."id" <> t.me_id AND i."searchDocument" @@ t.q)
+          SELECT * FROM matches LIMIT ${POOL}) m
+        ORDER BY text_rank DESC, m."id" LIMIT ${CANDIDATES}) c
     ),
     by_shape AS (
       SELECT s.me_id, c."id" FROM unnest(${shapeQueries.map((q) => q.id)}::uuid[], ${shapeQueries.map((q) => q.words)}::text[]) AS s(me_id, words)
       CROSS JOIN LATERAL (
         SELECT i."id" FROM "Incident" i
-        WHERE i."status" = 'published' AND i."id" <> s.me_id AND i."searchDocument" @@ to_tsquery('simple', s.words)
+        WHERE i."status" = 'published' AND i."id" <> s.me_id AND i."searchDocument" @@ s.words::tsquery
+        ORDER BY COALESCE(i."startedAt", '-infinity'::timestamptz) DESC, i."id" DESC
         LIMIT ${SHAPE_CANDIDATES}) c
     ),
     pairs AS (SELECT me_id, id FROM by_pattern UNION SELECT me_id, id FROM by_text UNION SELECT me_id, id FROM by_shape)

@@ -48,9 +48,9 @@ export class DurationDistribution {
       'Incidents of the group with both key times left out of the figures because a check flags them: key times out of order (every duration), or "resolved" long after mitigation (time to resolve).',
   })
   excludedCount!: number;
-  @Field(() => Float, { description: 'Minutes.' }) p50!: number;
-  @Field(() => Float, { description: 'Minutes.' }) p90!: number;
-  @Field(() => Float, { description: 'Minutes.' }) max!: number;
+  @Field(() => Float, { nullable: true, description: 'Minutes; null when every duration of the group is left out (count 0).' }) p50!: number | null;
+  @Field(() => Float, { nullable: true, description: 'Minutes; null when every duration of the group is left out (count 0).' }) p90!: number | null;
+  @Field(() => Float, { nullable: true, description: 'Minutes; null when every duration of the group is left out (count 0).' }) max!: number | null;
   @Field(() => [Int], { description: 'Incidents under 5 min, 5–15 min, 15–60 min, 1–4 h, 4–24 h, 24 h and more.' }) histogram!: number[];
 }
 

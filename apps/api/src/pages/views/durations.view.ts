@@ -25,7 +25,8 @@ export interface DurationTable {
   exclusions: DurationExclusions;
 }
 
-function minutes(m: number): string {
+function minutes(m: number | null): string {
+  if (m === null) return '—';
   return m < 90 ? `${m.toFixed(m < 10 ? 1 : 0)} min` : `${(m / 60).toFixed(1)} h`;
 }
 
@@ -40,7 +41,7 @@ function table(t: DurationTable): SafeHtml {
   const { metric, rows } = t;
   return html`<section aria-labelledby="h-${metric}"><h2 id="h-${metric}">${METRIC_LABELS[metric]}</h2>
 ${exclusionsView(t.exclusions)}
-${rows.length === 0 ? html`<p class="muted">No published incident gives both key times without a flag.</p>` : html`<table class="durations"><thead><tr><th scope="col">Group</th><th scope="col">Incidents</th><th scope="col">of them approximate</th><th scope="col">left out (flagged)</th><th scope="col">median</th><th scope="col">90th percentile</th><th scope="col">longest</th>${BUCKET_LABELS.map((b) => html`<th scope="col">${b}</th>`)}</tr></thead>
+${rows.length === 0 ? html`<p class="muted">No published incident gives both key times.</p>` : html`<table class="durations"><thead><tr><th scope="col">Group</th><th scope="col">Incidents</th><th scope="col">of them approximate</th><th scope="col">left out (flagged)</th><th scope="col">median</th><th scope="col">90th percentile</th><th scope="col">longest</th>${BUCKET_LABELS.map((b) => html`<th scope="col">${b}</th>`)}</tr></thead>
 <tbody>${rows.map((r) => html`<tr><th scope="row">${r.group}</th><td>${r.count}</td><td>${r.approximateCount}</td><td>${r.excludedCount}</td><td>${minutes(r.p50)}</td><td>${minutes(r.p90)}</td><td>${minutes(r.max)}</td>${r.histogram.map((n) => html`<td>${n}</td>`)}</tr>`)}</tbody></table>`}
 </section>`;
 }
