@@ -4,6 +4,7 @@ import {
   capacityRestoreSpec,
   feedbackLoopSpec,
   keepAliveSpec,
+  mixedLatencySpec,
   overloadSpec,
   replicatedCallerSpec,
   saturatedRateSpec,
@@ -87,6 +88,20 @@ describe('DES and fluid modes agree where both apply', () => {
     expect(close(fluid['callee-offered'], des['callee-offered'], 0.05)).toBe(true);
     expect(close(fluid.success, des.success, 0.05)).toBe(true);
   });
+
+  it('answers long past the caller\'s timeout are lost, the fast answers beside them are not', () => {
+    // 70 % answered in 10 ms, 30 % after 5 s, a 1 s timeout: 30 % time out. The orphan debt of
+    // the slow share must be repaid by the slow answers, not by the next (fast) ones.
+    const spec = mixedLatencySpec();
+    const des = figures(spec, 'des', 8);
+    const fluid = figures(spec, 'fluid', 8);
+    expect(close(des['timed-out'], 0.3, 0.05)).toBe(true);
+    expect(close(fluid['timed-out'], des['timed-out'], 0.05)).toBe(true);
+    expect(close(des.success, 70, 0.05)).toBe(true);
+    expect(close(fluid.success, des.success, 0.05)).toBe(true);
+    // The slow callee still serves its 30 %: work nobody waits for.
+    expect(close(fluid['slow-served'], des['slow-served'], 0.05)).toBe(true);
+  });
 });
 
 describe('a station served as a rate in fluid mode', () => {
@@ -109,6 +124,7 @@ describe('fluid mode converges: halving fluidStep does not move the figures', ()
     ['capacity restore', capacityRestoreSpec, 0.1, 0.05],
     ['feedback loop', feedbackLoopSpec, 0.05, 0.025],
     ['cache refill', cacheRefillSpec, 0.1, 0.05],
+    ['mixed callee latency behind a timeout', mixedLatencySpec, 0.1, 0.05],
   ])('%s', (_name, make, step, half) => {
     const spec = make();
     const a = figures(spec, 'fluid', 1, step);

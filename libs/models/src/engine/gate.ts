@@ -338,7 +338,7 @@ export class FluidGate extends Gate {
     for (let i = this.qHead; i < this.queue.length && port.orphan > EPS; i++) {
       const q = this.queue[i];
       if (q.state !== S_QUEUED || q.dead || q.parent !== port) continue;
-      const gone = port.claimOrphaned(q.mass);
+      const gone = port.claimOrphaned(q.mass, q.arrivedAt);
       if (gone >= q.mass - EPS) {
         this.unqueue(q);
         q.station.drop(q, Status.timeout, true);
@@ -356,7 +356,7 @@ export class FluidGate extends Gate {
   private dropStale(v: Visit, now: number, maxWait: number): boolean {
     if (this.dropAbandoned && v.parent !== null) {
       // Mean-field: the caller's port knows how much of its in-flight mass nobody awaits.
-      const gone = (v.parent as Port).claimOrphaned(v.mass);
+      const gone = (v.parent as Port).claimOrphaned(v.mass, v.arrivedAt);
       if (gone >= v.mass - EPS) {
         this.unqueue(v);
         v.station.drop(v, Status.timeout, true);

@@ -152,6 +152,29 @@ export function saturatedRateSpec(): ModelSpec {
   });
 }
 
+/**
+ * A callee that answers 70 % of requests in 10 ms and 30 % after about 5 s, behind a caller
+ * timeout of 1 s: the slow 30 % time out and the fast 70 % succeed. The slow answers arrive
+ * long after their callers gave up; only they are work nobody waits for.
+ */
+export function mixedLatencySpec(): ModelSpec {
+  return specWith({
+    horizon: 120,
+    points: 120,
+    engine: { mode: 'des', fluidStep: 0.1 },
+    stations: [
+      { key: 'api', slots: null, service: 0.01, calls: [{ to: 'slow', probability: 0.3 }] },
+      { key: 'slow', slots: null, service: 5 },
+    ],
+    sources: [{ key: 'load', kind: 'open', target: 'api', rate: 100, policy: { timeout: 1 } }],
+    figures: [
+      { name: 'timed-out', label: 'Share timed out', unit: 'ratio', measure: { metric: 'load.timeoutRatio', stat: 'mean', from: 20 } },
+      { name: 'success', label: 'Answered in time', unit: 'req/s', measure: { metric: 'load.success', stat: 'mean', from: 20 } },
+      { name: 'slow-served', label: 'Served by the slow callee', unit: 'req/s', measure: { metric: 'slow.throughput', stat: 'mean', from: 20 } },
+    ],
+  });
+}
+
 /** Every agreement case by name, for the golden test. */
 export const AGREEMENT_SPECS: Record<string, () => ModelSpec> = {
   'keep-alive': keepAliveSpec,
@@ -162,4 +185,5 @@ export const AGREEMENT_SPECS: Record<string, () => ModelSpec> = {
   'capacity-restore': capacityRestoreSpec,
   'replicated-caller': replicatedCallerSpec,
   'saturated-rate': saturatedRateSpec,
+  'mixed-latency': mixedLatencySpec,
 };

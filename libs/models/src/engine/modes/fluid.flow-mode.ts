@@ -198,7 +198,7 @@ export class FluidFlowMode implements FlowMode {
 
   stopAbandoned(st: Station, v: Visit): Visit | null {
     // The share nobody awaits stops here instead of making its calls.
-    const gone = (v.parent as Port).claimOrphaned(v.mass);
+    const gone = (v.parent as Port).claimOrphaned(v.mass, v.arrivedAt);
     if (gone >= v.mass - EPS) {
       st.respond(v, true);
       return null;
@@ -208,7 +208,7 @@ export class FluidFlowMode implements FlowMode {
   }
 
   abandonedMass(v: Visit, m: number): number {
-    return (v.parent as Port).claimOrphaned(m);
+    return (v.parent as Port).claimOrphaned(m, v.arrivedAt);
   }
 
   answerCaller(v: Visit, m: number, abandoned: number): void {
@@ -217,7 +217,7 @@ export class FluidFlowMode implements FlowMode {
 
   answer(v: Visit, m: number, status: number): void {
     const port = v.parent as Port;
-    const live = m - port.claimOrphaned(m);
+    const live = m - port.claimOrphaned(m, v.arrivedAt);
     if (live > EPS) port.childResult(live, status, v);
   }
 
