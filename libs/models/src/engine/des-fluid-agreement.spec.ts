@@ -6,6 +6,7 @@ import {
   keepAliveSpec,
   mixedLatencySpec,
   overloadSpec,
+  queuedPastTimeoutSpec,
   replicatedCallerSpec,
   saturatedRateSpec,
 } from '../testing/agreement.fixtures';
@@ -101,6 +102,17 @@ describe('DES and fluid modes agree where both apply', () => {
     expect(close(fluid.success, des.success, 0.05)).toBe(true);
     // The slow callee still serves its 30 %: work nobody waits for.
     expect(close(fluid['slow-served'], des['slow-served'], 0.05)).toBe(true);
+  });
+
+  it('answers that come after every caller gave up reach none of the callers still waiting', () => {
+    const spec = queuedPastTimeoutSpec();
+    const des = figures(spec, 'des', 9);
+    const fluid = figures(spec, 'fluid', 9);
+    // The queue holds 4 s of work against a 2 s timeout: nothing is answered in time.
+    expect(des.success).toBeLessThan(1);
+    expect(fluid.success).toBeLessThan(1);
+    expect(close(fluid['timed-out'], des['timed-out'], 0.05)).toBe(true);
+    expect(close(fluid.served, des.served, 0.03)).toBe(true);
   });
 });
 

@@ -175,6 +175,30 @@ export function mixedLatencySpec(): ModelSpec {
   });
 }
 
+/**
+ * A callee whose full queue (400 requests at 100/s: 4 s) is longer than the caller's 2 s
+ * timeout, offered 150/s with two retries: every answer comes after its caller gave up, so
+ * nothing succeeds, and each late answer belongs to a caller that timed out, not to a younger
+ * caller still waiting.
+ */
+export function queuedPastTimeoutSpec(): ModelSpec {
+  return specWith({
+    horizon: 120,
+    points: 120,
+    engine: { mode: 'des', fluidStep: 0.1 },
+    stations: [
+      { key: 'api', slots: null, service: 0.01, calls: [{ to: 'db' }] },
+      { key: 'db', slots: 10, queue: { limit: 400 }, service: { dist: 'exponential', mean: 0.1 } },
+    ],
+    sources: [{ key: 'load', kind: 'open', target: 'api', rate: 150, policy: { timeout: 2, retries: 2 } }],
+    figures: [
+      { name: 'timed-out', label: 'Share timed out', unit: 'ratio', measure: { metric: 'load.timeoutRatio', stat: 'mean', from: 30 } },
+      { name: 'success', label: 'Answered in time', unit: 'req/s', measure: { metric: 'load.success', stat: 'mean', from: 30 } },
+      { name: 'served', label: 'Served by the callee', unit: 'req/s', measure: { metric: 'db.throughput', stat: 'mean', from: 30 } },
+    ],
+  });
+}
+
 /** Every agreement case by name, for the golden test. */
 export const AGREEMENT_SPECS: Record<string, () => ModelSpec> = {
   'keep-alive': keepAliveSpec,
@@ -186,4 +210,5 @@ export const AGREEMENT_SPECS: Record<string, () => ModelSpec> = {
   'replicated-caller': replicatedCallerSpec,
   'saturated-rate': saturatedRateSpec,
   'mixed-latency': mixedLatencySpec,
+  'queued-past-timeout': queuedPastTimeoutSpec,
 };
