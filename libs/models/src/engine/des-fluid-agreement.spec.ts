@@ -1,5 +1,6 @@
 import type { ModelSpec } from '../spec/model-spec.types';
 import {
+  abandonedDownChainSpec,
   cacheRefillSpec,
   capacityRestoreSpec,
   feedbackLoopSpec,
@@ -114,6 +115,25 @@ describe('DES and fluid modes agree where both apply', () => {
     expect(close(fluid['timed-out'], des['timed-out'], 0.05)).toBe(true);
     expect(close(fluid.served, des.served, 0.03)).toBe(true);
   });
+
+  it('work for a client that gave up two levels up is not goodput, is stopped and is dropped from a queue', () => {
+    const spec = abandonedDownChainSpec();
+    const des = figures(spec, 'des', 10);
+    const fluid = figures(spec, 'fluid', 10);
+    expect(close(des['timed-out'], 0.3, 0.05)).toBe(true);
+    expect(close(fluid['timed-out'], des['timed-out'], 0.05)).toBe(true);
+    expect(close(fluid.success, des.success, 0.05)).toBe(true);
+    // The leaf serves 10/s, every one of them after the client gave up.
+    expect(close(fluid['leaf-served'], des['leaf-served'], 0.03)).toBe(true);
+    expect(des['leaf-goodput']).toBe(0);
+    expect(fluid['leaf-goodput']).toBeLessThan(1e-6);
+    // Only the fast answers of the middle station are goodput, and only they reach the audit.
+    expect(close(fluid['mid-goodput'], des['mid-goodput'], 0.05)).toBe(true);
+    expect(close(fluid['audit-served'], des['audit-served'], 0.05)).toBe(true);
+    // The leaf's queue lets go of the rest when the client gives up (20/s), so it stays short.
+    expect(close(fluid['leaf-dropped'], des['leaf-dropped'], 0.05)).toBe(true);
+    expect(close(fluid['leaf-queue'], des['leaf-queue'], 0.1)).toBe(true);
+  });
 });
 
 describe('a station served as a rate in fluid mode', () => {
@@ -137,6 +157,7 @@ describe('fluid mode converges: halving fluidStep does not move the figures', ()
     ['feedback loop', feedbackLoopSpec, 0.05, 0.025],
     ['cache refill', cacheRefillSpec, 0.1, 0.05],
     ['mixed callee latency behind a timeout', mixedLatencySpec, 0.1, 0.05],
+    ['abandonment down a call chain', abandonedDownChainSpec, 0.1, 0.05],
   ])('%s', (_name, make, step, half) => {
     const spec = make();
     const a = figures(spec, 'fluid', 1, step);

@@ -3,7 +3,7 @@ import type { EdgeRt } from './call-edge';
 import type { FluidGate } from './gate';
 import type { FlowSimulation } from './flow.runtime';
 import type { Source } from './source';
-import { Visit } from './visit';
+import { Deadlines, Visit } from './visit';
 
 // Local bindings for globals read in hot loops (see flow.runtime.ts).
 const Math = globalThis.Math;
@@ -271,6 +271,11 @@ export class Port {
     w.childMass += childMass;
     const root = caller !== null ? caller.root : (this.source as Source).root;
     const child = new Visit(childMass, target, target.instances[0], this, root, work, now);
+    // Past its caller's deadline or one further up, the child's work is for a caller that
+    // gave up, at whatever depth. A wait gives up at its deadline sweep, on the step grid.
+    const waitEnd = w.deadline < Infinity ? Math.max(now, Math.ceil(w.deadline / rt.step - 1e-9) * rt.step) : Infinity;
+    const above = caller === null || caller.deadlines === null ? Infinity : Math.min(caller.deadlines.wait, caller.deadlines.up);
+    if (waitEnd < Infinity || above < Infinity) child.deadlines = new Deadlines(waitEnd, above);
     let prefix = this.childPrefix.get(root.id);
     if (prefix === undefined) {
       prefix = rt.prefixOf(child);

@@ -199,6 +199,39 @@ export function queuedPastTimeoutSpec(): ModelSpec {
   });
 }
 
+/**
+ * A chain three deep behind a 1 s client timeout: the middle station calls a slow leaf for
+ * 30 % of requests, then an audit station, and stops the work of callers that gave up. The
+ * leaf (capacity 10/s, offered 30/s) drops queued work whose caller gave up. The slow 30 %
+ * time out at the client, two levels above the leaf: the leaf's work for them is not
+ * goodput, its queue loses them when the client gives up, the middle station's answers for
+ * them are not goodput either and skip the audit call; its fast answers are goodput.
+ */
+export function abandonedDownChainSpec(): ModelSpec {
+  return specWith({
+    horizon: 120,
+    points: 120,
+    engine: { mode: 'des', fluidStep: 0.1 },
+    stations: [
+      { key: 'api', slots: null, service: 0.01, calls: [{ to: 'mid' }] },
+      { key: 'mid', slots: null, service: 0.01, continueAfterTimeout: false, calls: [{ to: 'leaf', probability: 0.3 }, { to: 'audit' }] },
+      { key: 'leaf', slots: 5, queue: { dropAbandoned: true }, service: 0.5 },
+      { key: 'audit', slots: null, service: 0.01 },
+    ],
+    sources: [{ key: 'load', kind: 'open', target: 'api', rate: 100, policy: { timeout: 1 } }],
+    figures: [
+      { name: 'timed-out', label: 'Share timed out', unit: 'ratio', measure: { metric: 'load.timeoutRatio', stat: 'mean', from: 30 } },
+      { name: 'success', label: 'Answered in time', unit: 'req/s', measure: { metric: 'load.success', stat: 'mean', from: 30 } },
+      { name: 'mid-goodput', label: 'Middle station goodput', unit: 'req/s', measure: { metric: 'mid.goodput', stat: 'mean', from: 30 } },
+      { name: 'leaf-served', label: 'Served by the leaf', unit: 'req/s', measure: { metric: 'leaf.throughput', stat: 'mean', from: 30 } },
+      { name: 'leaf-goodput', label: 'Leaf goodput', unit: 'req/s', measure: { metric: 'leaf.goodput', stat: 'mean', from: 30 } },
+      { name: 'leaf-dropped', label: 'Dropped by the leaf', unit: 'req/s', measure: { metric: 'leaf.dropped', stat: 'mean', from: 30 } },
+      { name: 'leaf-queue', label: 'Leaf queue', unit: 'requests', measure: { metric: 'leaf.queue', stat: 'mean', from: 30 } },
+      { name: 'audit-served', label: 'Served by the audit station', unit: 'req/s', measure: { metric: 'audit.throughput', stat: 'mean', from: 30 } },
+    ],
+  });
+}
+
 /** Every agreement case by name, for the golden test. */
 export const AGREEMENT_SPECS: Record<string, () => ModelSpec> = {
   'keep-alive': keepAliveSpec,
@@ -211,4 +244,5 @@ export const AGREEMENT_SPECS: Record<string, () => ModelSpec> = {
   'saturated-rate': saturatedRateSpec,
   'mixed-latency': mixedLatencySpec,
   'queued-past-timeout': queuedPastTimeoutSpec,
+  'abandoned-down-chain': abandonedDownChainSpec,
 };

@@ -204,11 +204,20 @@ export class FluidFlowMode implements FlowMode {
       return null;
     }
     if (gone > EPS) st.respond(v.splitOff(gone), true);
+    // A caller further up gave up: its caller still waits, so it answers now, without the calls.
+    if (this.abandonedAbove(v, v.mass) > 0) {
+      st.respond(v);
+      return null;
+    }
     return v;
   }
 
   abandonedMass(v: Visit, m: number): number {
     return (v.parent as Port).claimOrphaned(m, v.arrivedAt);
+  }
+
+  abandonedAbove(v: Visit, m: number): number {
+    return v.station.rt.kernel.now >= v.giveUpAbove() - 1e-9 ? m : 0;
   }
 
   answerCaller(v: Visit, m: number, abandoned: number): void {
