@@ -9,6 +9,7 @@ import {
   overloadSpec,
   queuedPastTimeoutSpec,
   replicatedCallerSpec,
+  saturatedDeadlineSpec,
   saturatedRateSpec,
 } from '../testing/agreement.fixtures';
 import { loadModelSpec } from '../cli/model-cli';
@@ -133,6 +134,29 @@ describe('DES and fluid modes agree where both apply', () => {
     // The leaf's queue lets go of the rest when the client gives up (20/s), so it stays short.
     expect(close(fluid['leaf-dropped'], des['leaf-dropped'], 0.05)).toBe(true);
     expect(close(fluid['leaf-queue'], des['leaf-queue'], 0.1)).toBe(true);
+  });
+
+  it('a saturated callee that drops abandoned work: throughput and drops agree, the share answered in time does not', () => {
+    // Known gap (libs/models/README.md, approximations): the queue is about as long as the
+    // timeout, so the requests it serves start with little time left. In DES the spread of the
+    // service time decides how many finish in time (about 17 %); fluid serves each cohort in
+    // the mean time, and whether that fits in what is left depends on the step.
+    const spec = saturatedDeadlineSpec();
+    const des = figures(spec, 'des', 11);
+    expect(close(des.served, 100, 0.03)).toBe(true);
+    expect(des.success).toBeGreaterThan(10);
+    expect(des.success).toBeLessThan(25);
+    const inTime: Record<string, number> = {};
+    for (const step of [0.1, 0.05, 0.025, 0.01]) {
+      const fluid = figures(spec, 'fluid', 11, step);
+      expect([step, close(fluid.served, des.served, 0.03)]).toEqual([step, true]);
+      expect([step, close(fluid.dropped, des.dropped, 0.05)]).toEqual([step, true]);
+      expect([step, close(fluid.queue, des.queue, 0.05)]).toEqual([step, true]);
+      inTime[step] = Math.round(fluid.success * 10) / 10;
+    }
+    // The figures the README gives: all of it at the default step, none at a tenth of it.
+    // When this fails the gap has moved: say so there.
+    expect(inTime).toEqual({ 0.1: 100, 0.05: 100, 0.025: 12.5, 0.01: 0 });
   });
 });
 

@@ -232,6 +232,30 @@ export function abandonedDownChainSpec(): ModelSpec {
   });
 }
 
+/**
+ * A callee offered 150/s for a capacity of 100/s (10 slots, exponential service of mean
+ * 0.1 s) behind a 2 s caller timeout, dropping queued work whose caller gave up: the queue
+ * stays about 2 s long, and the requests it serves start with little of the 2 s left.
+ */
+export function saturatedDeadlineSpec(): ModelSpec {
+  return specWith({
+    horizon: 120,
+    points: 120,
+    engine: { mode: 'des', fluidStep: 0.1 },
+    stations: [
+      { key: 'api', slots: null, service: 0.01, calls: [{ to: 'db', policy: { timeout: 2 } }] },
+      { key: 'db', slots: 10, queue: { dropAbandoned: true }, service: { dist: 'exponential', mean: 0.1 } },
+    ],
+    sources: [{ key: 'load', kind: 'open', target: 'api', rate: 150 }],
+    figures: [
+      { name: 'success', label: 'Answered in time', unit: 'req/s', measure: { metric: 'load.success', stat: 'mean', from: 30 } },
+      { name: 'served', label: 'Served by the callee', unit: 'req/s', measure: { metric: 'db.throughput', stat: 'mean', from: 30 } },
+      { name: 'dropped', label: 'Dropped by the callee', unit: 'req/s', measure: { metric: 'db.dropped', stat: 'mean', from: 30 } },
+      { name: 'queue', label: 'Callee queue', unit: 'requests', measure: { metric: 'db.queue', stat: 'mean', from: 30 } },
+    ],
+  });
+}
+
 /** Every agreement case by name, for the golden test. */
 export const AGREEMENT_SPECS: Record<string, () => ModelSpec> = {
   'keep-alive': keepAliveSpec,
@@ -245,4 +269,5 @@ export const AGREEMENT_SPECS: Record<string, () => ModelSpec> = {
   'mixed-latency': mixedLatencySpec,
   'queued-past-timeout': queuedPastTimeoutSpec,
   'abandoned-down-chain': abandonedDownChainSpec,
+  'saturated-deadline': saturatedDeadlineSpec,
 };
