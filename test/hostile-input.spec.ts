@@ -374,7 +374,16 @@ const ROWS: Record<string, Row> = {
   },
   findModelBoundary: {
     role: 'editor',
-    base: () => ({ incident: SLUG, scenario: 'no-such-scenario', parameter: 'keepAliveSeconds', from: 1, to: 10, seed: 1, parameters: [{ name: 'keepAliveSeconds', value: 5 }] }),
+    base: () => ({
+      incident: SLUG,
+      scenario: 'no-such-scenario',
+      parameter: 'keepAliveSeconds',
+      from: 1,
+      to: 10,
+      seed: 1,
+      parameters: [{ name: 'keepAliveSeconds', value: 5 }],
+      figure: { name: 'stackegg-demand', op: 'ABOVE', value: 40000 },
+    }),
     baseOutcome: { code: 'BAD_USER_INPUT', field: 'scenario' },
     args: {
       incident: [{ kind: 'name', expect: notFound('incident') }],
@@ -385,6 +394,12 @@ const ROWS: Record<string, Row> = {
       tolerance: [{ kind: 'float', expect: { negative: 'base', hugeFloat: 'base' } }],
       // The check a search bisects on is looked up before the scenario: an unknown one is refused by name.
       check: [{ kind: 'name' }],
+      // So is the figure; any finite value to cross is legal (a figure may be negative).
+      figure: [
+        { at: ['name'], kind: 'name' },
+        { at: ['op'], kind: 'enum' },
+        { at: ['value'], kind: 'float', expect: { negative: 'base', hugeFloat: 'base' } },
+      ],
       seed: [{ kind: 'int' }],
       parameters: [{ at: [0, 'value'], kind: 'float', expect: { negative: bad('parameters.keepAliveSeconds'), hugeFloat: bad('parameters.keepAliveSeconds') } }],
     },

@@ -105,6 +105,51 @@ describe('ensembles, sweeps and boundaries over GraphQL', () => {
     expect(elsewhere.errors?.[0]?.message).toContain('check "sessions-pinned-at-cap" is evaluated on as-happened, not on scenario "raise-session-limit"');
   });
 
+  it('bisects on a summary figure crossing a value', async () => {
+    const query = `mutation B($input: FindModelBoundaryInput!) {
+      findModelBoundary(input: $input) { status boundary { target checkName figure { name label unit op value } metAtFrom metAtTo below above probes { value failureMet checkPassed figureValue } text } } }`;
+    type B = {
+      findModelBoundary: {
+        status: string;
+        boundary: {
+          target: string;
+          checkName: string | null;
+          figure: { name: string; label: string; unit: string; op: string; value: number } | null;
+          metAtFrom: boolean;
+          metAtTo: boolean;
+          below: number;
+          above: number;
+          probes: { value: number; failureMet: boolean; checkPassed: boolean | null; figureValue: number | null }[];
+          text: string;
+        };
+      };
+    };
+    // StackEgg's demand is its request rate × keep-alive: above 40,000 sessions from about 11.6 s.
+    const input = { incident: STACKEGG, scenario: 'as-happened', parameter: 'keepAliveSeconds', from: 5, to: 15, tolerance: 0.5, figure: { name: 'stackegg-demand', op: 'ABOVE', value: 40000 } };
+    const b = await t.gql<B>(query, { input });
+    expect(b.errors).toBeUndefined();
+    const found = b.data.findModelBoundary.boundary;
+    expect(found).toMatchObject({ target: 'FIGURE', checkName: null, figure: { name: 'stackegg-demand', unit: 'sessions', op: 'ABOVE', value: 40000 }, metAtFrom: false, metAtTo: true });
+    expect(found.above - found.below).toBeLessThanOrEqual(0.5);
+    expect(found.below).toBeGreaterThan(11);
+    expect(found.above).toBeLessThan(12.5);
+    expect(found.probes.every((p) => p.figureValue !== null && p.figureValue > 40000 === p.value >= found.above && p.checkPassed === null)).toBe(true);
+    expect(found.text).toMatch(/^Below keepAliveSeconds = [\d.]+ s the figure "stackegg-demand" .* is not above 40,000 sessions; from [\d.]+ s on it is above 40,000 sessions/);
+    // The other searches report no figure.
+    const plain = await t.gql<B>(query, { input: { ...input, figure: null } });
+    expect(plain.data.findModelBoundary.boundary).toMatchObject({ target: 'FAILURE', figure: null });
+    expect(plain.data.findModelBoundary.boundary.probes.every((p) => p.figureValue === null)).toBe(true);
+
+    const unknown = await t.gql(query, { input: { ...input, figure: { ...input.figure, name: 'nope' } } });
+    expect(unknown.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'input.figure.name' });
+    expect(unknown.errors?.[0]?.message).toContain('unknown figure "nope"; this model has peak-sessions, stackegg-demand, worst-page-success');
+    const both = await t.gql(query, { input: { ...input, check: 'sessions-pinned-at-cap' } });
+    expect(both.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'input.figure' });
+    expect(both.errors?.[0]?.message).toContain('search on a check or on a figure, not both');
+    const badOp = await t.gql(query, { input: { ...input, figure: { ...input.figure, op: 'OVER' } } });
+    expect(badOp.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'input.figure.op' });
+  });
+
   it('refuses a sweep over a value the scenario fixes itself', async () => {
     const res = await t.gql(SWEEP, { input: { incident: STACKEGG, scenario: 'lower-keep-alive', axes: [{ parameter: 'keepAliveSeconds', from: 1, to: 10, count: 3 }] } });
     expect(res.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', parameter: 'keepAliveSeconds' });

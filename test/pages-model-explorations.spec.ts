@@ -107,6 +107,40 @@ describe('ensembles and sweeps on the model panel', () => {
     expect(refused).not.toContain('id="model-boundary"');
   });
 
+  it('bisects on a figure crossing a value, charting the figure against the parameter', async () => {
+    const res = await get(`/incidents/${STACKEGG}?boundary=keepAliveSeconds:5:15&boundary-figure=stackegg-demand:above:40000`);
+    expect(res.status).toBe(200);
+    const panel = sectionById(res.text, 'model');
+    expect(panel).toContain('<figure class="sweep-chart" id="model-boundary">');
+    const text = textOf(panel);
+    expect(text).toContain('Where StackEgg demand: request rate × keep-alive crosses 40,000 sessions along keepAliveSeconds');
+    expect(text).toMatch(/Below keepAliveSeconds = 11\.\d+ s the figure "stackegg-demand" .* is not above 40,000 sessions; from 1[12]\.\d+ s on it is above 40,000 sessions/);
+    const input = elements(panel).find((e) => e.tag === 'input' && e.attrs.name === 'boundary-figure')!;
+    expect(input.attrs.id).toBe('what-if-boundary-figure');
+    expect(input.attrs.value).toBe('stackegg-demand:above:40000');
+    expect(input.attrs['data-default']).toBe('');
+  });
+
+  it('refuses an unknown or malformed figure, a figure with a check, or a figure without a search, next to the field, and runs nothing', async () => {
+    const before = await prisma.modelRun.count();
+    const refusal = async (query: string) => {
+      const panel = sectionById((await get(`/incidents/${STACKEGG}?${query}`)).text, 'model');
+      expect(panel).not.toContain('id="model-boundary"');
+      const input = elements(panel).find((e) => e.tag === 'input' && e.attrs.name === 'boundary-figure')!;
+      expect(input.attrs['aria-invalid']).toBe('true');
+      return textOf(panel);
+    };
+    expect(await refusal('boundary=keepAliveSeconds:5:15&boundary-figure=nope:above:1')).toContain(
+      'This model has no figure named “nope”; the figures are peak-sessions, stackegg-demand, worst-page-success.',
+    );
+    expect(await refusal('boundary=keepAliveSeconds:5:15&boundary-figure=stackegg-demand%3E40000')).toContain('Write figure:above:value or figure:below:value, e.g. peak-sessions:above:100;');
+    expect(await refusal('boundary=keepAliveSeconds:5:15&boundary-figure=stackegg-demand:above:40000&boundary-check=sessions-pinned-at-cap')).toContain(
+      'Search on the check chosen above or on a figure, not both: clear one of them.',
+    );
+    expect(await refusal('boundary-figure=stackegg-demand:above:40000')).toContain('Give the parameter to search too: the figure says what the search above bisects on.');
+    expect(await prisma.modelRun.count()).toBe(before);
+  });
+
   it('refuses a sweep or an ensemble beyond what a page may ask, next to the field, and runs nothing', async () => {
     const before = await prisma.modelRun.count();
     const res = await get(`/incidents/${STACKEGG}?sweep=keepAliveSeconds:1:15:50&seeds=500`);

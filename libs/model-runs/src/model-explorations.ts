@@ -8,6 +8,7 @@ import {
   runEnsemble,
   runSweep,
   type EnsembleRun,
+  type BoundaryFigure,
   type ModelBoundaryResult,
   type ModelEnsembleResult,
   type ModelErrorCode,
@@ -72,7 +73,10 @@ export class ModelExplorations {
     return this.explore(request, client, (input, runOne, lanes) => runSweep(input, { axes: request.axes, concurrency: lanes }, runOne));
   }
 
-  async boundary(request: ExplorationRequest & { parameter: string; from: number; to: number; tolerance?: number | null; check?: string | null }, client?: string | null): Promise<Exploration<ModelBoundaryResult>> {
+  async boundary(
+    request: ExplorationRequest & { parameter: string; from: number; to: number; tolerance?: number | null; check?: string | null; figure?: BoundaryFigure | null },
+    client?: string | null,
+  ): Promise<Exploration<ModelBoundaryResult>> {
     if (request.check != null) {
       const model = await this.modelOf(request.incidentSlug);
       const check = (model.spec.model.checks ?? []).find((c) => c.name === request.check);
@@ -81,8 +85,21 @@ export class ModelExplorations {
         throw AppError.badField('input.check', `check "${request.check}" is evaluated on ${check.scenarios.join(', ')}, not on scenario "${request.scenarioKey}"`);
       }
     }
+    if (request.figure != null) {
+      const model = await this.modelOf(request.incidentSlug);
+      const figures = model.spec.model.figures ?? [];
+      if (!figures.some((f) => f.name === request.figure!.name)) {
+        throw AppError.badField('input.figure.name', `unknown figure "${request.figure.name}"; this model has ${figures.map((f) => f.name).join(', ') || 'none'}`);
+      }
+      if (!Number.isFinite(request.figure.value)) throw AppError.badField('input.figure.value', `expected a finite number, got ${request.figure.value}`);
+      if (request.check != null) throw AppError.badField('input.figure', 'search on a check or on a figure, not both');
+    }
     return this.explore(request, client, (input, runOne) =>
-      findBoundary(input, { parameter: request.parameter, from: request.from, to: request.to, tolerance: request.tolerance ?? undefined, check: request.check ?? undefined }, runOne),
+      findBoundary(
+        input,
+        { parameter: request.parameter, from: request.from, to: request.to, tolerance: request.tolerance ?? undefined, check: request.check ?? undefined, figure: request.figure ?? undefined },
+        runOne,
+      ),
     );
   }
 

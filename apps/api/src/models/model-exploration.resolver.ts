@@ -5,6 +5,7 @@ import type { ModelBoundaryResult, ModelEnsembleResult, ModelSweepResult } from 
 import { ReadOperation } from '../auth/roles.decorator';
 import { clientOf } from './models.resolver';
 import {
+  BoundaryFigureOpEnum,
   BoundaryTargetEnum,
   FindModelBoundaryInput,
   FindModelBoundaryPayload,
@@ -52,8 +53,9 @@ function boundaryOf(b: ModelBoundaryResult): ModelBoundary {
   return {
     ...b,
     scenario: b.scenario.key,
-    target: b.target.kind === 'check' ? BoundaryTargetEnum.CHECK : BoundaryTargetEnum.FAILURE,
+    target: b.target.kind === 'check' ? BoundaryTargetEnum.CHECK : b.target.kind === 'figure' ? BoundaryTargetEnum.FIGURE : BoundaryTargetEnum.FAILURE,
     checkName: b.target.check?.name ?? null,
+    figure: b.target.figure === null ? null : { ...b.target.figure, op: b.target.figure.op === 'above' ? BoundaryFigureOpEnum.ABOVE : BoundaryFigureOpEnum.BELOW },
     below: b.boundary?.below ?? null,
     above: b.boundary?.above ?? null,
   };
@@ -87,9 +89,9 @@ export class ModelExplorationResolver {
   }
 
   @ReadOperation()
-  @Mutation(() => FindModelBoundaryPayload, { description: 'Bisection on the failure criterion, or on a named check: where between two values of a parameter it flips, in words.' })
+  @Mutation(() => FindModelBoundaryPayload, { description: 'Bisection on the failure criterion, on a named check, or on a figure crossing a value: where between two values of a parameter it flips, in words.' })
   async findModelBoundary(@Args('input') input: FindModelBoundaryInput, @Context('req') req: Request): Promise<FindModelBoundaryPayload> {
-    const p = payload(await this.explorations.boundary({ ...base(input), parameter: input.parameter, from: input.from, to: input.to, tolerance: input.tolerance, check: input.check }, await clientOf(req)), boundaryOf);
+    const p = payload(await this.explorations.boundary({ ...base(input), parameter: input.parameter, from: input.from, to: input.to, tolerance: input.tolerance, check: input.check, figure: input.figure }, await clientOf(req)), boundaryOf);
     return { status: p.status, runsFinished: p.runsFinished, boundary: p.value };
   }
 }

@@ -36,6 +36,19 @@ export class RunModelSweepInput extends ExplorationBaseInput {
   @Field(() => [SweepAxisInput], { description: 'One or two parameters (at most 400 runs in all).' }) axes!: SweepAxisInput[];
 }
 
+export enum BoundaryFigureOpEnum {
+  ABOVE = 'above',
+  BELOW = 'below',
+}
+registerEnumType(BoundaryFigureOpEnum, { name: 'BoundaryFigureOp', description: 'Which side of the value a figure must be on (strictly) for the target to hold.' });
+
+@InputType({ description: 'A summary figure of the run crossing a value, e.g. peak-queue ABOVE 500.' })
+export class BoundaryFigureInput {
+  @Field({ description: "Name of one of the model's figures (ModelRun.summary)." }) name!: string;
+  @Field(() => BoundaryFigureOpEnum) op!: BoundaryFigureOpEnum;
+  @Field(() => Float, { description: "In the figure's unit; a ratio as a share (0.05 for 5 %)." }) value!: number;
+}
+
 @InputType()
 export class FindModelBoundaryInput extends ExplorationBaseInput {
   @Field() parameter!: string;
@@ -43,6 +56,8 @@ export class FindModelBoundaryInput extends ExplorationBaseInput {
   @Field(() => Float) to!: number;
   @Field(() => Float, { nullable: true, description: 'Bracket width to stop at (default a thousandth of the range; 1 for whole-number parameters).' }) tolerance?: number | null;
   @Field(() => String, { nullable: true, description: "Name of a check evaluated on the scenario: bisect on whether it passes instead of on the model's failure criterion." }) check?: string | null;
+  @Field(() => BoundaryFigureInput, { nullable: true, description: "Bisect on a summary figure being above or below a value instead of on the model's failure criterion; not with `check`." })
+  figure?: BoundaryFigureInput | null;
 }
 
 @ObjectType({ description: 'A value over the runs of an ensemble.' })
@@ -170,25 +185,38 @@ export class RunModelSweepPayload {
 export enum BoundaryTargetEnum {
   FAILURE = 'failure',
   CHECK = 'check',
+  FIGURE = 'figure',
 }
-registerEnumType(BoundaryTargetEnum, { name: 'BoundaryTarget', description: "What a boundary search bisects on: the model's failure criterion, or a named check passing." });
+registerEnumType(BoundaryTargetEnum, { name: 'BoundaryTarget', description: "What a boundary search bisects on: the model's failure criterion, a named check passing, or a figure beyond a value." });
+
+@ObjectType({ description: 'The figure a FIGURE boundary search bisects on, and the value it must cross.' })
+export class BoundaryFigureTarget {
+  @Field() name!: string;
+  @Field() label!: string;
+  @Field() unit!: string;
+  @Field(() => BoundaryFigureOpEnum) op!: BoundaryFigureOpEnum;
+  @Field(() => Float) value!: number;
+}
 
 @ObjectType()
 export class BoundaryProbe {
   @Field(() => Float) value!: number;
   @Field() failureMet!: boolean;
   @Field(() => Boolean, { nullable: true, description: 'With a CHECK target: whether the check passed on this run; otherwise null.' }) checkPassed!: boolean | null;
+  @Field(() => Float, { nullable: true, description: "With a FIGURE target: the figure's value on this run (null when undefined, which is never beyond the value); otherwise null." })
+  figureValue!: number | null;
 }
 
-@ObjectType({ description: 'Where, between two values of one parameter, the failure criterion (or a named check) flips (bisection; assumes one flip).' })
+@ObjectType({ description: 'Where, between two values of one parameter, the failure criterion (or a named check, or a figure crossing a value) flips (bisection; assumes one flip).' })
 export class ModelBoundary {
   @Field({ name: 'scenarioKey' }) scenario!: string;
   @Field() parameter!: string;
   @Field() unit!: string;
   @Field(() => BoundaryTargetEnum) target!: BoundaryTargetEnum;
   @Field(() => String, { nullable: true, description: 'The check bisected on; null for the failure criterion.' }) checkName!: string | null;
-  @Field({ description: 'At `from`: the failure criterion is met, or (CHECK) the check passes.' }) metAtFrom!: boolean;
-  @Field({ description: 'At `to`: the failure criterion is met, or (CHECK) the check passes.' }) metAtTo!: boolean;
+  @Field(() => BoundaryFigureTarget, { nullable: true, description: 'The figure bisected on (FIGURE); otherwise null.' }) figure!: BoundaryFigureTarget | null;
+  @Field({ description: 'At `from`: the failure criterion is met, (CHECK) the check passes, or (FIGURE) the figure is beyond the value.' }) metAtFrom!: boolean;
+  @Field({ description: 'At `to`: the failure criterion is met, (CHECK) the check passes, or (FIGURE) the figure is beyond the value.' }) metAtTo!: boolean;
   @Field(() => Float, { nullable: true, description: 'Highest value probed on the `from` side of the flip; null when both ends agree.' }) below!: number | null;
   @Field(() => Float, { nullable: true, description: 'Lowest value probed on the `to` side.' }) above!: number | null;
   @Field(() => [BoundaryProbe], { description: 'Every run of the search in order (at most 40).' }) probes!: BoundaryProbe[];

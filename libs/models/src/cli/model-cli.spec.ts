@@ -58,6 +58,28 @@ describe('model CLI: ensembles, sweeps and boundaries', () => {
     expect(unknown.err).toContain('boundary.check: unknown check "nope"');
   });
 
+  it('--boundary with --figure bisects on a summary figure crossing a value', async () => {
+    // StackEgg's demand is its request rate × keep-alive: it passes 40,000 sessions near 11.6 s.
+    const b = await run([slug, '--boundary', 'keepAliveSeconds=1:15', '--figure', 'stackegg-demand:above:40000', '--tolerance', '1']);
+    expect(b.code).toBe(0);
+    expect(b.out).toContain('Boundary search on keepAliveSeconds, seed 1, on the figure "stackegg-demand" above 40,000 sessions');
+    expect(b.out).toContain('keepAliveSeconds = 1 s: stackegg-demand = 3,478 sessions');
+    expect(b.out).toContain('keepAliveSeconds = 15 s: stackegg-demand = 51,694 sessions');
+    expect(b.out).toMatch(/Below keepAliveSeconds = 11\.\d+ s the figure "stackegg-demand" \(StackEgg demand: request rate × keep-alive\) is not above 40,000 sessions; from 1[12]\.\d+ s on it is above 40,000 sessions/);
+    const alone = await run([slug, '--figure', 'stackegg-demand:above:40000']);
+    expect(alone.code).toBe(2);
+    expect(alone.err).toContain('--figure names the figure a --boundary search bisects on; give --boundary too');
+    const malformed = await run([slug, '--boundary', 'keepAliveSeconds=1:15', '--figure', 'stackegg-demand>40000']);
+    expect(malformed.code).toBe(2);
+    expect(malformed.err).toContain('--figure: expected figure:above:value or figure:below:value (e.g. peak-queue:above:500), got "stackegg-demand>40000"');
+    const unknown = await run([slug, '--boundary', 'keepAliveSeconds=1:15', '--figure', 'nope:above:1']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.err).toContain('boundary.figure: unknown figure "nope" (known: peak-sessions, stackegg-demand, worst-page-success)');
+    const both = await run([slug, '--boundary', 'keepAliveSeconds=1:15', '--figure', 'stackegg-demand:above:1', '--check', 'sessions-pinned-at-cap']);
+    expect(both.code).toBe(2);
+    expect(both.err).toContain('boundary.figure: search on a check or on a figure, not both');
+  });
+
   it('sets the mode and event budget of one scenario from the command line', async () => {
     // In DES the as-happened run needs far more than 1,000 events: it stops at once.
     const des = await run([slug, '--mode', 'as-happened=des', '--budget', 'as-happened=1000']);

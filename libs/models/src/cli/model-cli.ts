@@ -9,7 +9,7 @@ import type { ModelSpec } from '../spec/model-spec.types';
 import { validateSpec } from '../spec/model-spec.validator';
 import { SpecLimits } from '../spec/spec.limits';
 import type { ModelEnsembleResult } from '../output/ensemble';
-import { findBoundary, runEnsemble, runSweep, type ModelBoundaryResult, type ModelSweepResult, type RunOne, type SweepAxis } from '../runner/model.exploration';
+import { findBoundary, parseBoundaryFigure, runEnsemble, runSweep, type BoundaryFigure, type ModelBoundaryResult, type ModelSweepResult, type RunOne, type SweepAxis } from '../runner/model.exploration';
 import { ModelRunner } from '../runner/model.runner';
 import { adaptiveRunOne, MIN_PARALLEL_RUN_MS } from '../runner/run-lanes';
 
@@ -33,6 +33,9 @@ Options:
   --boundary <p=a:b>    bisection: where between a and b the failure criterion flips
   --check <name>        with --boundary: bisect on whether this check of the scenario passes
                         instead of on the failure criterion
+  --figure <f:above|below:v>
+                        with --boundary: bisect on the summary figure f being above (or below)
+                        the value v, in the figure's unit (a ratio as a share: 0.05 for 5 %)
   --tolerance <w>       width at which --boundary stops (default (b − a) / 1000, 1 for integers)
   --workers <n>         worker threads for --seeds, --sweep and --boundary (default: the first
                         run decides; threads only for runs of ${MIN_PARALLEL_RUN_MS} ms or more with two
@@ -61,6 +64,8 @@ interface CliOptions {
   boundary: { parameter: string; from: number; to: number } | null;
   /** With --boundary: the check to bisect on instead of the failure criterion. */
   check: string | undefined;
+  /** With --boundary: the figure crossing a value to bisect on instead of the failure criterion. */
+  figure: BoundaryFigure | undefined;
   tolerance: number | undefined;
   /** Worker threads; null: the first run decides (runner/run-lanes.ts). */
   workers: number | null;
@@ -73,7 +78,7 @@ interface CliOptions {
 class UsageError extends Error {}
 
 function parseArgs(argv: string[]): CliOptions {
-  const o: CliOptions = { target: null, scenario: 'as-happened', sets: {}, seed: 1, mode: undefined, fluidStep: undefined, budget: undefined, scenarioEngine: {}, seeds: undefined, sweep: [], boundary: null, check: undefined, tolerance: undefined, workers: null, compare: [], svg: null, list: false, help: false };
+  const o: CliOptions = { target: null, scenario: 'as-happened', sets: {}, seed: 1, mode: undefined, fluidStep: undefined, budget: undefined, scenarioEngine: {}, seeds: undefined, sweep: [], boundary: null, check: undefined, figure: undefined, tolerance: undefined, workers: null, compare: [], svg: null, list: false, help: false };
   const value = (i: number, flag: string): string => {
     const v = argv[i + 1];
     if (v === undefined || v.startsWith('--')) throw new UsageError(`${flag} needs a value`);
@@ -151,6 +156,13 @@ function parseArgs(argv: string[]): CliOptions {
       case '--check':
         o.check = value(i++, a);
         break;
+      case '--figure': {
+        const v = value(i++, a);
+        const f = parseBoundaryFigure(v);
+        if (!f) throw new UsageError(`--figure: expected figure:above:value or figure:below:value (e.g. peak-queue:above:500), got "${v}"`);
+        o.figure = f;
+        break;
+      }
       case '--tolerance': {
         const n = Number(value(i++, a));
         if (!(n > 0) || !Number.isFinite(n)) throw new UsageError(`--tolerance: expected a positive width, got "${argv[i]}"`);
@@ -320,9 +332,15 @@ function sweepReport(s: ModelSweepResult): string {
 function boundaryReport(b: ModelBoundaryResult): string {
   const lines: string[] = [b.model.title, `Scenario: ${b.scenario.key} — ${b.scenario.title}`, `Boundary search on ${b.parameter}, seed ${b.seed}`, ''];
   const check = b.target.check;
+  const figure = b.target.figure;
   if (check) lines.splice(2, 1, `Boundary search on ${b.parameter}, seed ${b.seed}, on the check "${check.name}"`);
+  if (figure) lines.splice(2, 1, `Boundary search on ${b.parameter}, seed ${b.seed}, on the figure "${figure.name}" ${figure.op} ${formatQuantity(figure.value, figure.unit)}`);
   for (const p of b.probes) {
-    const outcome = check ? `check ${p.checkPassed ? 'passes' : 'fails'}` : `failure criterion ${p.failureMet ? 'met' : 'not met'}`;
+    const outcome = check
+      ? `check ${p.checkPassed ? 'passes' : 'fails'}`
+      : figure
+        ? `${figure.name} ${p.figureValue === null ? 'undefined' : `= ${formatQuantity(p.figureValue, figure.unit)}`}`
+        : `failure criterion ${p.failureMet ? 'met' : 'not met'}`;
     lines.push(`  ${b.parameter} = ${formatQuantity(p.value, b.unit)}: ${outcome}`);
   }
   lines.push('', b.text);
@@ -374,6 +392,7 @@ export async function main(argv: string[]): Promise<number> {
     const modes = [options.seeds !== undefined, options.sweep.length > 0, options.boundary !== null].filter(Boolean).length;
     if (modes > 1) throw new UsageError('--seeds, --sweep and --boundary ask different questions; give one of them');
     if (options.check !== undefined && options.boundary === null) throw new UsageError('--check names the check a --boundary search bisects on; give --boundary too');
+    if (options.figure !== undefined && options.boundary === null) throw new UsageError('--figure names the figure a --boundary search bisects on; give --boundary too');
     if (modes === 1 && options.svg) throw new UsageError('--svg draws single runs; it cannot be combined with --seeds, --sweep or --boundary');
     if (modes === 1) {
       // --workers n: n worker threads; without it the first run decides (see runner/run-lanes.ts).
@@ -391,7 +410,7 @@ export async function main(argv: string[]): Promise<number> {
           write(sweepReport(await runSweep(input, { axes: options.sweep, concurrency: lanes }, runOne)));
           return 0;
         }
-        write(boundaryReport(await findBoundary(input, { ...options.boundary!, tolerance: options.tolerance, check: options.check }, runOne)));
+        write(boundaryReport(await findBoundary(input, { ...options.boundary!, tolerance: options.tolerance, check: options.check, figure: options.figure }, runOne)));
         return 0;
       } finally {
         await runner.close();

@@ -10,7 +10,7 @@ import { checkedNow, compileDuration, compileValue, type ParameterStore } from '
 import { CacheRt } from './cache';
 import { RetryBudget, EdgeRt, type Call, type RetryPacket, type Attempt, retryPredicate } from './call-edge';
 import { type FiredEvent, type ControlStep, ScenarioController } from './controller';
-import type { DesGate, FluidGate, Gate, RatePlan } from './gate';
+import type { FluidGate, Gate, RatePlan } from './gate';
 import { Instance } from './gate';
 import { createFlowMode, type FlowMode } from './modes/flow-mode';
 import type { VisitBucket } from './modes/fluid.flow-mode';
@@ -404,7 +404,7 @@ export class FlowSimulation {
         break;
       case EV_QUEUE_DEADLINE: {
         const v = target as Visit;
-        (v.inst.gate as DesGate).onQueueDeadline(v);
+        v.inst.gate.onQueueDeadline(v);
         break;
       }
       case EV_CONTROL: {

@@ -85,6 +85,9 @@ export abstract class Gate {
   /** `m` slots were released at `now` while visits wait. */
   protected abstract onReleased(m: number, now: number): void;
 
+  /** A caller of a queued visit gave up (gates that drop abandoned work): drop it now. */
+  abstract onQueueDeadline(v: Visit): void;
+
   /** Books a visit as waiting; the caller puts it in the queue (or merges it). */
   protected markQueued(v: Visit, now: number): void {
     v.state = S_QUEUED;
@@ -272,6 +275,8 @@ export class FluidGate extends Gate {
   tickScheduled = false;
   releasedMass = 0;
   releasedTimeSum = 0;
+  /** Queued visits whose drop waits for the end of the current instant. */
+  private readonly deferred = new Set<Visit>();
 
 
   offer(v: Visit): void {
@@ -297,13 +302,46 @@ export class FluidGate extends Gate {
       // Same class queued in the same step: one cohort.
       const tail = this.queue[this.queue.length - 1];
       if (tail.state === S_QUEUED && !tail.dead && Math.floor(tail.enqueuedAt / rt.step) === Math.floor(now / rt.step) && tail.classKey() === v.classKey()) {
+        const before = tail.giveUpAbove();
         tail.absorb(v);
+        if (tail.giveUpAbove() !== before) this.watchAbove(tail);
         return;
       }
     }
     this.queue.push(v);
     this.live++;
+    this.watchAbove(v);
     this.ensureTick();
+  }
+
+  /**
+   * When a caller further up the chain gives up, the visit leaves the queue, as in DES,
+   * rather than when it would reach the head. (Its own caller's timeout drops it through
+   * `cancelFrom`.)
+   */
+  private watchAbove(v: Visit): void {
+    if (!this.dropAbandoned) return;
+    const at = v.giveUpAbove();
+    if (at < Infinity) this.rt.kernel.schedule(Math.max(this.rt.kernel.now, at), EV_QUEUE_DEADLINE, v);
+  }
+
+  /**
+   * Its merged deadline may have moved since this was scheduled: only a due one drops. The
+   * caller up the chain times out at a deadline sweep due at the same instant, which may come
+   * later in the event queue: the drop waits until the end of the instant, so that the
+   * caller books a timeout rather than the drop's answer.
+   */
+  onQueueDeadline(v: Visit): void {
+    const deferred = this.deferred.delete(v);
+    if (v.state !== S_QUEUED || v.dead || this.rt.kernel.now < v.giveUpAbove() - 1e-9) return;
+    if (!deferred) {
+      this.deferred.add(v);
+      this.rt.kernel.schedule(this.rt.kernel.now, EV_QUEUE_DEADLINE, v);
+      return;
+    }
+    this.unqueue(v);
+    // Its own caller still waits: it is answered with a timeout.
+    v.station.drop(v, Status.timeout);
   }
 
   protected onReleased(m: number, now: number): void {
@@ -338,7 +376,7 @@ export class FluidGate extends Gate {
     for (let i = this.qHead; i < this.queue.length && port.orphan > EPS; i++) {
       const q = this.queue[i];
       if (q.state !== S_QUEUED || q.dead || q.parent !== port) continue;
-      const gone = port.claimOrphaned(q.mass);
+      const gone = port.claimOrphaned(q.mass, q.arrivedAt);
       if (gone >= q.mass - EPS) {
         this.unqueue(q);
         q.station.drop(q, Status.timeout, true);
@@ -356,7 +394,7 @@ export class FluidGate extends Gate {
   private dropStale(v: Visit, now: number, maxWait: number): boolean {
     if (this.dropAbandoned && v.parent !== null) {
       // Mean-field: the caller's port knows how much of its in-flight mass nobody awaits.
-      const gone = (v.parent as Port).claimOrphaned(v.mass);
+      const gone = (v.parent as Port).claimOrphaned(v.mass, v.arrivedAt);
       if (gone >= v.mass - EPS) {
         this.unqueue(v);
         v.station.drop(v, Status.timeout, true);
@@ -367,6 +405,11 @@ export class FluidGate extends Gate {
         this.unqueuePart(v, gone);
         piece.state = S_NEW;
         v.station.drop(piece, Status.timeout, true);
+      }
+      if (now >= v.giveUpAbove() - 1e-9) {
+        this.unqueue(v);
+        v.station.drop(v, Status.timeout);
+        return true;
       }
     }
     if (now - v.enqueuedAt > maxWait) {

@@ -3,7 +3,7 @@ import type { EdgeRt } from './call-edge';
 import type { FluidGate } from './gate';
 import type { FlowSimulation } from './flow.runtime';
 import type { Source } from './source';
-import { Visit } from './visit';
+import { Deadlines, Visit } from './visit';
 
 // Local bindings for globals read in hot loops (see flow.runtime.ts).
 const Math = globalThis.Math;
@@ -90,6 +90,19 @@ export class Wait {
   }
 }
 
+/**
+ * Fluid: mass a port's callers stopped waiting for, still on its way back. Only an answer
+ * that can belong to it repays it: one at least `minAge` old (sent long enough ago for its
+ * caller to have given up) and sent no later than `sentBy`.
+ */
+export class OrphanDebt {
+  constructor(
+    public mass: number,
+    readonly minAge: number,
+    readonly sentBy: number,
+  ) {}
+}
+
 export class RetryBucket {
   mass = 0;
   dueSum = 0;
@@ -116,8 +129,9 @@ export class RetryBucket {
  * Fluid mode: the caller side of one call edge, shared by every caller cohort (mean-field
  * linkage). Children answer the port rather than a particular caller; answers go to the
  * callers that sent at the same time first, so each caller's timeout still sees the right
- * latency. Mass whose caller timed out becomes an orphan debt: the next answers pay it off
- * and count as work nobody waited for.
+ * latency. Mass whose caller timed out becomes an orphan debt, repaid by later answers old
+ * enough to be that mass (they count as work nobody waited for); younger answers, sent after
+ * it or answered within the timeout, still reach their callers.
  */
 export class Port {
   /** Tells a port from a DES attempt where a visit's `parent` may be either. */
@@ -127,7 +141,10 @@ export class Port {
   private waits: Wait[] = [];
   private head = 0;
   private depth = 0;
+  /** Total of `debts`: mass nobody waits for any more. */
   orphan = 0;
+  /** The orphan debt by the answers that may repay it, oldest first. */
+  private debts: OrphanDebt[] = [];
   private readonly retryByWindow = new Map<number, RetryBucket[]>();
   /** While a delivery is being matched: callers that finished, grouped to continue as one. */
   private batch: Map<number, { visit: Visit; status: number }> | null = null;
@@ -159,12 +176,37 @@ export class Port {
     return due;
   }
 
-  claimOrphaned(m: number): number {
+  /**
+   * Of `m` answered (or about to be served) by children sent at `sentAt`, the share nobody
+   * waits for: what it repays of the debts it can belong to.
+   */
+  claimOrphaned(m: number, sentAt: number): number {
     if (this.orphan <= EPS) return 0;
-    const a = m < this.orphan ? m : this.orphan;
-    this.orphan -= a;
-    if (this.orphan < EPS) this.orphan = 0;
-    return a;
+    const age = this.rt.kernel.now - sentAt;
+    const debts = this.debts;
+    let claimed = 0;
+    let emptied = false;
+    for (let i = 0; i < debts.length && claimed < m; i++) {
+      const d = debts[i];
+      if (age < d.minAge - 1e-9 || sentAt > d.sentBy + 1e-9) continue;
+      const want = m - claimed;
+      const a = want < d.mass ? want : d.mass;
+      d.mass -= a;
+      claimed += a;
+      if (d.mass <= EPS) emptied = true;
+    }
+    if (emptied) this.debts = debts.filter((d) => d.mass > EPS);
+    this.orphan -= claimed;
+    if (this.orphan < EPS || this.debts.length === 0) this.orphan = 0;
+    return claimed;
+  }
+
+  /** Adds mass nobody waits for, merged with the newest debt when the same answers repay both. */
+  private addDebt(mass: number, minAge: number, sentBy: number): void {
+    this.orphan += mass;
+    const last = this.debts.length > 0 ? this.debts[this.debts.length - 1] : null;
+    if (last !== null && last.minAge === minAge && last.sentBy === sentBy) last.mass += mass;
+    else this.debts.push(new OrphanDebt(mass, minAge, sentBy));
   }
 
   /** Sends `attempts` (mass by attempt number) of the caller cohort to the callee. */
@@ -229,6 +271,11 @@ export class Port {
     w.childMass += childMass;
     const root = caller !== null ? caller.root : (this.source as Source).root;
     const child = new Visit(childMass, target, target.instances[0], this, root, work, now);
+    // Past its caller's deadline or one further up, the child's work is for a caller that
+    // gave up, at whatever depth. A wait gives up at its deadline sweep, on the step grid.
+    const waitEnd = w.deadline < Infinity ? Math.max(now, Math.ceil(w.deadline / rt.step - 1e-9) * rt.step) : Infinity;
+    const above = caller === null || caller.deadlines === null ? Infinity : Math.min(caller.deadlines.wait, caller.deadlines.up);
+    if (waitEnd < Infinity || above < Infinity) child.deadlines = new Deadlines(waitEnd, above);
     let prefix = this.childPrefix.get(root.id);
     if (prefix === undefined) {
       prefix = rt.prefixOf(child);
@@ -567,7 +614,10 @@ export class Port {
     const now = rt.kernel.now;
     const out = w.outstanding;
     if (out > EPS) {
-      this.orphan += out;
+      // Its children were sent in the step of `sentAt` with this deadline: an answer of one
+      // of them is at least the timeout less a step old. Sent times are not bounded, since a
+      // merged cohort's time is the average of its parts'.
+      this.addDebt(out, Math.max(0, w.deadline - w.sentAt - rt.step), Infinity);
       w.done = w.childMass;
     }
     // Booked when the timeout fires, like every other outcome.
@@ -587,7 +637,8 @@ export class Port {
       if (w === undefined || w.dead) continue;
       w.dead = true;
       const out = w.outstanding;
-      if (out > EPS) this.orphan += out;
+      // Everything sent so far is abandoned, however young.
+      if (out > EPS) this.addDebt(out, 0, this.rt.kernel.now);
     }
     if (this.depth === 0) {
       this.waits = [];

@@ -380,9 +380,16 @@ export class Station {
       if (tb) tb.add(now, m * reps);
     }
     if (st.latency.on) st.latency.add(now, (now - v.arrivedAt) / reps, m * reps);
+    // `unawaited`: nobody waits for it at all; `abandoned` adds what its caller still waits
+    // for on behalf of a caller further up that gave up. Neither is goodput.
+    let unawaited = 0;
     let abandoned = 0;
-    if (orphaned) abandoned = m;
-    else if (v.parent !== null) abandoned = rt.mode.abandonedMass(v, m);
+    if (orphaned) {
+      unawaited = abandoned = m;
+    } else if (v.parent !== null) {
+      unawaited = rt.mode.abandonedMass(v, m);
+      abandoned = m - unawaited > EPS ? unawaited + rt.mode.abandonedAbove(v, m - unawaited) : unawaited;
+    }
     if (v.status === OK) {
       if (m - abandoned > EPS) {
         if (st.goodput.on) st.goodput.add(now, (m - abandoned) * reps);
@@ -396,7 +403,7 @@ export class Station {
     }
     if (abandoned > 0 && st.abandonedDone.on) st.abandonedDone.add(now, abandoned * reps);
     if (this.emits.length > 0) this.emit(v);
-    if (v.parent !== null) rt.mode.answerCaller(v, m, abandoned);
+    if (v.parent !== null) rt.mode.answerCaller(v, m, unawaited);
     else if (v.client !== null) v.client.answered(m, v.status, v.arrivedAt);
     if (v.rate) {
       const l = this.linger.mean();

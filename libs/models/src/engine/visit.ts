@@ -19,6 +19,33 @@ function attemptOf(parent: Attempt | Port | null): Attempt | null {
   return parent !== null && parent.kind === 'attempt' ? parent : null;
 }
 
+/**
+ * Fluid: when the callers up a cohort's call chain give up (immutable, shared by the pieces
+ * of a split cohort). `wait`: the deadline of its own caller's wait in the port (at the
+ * deadline sweep); `up`: the earliest deadline of the waits further up (its caller's,
+ * its caller's caller's, ...). Infinity: none.
+ */
+export class Deadlines {
+  constructor(
+    readonly wait: number,
+    readonly up: number,
+  ) {}
+}
+
+/** Fluid: one deadline of a cohort merged from a share `a` with deadline `x` and the rest with `y`. */
+function mergeDeadline(x: number, y: number, a: number): number {
+  if (x === y) return x;
+  if (x < Infinity && y < Infinity) return x * a + y * (1 - a);
+  // Only one part has a deadline: the larger share decides (a cohort gives up as a whole).
+  return a >= 0.5 ? x : y;
+}
+
+function mergeDeadlines(x: Deadlines | null, y: Deadlines | null, a: number): Deadlines | null {
+  const wait = mergeDeadline(x === null ? Infinity : x.wait, y === null ? Infinity : y.wait, a);
+  const up = mergeDeadline(x === null ? Infinity : x.up, y === null ? Infinity : y.up, a);
+  return wait === Infinity && up === Infinity ? null : new Deadlines(wait, up);
+}
+
 /** What an emitted or retried request inherits from the request tree it came from. */
 export class Root {
   constructor(
@@ -47,6 +74,8 @@ export class Visit {
    * no timeout, no retries, one callee). Such a call needs no Call or Attempt; `parent` is null.
    */
   client: Source | null = null;
+  /** Fluid: when the callers up its chain give up; null when none has a timeout (and in DES). */
+  deadlines: Deadlines | null = null;
 
   constructor(
     public mass: number,
@@ -81,6 +110,7 @@ export class Visit {
     this.enqueuedAt = this.enqueuedAt * a + o.enqueuedAt * b;
     this.work = this.work * a + o.work * b;
     this.missing = this.missing * a + o.missing * b;
+    if (this.deadlines !== o.deadlines) this.deadlines = mergeDeadlines(this.deadlines, o.deadlines, a);
     this.mass = m;
     o.mass = 0;
     o.state = S_DONE;
@@ -98,9 +128,18 @@ export class Visit {
     p.rate = this.rate;
     p.repeat = this.repeat;
     p.prefix = this.prefix;
+    p.deadlines = this.deadlines;
     this.mass -= x;
     if (this.station.registry) this.station.registry.add(p);
     return p;
+  }
+
+  /**
+   * Fluid: when a caller further up than its own gives up (Infinity: never). Past it, the
+   * visit's work is still answered to its caller, but nobody at the top waits for it.
+   */
+  giveUpAbove(): number {
+    return this.deadlines === null ? Infinity : this.deadlines.up;
   }
 
   /** DES: true when nobody up the call chain is still waiting for this visit. */

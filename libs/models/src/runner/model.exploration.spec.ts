@@ -7,7 +7,7 @@ import { validateSpec } from '../spec/model-spec.validator';
 import { SpecLimits } from '../spec/spec.limits';
 import { specWith } from '../testing/spec.fixtures';
 import { loadModelSpec } from '../cli/model-cli';
-import { findBoundary, runEnsemble, runSweep, type RunOne } from './model.exploration';
+import { findBoundary, parseBoundaryFigure, runEnsemble, runSweep, type RunOne } from './model.exploration';
 import { ModelRunner } from './model.runner';
 
 const onThread: RunOne = async (input: RunModelInput) => runModel(input);
@@ -233,7 +233,7 @@ describe('boundary search', () => {
 
   it('bisects on a named check instead of the failure criterion, and words it', async () => {
     const b = await findBoundary({ spec: surge }, { parameter: 'surgeLoad', from: 10, to: 100, tolerance: 0.5, check: 'surge-stays-under-80' }, onThread);
-    expect(b.target).toEqual({ kind: 'check', check: { name: 'surge-stays-under-80', description: 'The surge peaks below 80 arrivals per second.' } });
+    expect(b.target).toEqual({ kind: 'check', check: { name: 'surge-stays-under-80', description: 'The surge peaks below 80 arrivals per second.' }, figure: null });
     expect([b.metAtFrom, b.metAtTo]).toEqual([true, false]);
     // Evenly spaced arrivals read on 3 s points: the peak is the surge rate, so the check flips at 80.
     expect(b.boundary!.below).toBeLessThan(80);
@@ -250,6 +250,51 @@ describe('boundary search', () => {
     await expect(findBoundary({ spec: surge, scenarioKey: 'capped' }, { parameter: 'base', from: 1, to: 20, check: 'surge-stays-under-80' }, onThread)).rejects.toThrow(
       'boundary.check: check "surge-stays-under-80" is evaluated on as-happened, not on scenario "capped"',
     );
+  });
+
+  it('bisects on a summary figure crossing a value, and words it', async () => {
+    const b = await findBoundary({ spec: surge }, { parameter: 'surgeLoad', from: 10, to: 100, tolerance: 0.5, figure: { name: 'peak', op: 'above', value: 65 } }, onThread);
+    expect(b.target).toEqual({ kind: 'figure', check: null, figure: { name: 'peak', op: 'above', value: 65, label: 'Peak arrivals', unit: 'req/s' } });
+    expect([b.metAtFrom, b.metAtTo]).toEqual([false, true]);
+    // The peak of evenly spaced arrivals is the surge rate: it passes 65 where the surge does.
+    expect(b.boundary!.below).toBeLessThanOrEqual(65);
+    expect(b.boundary!.above).toBeGreaterThan(65);
+    expect(b.boundary!.above - b.boundary!.below).toBeLessThanOrEqual(0.5);
+    // Each probe carries the figure it was judged on; the failure criterion is still reported.
+    expect(b.probes.every((p) => p.figureValue !== null && p.figureValue > 65 === p.value >= b.boundary!.above)).toBe(true);
+    expect(b.probes.every((p) => p.checkPassed === null)).toBe(true);
+    expect(b.probes.find((p) => p.value === 100)!.failureMet).toBe(true);
+    expect(b.text).toMatch(/^Below surgeLoad = 6\d(\.\d+)? req\/s the figure "peak" \(Peak arrivals\) is not above 65 req\/s; from 6\d(\.\d+)? req\/s on it is above 65 req\/s/);
+    // Below a value: the same flip seen from the other side (a peak of exactly 65 is neither
+    // above nor below 65, so the two brackets may differ by that one value's width).
+    const under = await findBoundary({ spec: surge }, { parameter: 'surgeLoad', from: 10, to: 100, tolerance: 0.5, figure: { name: 'peak', op: 'below', value: 65 } }, onThread);
+    expect([under.metAtFrom, under.metAtTo]).toEqual([true, false]);
+    expect(under.probes.every((p) => p.figureValue! < 65 === p.value < under.boundary!.above)).toBe(true);
+    expect(Math.abs(under.boundary!.estimate - b.boundary!.estimate)).toBeLessThan(1);
+  });
+
+  it('searches on a figure of a model that states no failure criterion', async () => {
+    const bare = validateSpec({ ...surge, failure: undefined, checks: [] });
+    await expect(findBoundary({ spec: bare }, { parameter: 'surgeLoad', from: 10, to: 100 }, onThread)).rejects.toThrow('states no failure criterion to search on; name a check or a figure');
+    const b = await findBoundary({ spec: bare }, { parameter: 'surgeLoad', from: 10, to: 100, tolerance: 1, figure: { name: 'peak', op: 'above', value: 40 } }, onThread);
+    expect(b.boundary!.above).toBeGreaterThan(40);
+    expect(b.boundary!.above).toBeLessThanOrEqual(41);
+  });
+
+  it('refuses an unknown figure (listing the known ones), a check and a figure together, and a bad comparison or value', async () => {
+    const search = (figure: unknown, check?: string) =>
+      findBoundary({ spec: surge }, { parameter: 'surgeLoad', from: 10, to: 100, check, figure: figure as { name: string; op: 'above'; value: number } }, onThread);
+    await expect(search({ name: 'nope', op: 'above', value: 1 })).rejects.toThrow('boundary.figure: unknown figure "nope" (known: peak)');
+    await expect(search({ name: 'peak', op: 'above', value: 1 }, 'surge-stays-under-80')).rejects.toThrow('boundary.figure: search on a check or on a figure, not both');
+    await expect(search({ name: 'peak', op: 'over', value: 1 })).rejects.toThrow('boundary.figure.op: expected "above" or "below", got "over"');
+    await expect(search({ name: 'peak', op: 'above', value: Number.NaN })).rejects.toThrow("boundary.figure.value: expected a finite number in the figure's unit (req/s), got NaN");
+  });
+
+  it('reads a figure target written as name:above|below:value', () => {
+    expect(parseBoundaryFigure('peak-queue:above:500')).toEqual({ name: 'peak-queue', op: 'above', value: 500 });
+    expect(parseBoundaryFigure(' timed-out:below:0.05 ')).toEqual({ name: 'timed-out', op: 'below', value: 0.05 });
+    expect(parseBoundaryFigure('x:BELOW:-1e3')).toEqual({ name: 'x', op: 'below', value: -1000 });
+    for (const bad of ['peak', 'peak:above', 'peak:over:5', 'peak:above:five', 'peak:above:5:6', ':above:5', 'peak:above:']) expect([bad, parseBoundaryFigure(bad)]).toEqual([bad, null]);
   });
 
   it('answers "throttle steps of up to Y % recover, larger ones relapse" on Slack’s model', async () => {

@@ -239,6 +239,31 @@ export interface BoundaryOptions {
    * criterion (e.g. "a relapse follows the first relaxation").
    */
   check?: string;
+  /**
+   * Bisect on a summary figure of the run (a `figures[]` entry, by name) being above or below
+   * a value, in the figure's unit (e.g. "peak queue above 500"). Not with `check`.
+   */
+  figure?: BoundaryFigure;
+}
+
+/** A figure crossing a value: what a boundary search may bisect on. */
+export interface BoundaryFigure {
+  name: string;
+  op: 'above' | 'below';
+  /** In the figure's unit (a ratio as a share: 0.05 for 5 %). */
+  value: number;
+}
+
+/**
+ * Reads `name:above:value` or `name:below:value` (the CLI's `--figure` and the page's field);
+ * null when the text is not of that form. Whether the figure exists is the search's to check.
+ */
+export function parseBoundaryFigure(text: string): BoundaryFigure | null {
+  const m = /^([A-Za-z0-9_.-]+):(above|below):(-?(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?)$/i.exec(text.trim());
+  if (!m) return null;
+  const value = Number(m[3]);
+  if (!Number.isFinite(value)) return null;
+  return { name: m[1]!, op: m[2]!.toLowerCase() as BoundaryFigure['op'], value };
 }
 
 export interface BoundaryProbe {
@@ -247,6 +272,8 @@ export interface BoundaryProbe {
   failureMet: boolean;
   /** With a check target: whether the check passed on this run; otherwise null. */
   checkPassed: boolean | null;
+  /** With a figure target: the figure's value on this run (null when undefined); otherwise null. */
+  figureValue: number | null;
   verdict: FixOutcome | null;
   inputHash: string;
 }
@@ -259,9 +286,16 @@ export interface ModelBoundaryResult {
   unit: string;
   /** The model's failure criterion in words ('' when it states none and a check is the target). */
   failureCriterion: string;
-  /** What is bisected on: the failure criterion, or a named check passing. */
-  target: { kind: 'failure' | 'check'; check: { name: string; description: string } | null };
-  /** Whether the target holds at `from` and at `to`: the criterion is met, or the check passes. */
+  /** What is bisected on: the failure criterion, a named check passing, or a figure beyond a value. */
+  target: {
+    kind: 'failure' | 'check' | 'figure';
+    check: { name: string; description: string } | null;
+    figure: (BoundaryFigure & { label: string; unit: string }) | null;
+  };
+  /**
+   * Whether the target holds at `from` and at `to`: the criterion is met, the check passes, or
+   * the figure is beyond the value (an undefined figure is not).
+   */
   metAtFrom: boolean;
   metAtTo: boolean;
   /** Null when both ends agree (no flip in the range). */
@@ -282,8 +316,14 @@ export async function findBoundary(input: RunModelInput, options: BoundaryOption
   const scenarioKey = input.scenarioKey ?? SCENARIO_AS_HAPPENED;
   const scenario = spec.scenarios.find((s) => s.key === scenarioKey);
   if (!scenario) throw new ModelError(ModelErrorCode.UnknownScenario, `unknown scenario "${scenarioKey}" (known: ${spec.scenarios.map((s) => s.key).join(', ')})`);
+  if (options.check !== undefined && options.figure !== undefined) {
+    throw new ModelError(ModelErrorCode.InvalidSpec, 'boundary.figure: search on a check or on a figure, not both');
+  }
   const check = options.check === undefined ? null : boundaryCheck(spec, scenarioKey, options.check);
-  if (!check && !spec.failure) throw new ModelError(ModelErrorCode.InvalidSpec, `boundary: model "${spec.slug}" states no failure criterion to search on; name a check to search on instead`);
+  const figure = options.figure === undefined ? null : boundaryFigure(spec, options.figure);
+  if (!check && !figure && !spec.failure) {
+    throw new ModelError(ModelErrorCode.InvalidSpec, `boundary: model "${spec.slug}" states no failure criterion to search on; name a check or a figure to search on instead`);
+  }
   const p = declared(spec, options.parameter, 'boundary.parameter');
   checkNotFixed(spec, scenarioKey, p, 'boundary.parameter');
   checkRange(p, options.from, options.to, 'boundary');
@@ -303,7 +343,14 @@ export async function findBoundary(input: RunModelInput, options: BoundaryOption
       if (!result) throw new ModelError(ModelErrorCode.InvalidSpec, `boundary.check: the run of scenario "${scenarioKey}" at ${p.name} = ${value} has no result for check "${check.name}"`);
       passed = result.pass;
     }
-    probes.push({ value, failureMet: met, checkPassed: passed, verdict: r.verdict?.outcome ?? null, inputHash: r.inputHash });
+    let figureValue: number | null = null;
+    if (figure) {
+      const f = r.summary.find((x) => x.name === figure.name);
+      if (!f) throw new ModelError(ModelErrorCode.InvalidSpec, `boundary.figure: the run of scenario "${scenarioKey}" at ${p.name} = ${value} has no figure "${figure.name}"`);
+      figureValue = f.value;
+    }
+    probes.push({ value, failureMet: met, checkPassed: passed, figureValue, verdict: r.verdict?.outcome ?? null, inputHash: r.inputHash });
+    if (figure) return figureBeyond(figure, figureValue);
     return passed ?? met;
   };
   let lo = options.from;
@@ -328,7 +375,7 @@ export async function findBoundary(input: RunModelInput, options: BoundaryOption
     parameter: p.name,
     unit: p.unit,
     failureCriterion: spec.failure?.description ?? '',
-    target: { kind: check ? 'check' : 'failure', check },
+    target: { kind: check ? 'check' : figure ? 'figure' : 'failure', check, figure },
     metAtFrom,
     metAtTo,
     boundary,
@@ -349,17 +396,46 @@ function boundaryCheck(spec: ModelSpec, scenarioKey: string, name: string): { na
   return { name: c.name, description: c.description };
 }
 
+/** A figure the spec declares, with a comparison and a finite value: what a boundary search may bisect on. */
+function boundaryFigure(spec: ModelSpec, target: BoundaryFigure): BoundaryFigure & { label: string; unit: string } {
+  const figures = spec.figures ?? [];
+  const f = figures.find((x) => x.name === target.name);
+  if (!f) throw new ModelError(ModelErrorCode.InvalidSpec, `boundary.figure: unknown figure "${target.name}" (known: ${figures.map((x) => x.name).join(', ') || 'none'})`);
+  if (target.op !== 'above' && target.op !== 'below') {
+    throw new ModelError(ModelErrorCode.InvalidSpec, `boundary.figure.op: expected "above" or "below", got ${JSON.stringify(target.op)}`);
+  }
+  if (typeof target.value !== 'number' || !Number.isFinite(target.value)) {
+    throw new ModelError(ModelErrorCode.InvalidSpec, `boundary.figure.value: expected a finite number in the figure's unit (${f.unit}), got ${String(target.value)}`);
+  }
+  return { name: f.name, op: target.op, value: target.value, label: f.label, unit: f.unit };
+}
+
+/** Whether a figure's value is beyond the target's (strictly); an undefined figure is not. */
+function figureBeyond(target: BoundaryFigure, value: number | null): boolean {
+  if (value === null) return false;
+  return target.op === 'above' ? value > target.value : value < target.value;
+}
+
 /** The boundary in words. */
 export function describeBoundary(b: ModelBoundaryResult, p?: Pick<ParameterSpec, 'description'>): string {
   const q = (v: number): string => formatQuantity(v, b.unit);
   const check = b.target.check;
+  const figure = b.target.figure;
   const what = p?.description ? ` (${b.parameter}: ${p.description.replace(/\.$/, '')})` : '';
-  const subject = check ? `the check "${check.name}" (${check.description.replace(/\.$/, '')})` : `the failure criterion (${b.failureCriterion})`;
-  const state = (holds: boolean, always: boolean): string => (check ? (holds ? 'passes' : 'fails') : holds ? 'met' : always ? 'never met' : 'not met');
+  const subject = check
+    ? `the check "${check.name}" (${check.description.replace(/\.$/, '')})`
+    : figure
+      ? `the figure "${figure.name}" (${figure.label.replace(/\.$/, '')})`
+      : `the failure criterion (${b.failureCriterion})`;
+  const limit = figure ? `${figure.op} ${formatQuantity(figure.value, figure.unit)}` : '';
+  const state = (holds: boolean, always: boolean): string => {
+    if (check) return holds ? 'passes' : 'fails';
+    if (figure) return holds ? `is ${limit}` : `is not ${limit}`;
+    return holds ? 'is met' : always ? 'is never met' : 'is not met';
+  };
   if (!b.boundary) {
-    return `No flip between ${q(b.probes[0]!.value)} and ${q(b.probes[1]!.value)}: ${subject} ${check ? state(b.metAtFrom, false) : `is ${state(b.metAtFrom, false)}`} at both ends of the range of ${b.parameter}. Bisection looks for one change, so a flip back and forth inside the range would go unseen; a sweep shows it.${what}`;
+    return `No flip between ${q(b.probes[0]!.value)} and ${q(b.probes[1]!.value)}: ${subject} ${state(b.metAtFrom, false)} at both ends of the range of ${b.parameter}. Bisection looks for one change, so a flip back and forth inside the range would go unseen; a sweep shows it.${what}`;
   }
   const { below, above } = b.boundary;
-  const be = check ? '' : 'is ';
-  return `Below ${b.parameter} = ${q(below)} ${subject} ${be}${state(b.metAtFrom, true)}; from ${q(above)} on it ${be}${state(b.metAtTo, true)} (the flip lies between ${q(below)} and ${q(above)}; ${b.probes.length} runs with seed ${b.seed}, assuming one flip in the range).${what}`;
+  return `Below ${b.parameter} = ${q(below)} ${subject} ${state(b.metAtFrom, true)}; from ${q(above)} on it ${state(b.metAtTo, true)} (the flip lies between ${q(below)} and ${q(above)}; ${b.probes.length} runs with seed ${b.seed}, assuming one flip in the range).${what}`;
 }

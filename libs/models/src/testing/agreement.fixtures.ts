@@ -152,6 +152,110 @@ export function saturatedRateSpec(): ModelSpec {
   });
 }
 
+/**
+ * A callee that answers 70 % of requests in 10 ms and 30 % after about 5 s, behind a caller
+ * timeout of 1 s: the slow 30 % time out and the fast 70 % succeed. The slow answers arrive
+ * long after their callers gave up; only they are work nobody waits for.
+ */
+export function mixedLatencySpec(): ModelSpec {
+  return specWith({
+    horizon: 120,
+    points: 120,
+    engine: { mode: 'des', fluidStep: 0.1 },
+    stations: [
+      { key: 'api', slots: null, service: 0.01, calls: [{ to: 'slow', probability: 0.3 }] },
+      { key: 'slow', slots: null, service: 5 },
+    ],
+    sources: [{ key: 'load', kind: 'open', target: 'api', rate: 100, policy: { timeout: 1 } }],
+    figures: [
+      { name: 'timed-out', label: 'Share timed out', unit: 'ratio', measure: { metric: 'load.timeoutRatio', stat: 'mean', from: 20 } },
+      { name: 'success', label: 'Answered in time', unit: 'req/s', measure: { metric: 'load.success', stat: 'mean', from: 20 } },
+      { name: 'slow-served', label: 'Served by the slow callee', unit: 'req/s', measure: { metric: 'slow.throughput', stat: 'mean', from: 20 } },
+    ],
+  });
+}
+
+/**
+ * A callee whose full queue (400 requests at 100/s: 4 s) is longer than the caller's 2 s
+ * timeout, offered 150/s with two retries: every answer comes after its caller gave up, so
+ * nothing succeeds, and each late answer belongs to a caller that timed out, not to a younger
+ * caller still waiting.
+ */
+export function queuedPastTimeoutSpec(): ModelSpec {
+  return specWith({
+    horizon: 120,
+    points: 120,
+    engine: { mode: 'des', fluidStep: 0.1 },
+    stations: [
+      { key: 'api', slots: null, service: 0.01, calls: [{ to: 'db' }] },
+      { key: 'db', slots: 10, queue: { limit: 400 }, service: { dist: 'exponential', mean: 0.1 } },
+    ],
+    sources: [{ key: 'load', kind: 'open', target: 'api', rate: 150, policy: { timeout: 2, retries: 2 } }],
+    figures: [
+      { name: 'timed-out', label: 'Share timed out', unit: 'ratio', measure: { metric: 'load.timeoutRatio', stat: 'mean', from: 30 } },
+      { name: 'success', label: 'Answered in time', unit: 'req/s', measure: { metric: 'load.success', stat: 'mean', from: 30 } },
+      { name: 'served', label: 'Served by the callee', unit: 'req/s', measure: { metric: 'db.throughput', stat: 'mean', from: 30 } },
+    ],
+  });
+}
+
+/**
+ * A chain three deep behind a 1 s client timeout: the middle station calls a slow leaf for
+ * 30 % of requests, then an audit station, and stops the work of callers that gave up. The
+ * leaf (capacity 10/s, offered 30/s) drops queued work whose caller gave up. The slow 30 %
+ * time out at the client, two levels above the leaf: the leaf's work for them is not
+ * goodput, its queue loses them when the client gives up, the middle station's answers for
+ * them are not goodput either and skip the audit call; its fast answers are goodput.
+ */
+export function abandonedDownChainSpec(): ModelSpec {
+  return specWith({
+    horizon: 120,
+    points: 120,
+    engine: { mode: 'des', fluidStep: 0.1 },
+    stations: [
+      { key: 'api', slots: null, service: 0.01, calls: [{ to: 'mid' }] },
+      { key: 'mid', slots: null, service: 0.01, continueAfterTimeout: false, calls: [{ to: 'leaf', probability: 0.3 }, { to: 'audit' }] },
+      { key: 'leaf', slots: 5, queue: { dropAbandoned: true }, service: 0.5 },
+      { key: 'audit', slots: null, service: 0.01 },
+    ],
+    sources: [{ key: 'load', kind: 'open', target: 'api', rate: 100, policy: { timeout: 1 } }],
+    figures: [
+      { name: 'timed-out', label: 'Share timed out', unit: 'ratio', measure: { metric: 'load.timeoutRatio', stat: 'mean', from: 30 } },
+      { name: 'success', label: 'Answered in time', unit: 'req/s', measure: { metric: 'load.success', stat: 'mean', from: 30 } },
+      { name: 'mid-goodput', label: 'Middle station goodput', unit: 'req/s', measure: { metric: 'mid.goodput', stat: 'mean', from: 30 } },
+      { name: 'leaf-served', label: 'Served by the leaf', unit: 'req/s', measure: { metric: 'leaf.throughput', stat: 'mean', from: 30 } },
+      { name: 'leaf-goodput', label: 'Leaf goodput', unit: 'req/s', measure: { metric: 'leaf.goodput', stat: 'mean', from: 30 } },
+      { name: 'leaf-dropped', label: 'Dropped by the leaf', unit: 'req/s', measure: { metric: 'leaf.dropped', stat: 'mean', from: 30 } },
+      { name: 'leaf-queue', label: 'Leaf queue', unit: 'requests', measure: { metric: 'leaf.queue', stat: 'mean', from: 30 } },
+      { name: 'audit-served', label: 'Served by the audit station', unit: 'req/s', measure: { metric: 'audit.throughput', stat: 'mean', from: 30 } },
+    ],
+  });
+}
+
+/**
+ * A callee offered 150/s for a capacity of 100/s (10 slots, exponential service of mean
+ * 0.1 s) behind a 2 s caller timeout, dropping queued work whose caller gave up: the queue
+ * stays about 2 s long, and the requests it serves start with little of the 2 s left.
+ */
+export function saturatedDeadlineSpec(): ModelSpec {
+  return specWith({
+    horizon: 120,
+    points: 120,
+    engine: { mode: 'des', fluidStep: 0.1 },
+    stations: [
+      { key: 'api', slots: null, service: 0.01, calls: [{ to: 'db', policy: { timeout: 2 } }] },
+      { key: 'db', slots: 10, queue: { dropAbandoned: true }, service: { dist: 'exponential', mean: 0.1 } },
+    ],
+    sources: [{ key: 'load', kind: 'open', target: 'api', rate: 150 }],
+    figures: [
+      { name: 'success', label: 'Answered in time', unit: 'req/s', measure: { metric: 'load.success', stat: 'mean', from: 30 } },
+      { name: 'served', label: 'Served by the callee', unit: 'req/s', measure: { metric: 'db.throughput', stat: 'mean', from: 30 } },
+      { name: 'dropped', label: 'Dropped by the callee', unit: 'req/s', measure: { metric: 'db.dropped', stat: 'mean', from: 30 } },
+      { name: 'queue', label: 'Callee queue', unit: 'requests', measure: { metric: 'db.queue', stat: 'mean', from: 30 } },
+    ],
+  });
+}
+
 /** Every agreement case by name, for the golden test. */
 export const AGREEMENT_SPECS: Record<string, () => ModelSpec> = {
   'keep-alive': keepAliveSpec,
@@ -162,4 +266,8 @@ export const AGREEMENT_SPECS: Record<string, () => ModelSpec> = {
   'capacity-restore': capacityRestoreSpec,
   'replicated-caller': replicatedCallerSpec,
   'saturated-rate': saturatedRateSpec,
+  'mixed-latency': mixedLatencySpec,
+  'queued-past-timeout': queuedPastTimeoutSpec,
+  'abandoned-down-chain': abandonedDownChainSpec,
+  'saturated-deadline': saturatedDeadlineSpec,
 };

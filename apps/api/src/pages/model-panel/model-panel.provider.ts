@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { PrismaService } from '@hindsight/db';
 import type { ErrorDetails } from '@hindsight/domain';
-import type { FixVerdict, ModelSpec } from '@hindsight/models';
+import { formatQuantity, type FixVerdict, type ModelSpec } from '@hindsight/models';
 import { toAppError } from '../../common/errors/app-error.mapping';
 import { IncidentLoaders } from '@hindsight/incidents';
 import { checkKindCounts, ModelExplorations, ModelRunsService, SCENARIO_AS_HAPPENED, type IncidentModelView, type ModelRunRecord } from '@hindsight/model-runs';
@@ -60,6 +60,7 @@ export class ModelPanel implements IncidentModelPanel {
       others.map((s) => s.key),
       request.form,
       boundaryChecks(spec, asHappened.key).map((c) => c.name),
+      (spec.figures ?? []).map((f) => f.name),
     );
     const drawn = [asHappened, ...(form.scenario === ALL_SCENARIOS ? others : others.filter((s) => s.key === form.scenario))];
     let mode: PanelMode = form.errors.length > 0 ? 'refused' : Object.keys(form.overrides).length > 0 ? 'what-if' : 'default';
@@ -160,6 +161,7 @@ export class ModelPanel implements IncidentModelPanel {
       failureCriterion: spec.failure?.description ?? null,
       evidence: checkKindCounts(spec),
       boundaryChecks: boundaryChecks(spec, asHappened.key),
+      boundaryFigures: (spec.figures ?? []).map((f) => ({ name: f.name, label: f.label, unit: f.unit })),
     };
   }
 
@@ -254,13 +256,25 @@ export class ModelPanel implements IncidentModelPanel {
     if (outcome === 'busy') return { pending: BUSY };
     if (!outcome.result) return { pending: `${outcome.runsFinished} runs of the search are done; the next is waiting for a model worker. Reload in a moment: finished runs are kept.` };
     const r = outcome.result;
-    // On a check, each point is whether the check passed; its colour stays the failure criterion's.
+    // On a check, each point is whether the check passed; on a figure, the figure's value. The
+    // colour of a point stays the failure criterion's.
     const check = r.target.check;
+    const figure = r.target.figure;
+    const base = { parameter: r.parameter, unit: r.unit, text: r.text };
+    if (figure) {
+      return {
+        ...base,
+        heading: `Where ${figure.label} crosses ${formatQuantity(figure.value, figure.unit)} along ${r.parameter}`,
+        figureLabel: figure.label,
+        figureUnit: figure.unit,
+        points: r.probes.map((p) => ({ x: p.value, y: p.figureValue, failureMet: p.failureMet })),
+      };
+    }
     return {
-      parameter: r.parameter,
-      unit: r.unit,
-      text: r.text,
+      ...base,
+      heading: `Where ${check ? 'the check' : 'the failure criterion'} flips along ${r.parameter}`,
       figureLabel: check ? `Check "${check.name}" passes (1 = yes, 0 = no)` : 'Failure criterion met (1 = yes, 0 = no)',
+      figureUnit: '',
       points: r.probes.map((p) => ({ x: p.value, y: (check ? p.checkPassed : p.failureMet) ? 1 : 0, failureMet: p.failureMet })),
     };
   }

@@ -59,9 +59,23 @@ export interface ModelPanelModel {
   /** A sweep over a grid of two parameters (`sweep` and `sweep2`): the failure criterion per cell. */
   grid?: SweepGrid | { pending: string } | null;
   /** A boundary search on one parameter, when the reader asked for one (`boundary`). */
-  boundary?: { parameter: string; unit: string; text: string; figureLabel: string; points: Array<{ x: number; y: number | null; failureMet: boolean | null }> } | { pending: string } | null;
+  boundary?:
+    | {
+        parameter: string;
+        unit: string;
+        text: string;
+        /** The chart's heading: what flips (the failure criterion, the check, or a figure crossing a value) along which parameter. */
+        heading: string;
+        figureLabel: string;
+        figureUnit: string;
+        points: Array<{ x: number; y: number | null; failureMet: boolean | null }>;
+      }
+    | { pending: string }
+    | null;
   /** Checks of the run as it happened that a boundary search may bisect on instead of the failure criterion. */
   boundaryChecks?: Array<{ name: string; description: string }>;
+  /** The model's summary figures, which a boundary search may bisect on crossing a value. */
+  boundaryFigures?: Array<{ name: string; label: string; unit: string }>;
   /** The model's checks by kind; only `reproduces` (which includes the failure-criterion check) is evidence. */
   evidence?: { reproduces: number; fitted: number; construction: number; unlabelled: number };
 }

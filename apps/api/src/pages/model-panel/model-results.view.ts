@@ -202,12 +202,12 @@ export function explorationsView(m: ModelPanelModel): SafeHtml {
   const boundary = m.boundary
     ? 'pending' in m.boundary
       ? html`<p class="model-boundary model-pending" role="status">${m.boundary.pending}</p>`
-      : html`<section class="chart-block model-boundary" aria-labelledby="model-boundary-heading"><h4 id="model-boundary-heading">Where ${m.boundary.figureLabel.startsWith('Check') ? 'the check' : 'the failure criterion'} flips along ${m.boundary.parameter}</h4>${renderSweepChart({
+      : html`<section class="chart-block model-boundary" aria-labelledby="model-boundary-heading"><h4 id="model-boundary-heading">${m.boundary.heading}</h4>${renderSweepChart({
           idPrefix: 'model-boundary',
           parameter: m.boundary.parameter,
           parameterUnit: m.boundary.unit,
           figureLabel: m.boundary.figureLabel,
-          figureUnit: '',
+          figureUnit: m.boundary.figureUnit,
           points: m.boundary.points,
           text: m.boundary.text,
         })}</section>`

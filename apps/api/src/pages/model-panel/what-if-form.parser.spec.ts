@@ -30,6 +30,29 @@ describe('parseWhatIfForm', () => {
     expect(parseWhatIfForm(PARAMETERS, SCENARIOS, { sweep: 'nothing:1:2:3' }).errors[0]!.message).toBe('Write parameter:from:to:count, e.g. keepAliveSeconds:1:10:5; the parameters are keepAliveSeconds, sessionCap.');
   });
 
+  it('reads a boundary search on a figure crossing a value, and refuses one it cannot run next to the field', () => {
+    const figures = ['peak-sessions', 'stackegg-demand'];
+    const parse = (form: Record<string, string>) => parseWhatIfForm(PARAMETERS, SCENARIOS, form, ['sessions-pinned-at-cap'], figures);
+    expect(parse({ boundary: 'keepAliveSeconds:5:15', 'boundary-figure': ' stackegg-demand:below:40000 ' })).toMatchObject({
+      boundary: { parameter: 'keepAliveSeconds', from: 5, to: 15, check: null, figure: { name: 'stackegg-demand', op: 'below', value: 40000 } },
+      errors: [],
+    });
+    expect(parse({ boundary: 'keepAliveSeconds:5:15' }).boundary).toMatchObject({ check: null, figure: null });
+    const refused = (form: Record<string, string>) => parse(form).errors;
+    expect(refused({ boundary: 'keepAliveSeconds:5:15', 'boundary-figure': 'nope:above:1' })).toEqual([
+      { field: 'boundary-figure', message: 'This model has no figure named “nope”; the figures are peak-sessions, stackegg-demand.' },
+    ]);
+    expect(refused({ boundary: 'keepAliveSeconds:5:15', 'boundary-figure': 'stackegg-demand>1' })).toEqual([
+      { field: 'boundary-figure', message: 'Write figure:above:value or figure:below:value, e.g. peak-sessions:above:100; the figures are peak-sessions, stackegg-demand.' },
+    ]);
+    expect(refused({ boundary: 'keepAliveSeconds:5:15', 'boundary-check': 'sessions-pinned-at-cap', 'boundary-figure': 'stackegg-demand:above:1' })).toEqual([
+      { field: 'boundary-figure', message: 'Search on the check chosen above or on a figure, not both: clear one of them.' },
+    ]);
+    expect(refused({ 'boundary-figure': 'stackegg-demand:above:1' })).toEqual([
+      { field: 'boundary-figure', message: 'Give the parameter to search too: the figure says what the search above bisects on.' },
+    ]);
+  });
+
   it('takes changed values as overrides and ignores values equal to the default', () => {
     const form = parseWhatIfForm(PARAMETERS, SCENARIOS, { 'p.keepAliveSeconds': ' 7.5 ', 'p.sessionCap': '40000', scenario: 'lower-keep-alive', other: 'x' });
     expect(form.overrides).toEqual({ keepAliveSeconds: 7.5 });

@@ -1,4 +1,4 @@
-import { formatNumber, type ParameterSpec } from '@hindsight/models';
+import { formatNumber, parseBoundaryFigure, type BoundaryFigure, type ParameterSpec } from '@hindsight/models';
 /**
  * The what-if form as a GET query: one `p.<parameter>` field per model parameter and a `scenario`
  * field choosing which runs to draw beside the one as it happened. The prefix keeps the panel's
@@ -18,6 +18,8 @@ export const PAGE_MAX_GRID_RUNS = 36;
 export const BOUNDARY_FIELD = 'boundary';
 /** What the boundary search bisects on: empty for the failure criterion, or a check's name. */
 export const BOUNDARY_CHECK_FIELD = 'boundary-check';
+/** Or a summary figure crossing a value, `figure:above|below:value`: what the boundary search bisects on instead. */
+export const BOUNDARY_FIGURE_FIELD = 'boundary-figure';
 /** Bounds of what one page view may ask for (the engine's own limits are higher). */
 export const PAGE_MAX_SEEDS = 20;
 export const PAGE_MAX_SWEEP_POINTS = 12;
@@ -49,7 +51,7 @@ export interface WhatIfForm {
   /** The second parameter of a grid sweep; null for a sweep of one parameter (or none). */
   sweep2: { parameter: string; from: number; to: number; count: number } | null;
   /** The boundary search asked for; null for none. */
-  boundary: { parameter: string; from: number; to: number; check: string | null } | null;
+  boundary: { parameter: string; from: number; to: number; check: string | null; figure: BoundaryFigure | null } | null;
 }
 
 export const parameterField = (name: string): string => `${PARAMETER_PREFIX}${name}`;
@@ -76,6 +78,8 @@ export function parseWhatIfForm(
   form: Readonly<Record<string, string>> | null,
   /** Checks of the run as it happened, which a boundary search may bisect on. */
   checkNames: readonly string[] = [],
+  /** The model's summary figures, which a boundary search may bisect on crossing a value. */
+  figureNames: readonly string[] = [],
 ): WhatIfForm {
   const values: Record<string, string> = {};
   const overrides: Record<string, number> = {};
@@ -119,7 +123,7 @@ export function parseWhatIfForm(
   const seeds = parseSeeds(fields[SEEDS_FIELD], errors);
   const sweep = parseSweep(fields[SWEEP_FIELD], parameters, errors);
   const sweep2 = parseSweep2(fields[SWEEP2_FIELD], sweep, fields[SWEEP_FIELD], parameters, errors);
-  const boundary = parseBoundary(fields[BOUNDARY_FIELD], fields[BOUNDARY_CHECK_FIELD], parameters, checkNames, errors);
+  const boundary = parseBoundary(fields, parameters, checkNames, figureNames, errors);
   return { values, overrides, scenario, errors, seeds, sweep, sweep2, boundary };
 }
 
@@ -134,14 +138,21 @@ function parseSeeds(raw: string | undefined, errors: WhatIfFieldError[]): number
   return n;
 }
 
-function parseBoundary(raw: string | undefined, rawCheck: string | undefined, parameters: readonly WhatIfParameter[], checkNames: readonly string[], errors: WhatIfFieldError[]): WhatIfForm['boundary'] {
-  const text = raw?.trim() ?? '';
-  const checkText = rawCheck?.trim() ?? '';
+function parseBoundary(
+  fields: Readonly<Record<string, string>>,
+  parameters: readonly WhatIfParameter[],
+  checkNames: readonly string[],
+  figureNames: readonly string[],
+  errors: WhatIfFieldError[],
+): WhatIfForm['boundary'] {
+  const text = fields[BOUNDARY_FIELD]?.trim() ?? '';
+  const checkText = fields[BOUNDARY_CHECK_FIELD]?.trim() ?? '';
   let check: string | null = null;
   if (checkText !== '') {
     if (checkNames.includes(checkText)) check = checkText;
     else errors.push({ field: BOUNDARY_CHECK_FIELD, message: 'Choose the failure criterion or one of the listed checks.' });
   }
+  const figure = parseFigureTarget(fields[BOUNDARY_FIGURE_FIELD], text !== '', checkText !== '', figureNames, errors);
   if (text === '') return null;
   const [name, ...rest] = text.split(':');
   const p = parameters.find((x) => x.name === name);
@@ -154,7 +165,24 @@ function parseBoundary(raw: string | undefined, rawCheck: string | undefined, pa
     errors.push({ field: BOUNDARY_FIELD, message: `Search ${p.name} within ${allowedRange(p)}, from a lower to a higher value.` });
     return null;
   }
-  return { parameter: p.name, from: from!, to: to!, check };
+  return { parameter: p.name, from: from!, to: to!, check, figure };
+}
+
+/** The figure a boundary search is to bisect on; null for none or when refused (the reason is then next to the field). */
+function parseFigureTarget(raw: string | undefined, searching: boolean, withCheck: boolean, figureNames: readonly string[], errors: WhatIfFieldError[]): BoundaryFigure | null {
+  const text = raw?.trim() ?? '';
+  if (text === '') return null;
+  const refuse = (message: string): null => {
+    errors.push({ field: BOUNDARY_FIGURE_FIELD, message });
+    return null;
+  };
+  const figure = parseBoundaryFigure(text);
+  const listed = `the figures are ${figureNames.join(', ') || 'none'}`;
+  if (!figure) return refuse(`Write figure:above:value or figure:below:value, e.g. ${figureNames[0] ?? 'name'}:above:100; ${listed}.`);
+  if (!figureNames.includes(figure.name)) return refuse(`This model has no figure named “${truncate(figure.name)}”; ${listed}.`);
+  if (!searching) return refuse('Give the parameter to search too: the figure says what the search above bisects on.');
+  if (withCheck) return refuse('Search on the check chosen above or on a figure, not both: clear one of them.');
+  return figure;
 }
 
 function parseSweep(raw: string | undefined, parameters: readonly WhatIfParameter[], errors: WhatIfFieldError[], field = SWEEP_FIELD): WhatIfForm['sweep'] {

@@ -1,7 +1,7 @@
 import { formatNumber } from '@hindsight/models';
 import { html, type SafeHtml } from '@hindsight/web';
 import type { ModelPanelModel } from './model-panel.types';
-import { ALL_SCENARIOS, allowedRange, BOUNDARY_CHECK_FIELD, BOUNDARY_FIELD, PAGE_MAX_GRID_RUNS, PAGE_MAX_SEEDS, PAGE_MAX_SWEEP_POINTS, parameterField, SCENARIO_FIELD, SEEDS_FIELD, SWEEP2_FIELD, SWEEP_FIELD, type WhatIfParameter } from './what-if-form.parser';
+import { ALL_SCENARIOS, allowedRange, BOUNDARY_CHECK_FIELD, BOUNDARY_FIELD, BOUNDARY_FIGURE_FIELD, PAGE_MAX_GRID_RUNS, PAGE_MAX_SEEDS, PAGE_MAX_SWEEP_POINTS, parameterField, SCENARIO_FIELD, SEEDS_FIELD, SWEEP2_FIELD, SWEEP_FIELD, type WhatIfParameter } from './what-if-form.parser';
 
 /**
  * What the page calls a parameter: the label its model gives it, or else its name read as words
@@ -85,6 +85,7 @@ ${error ? html`<p class="field-error" id="${id}-error">${error.message}</p>` : '
 </div>`;
   };
   const example = m.parameters[0];
+  const figures = m.boundaryFigures ?? [];
   return html`<fieldset class="what-if-explorations">
 <legend>Over seeds and values (optional)</legend>
 ${field(SEEDS_FIELD, 'what-if-seeds', 'Runs with different seeds', `Draws the 10th to 90th percentile of that many runs around the run as it happened, and how often the failure criterion is met; 2 to ${PAGE_MAX_SEEDS}.`, m.form.seeds === null ? '' : String(m.form.seeds), 'number')}
@@ -92,6 +93,18 @@ ${field(SWEEP_FIELD, 'what-if-sweep', 'Sweep one parameter', `parameter:from:to:
 ${field(SWEEP2_FIELD, 'what-if-sweep2', 'Second parameter of the sweep (a grid)', `parameter:from:to:count, another parameter than the first; the page then shows a table of the failure criterion over both, at most ${PAGE_MAX_GRID_RUNS} runs in all.`, m.form.sweep2 ? `${m.form.sweep2.parameter}:${m.form.sweep2.from}:${m.form.sweep2.to}:${m.form.sweep2.count}` : '', 'text')}
 ${field(BOUNDARY_FIELD, 'what-if-boundary', 'Find where the failure flips', `parameter:from:to, e.g. ${example ? `${example.name}:${example.min}:${example.max}` : 'name:1:10'}; bisection on the failure criterion or the check chosen below, at most 40 runs.`, m.form.boundary ? `${m.form.boundary.parameter}:${m.form.boundary.from}:${m.form.boundary.to}` : '', 'text')}
 ${boundaryCheckFieldView(m)}
+${
+  figures.length > 0
+    ? field(
+        BOUNDARY_FIGURE_FIELD,
+        'what-if-boundary-figure',
+        'Or search on a figure crossing a value',
+        `figure:above:value or figure:below:value, e.g. ${figures[0]!.name}:above:100, in the figure’s unit (a share as 0.05 for 5 %): the search above then bisects on that figure of the run as it happened. The figures are ${figures.map((f) => `${f.name} (${f.label}, ${f.unit})`).join(', ')}.`,
+        m.form.boundary?.figure ? `${m.form.boundary.figure.name}:${m.form.boundary.figure.op}:${m.form.boundary.figure.value}` : '',
+        'text',
+      )
+    : ''
+}
 </fieldset>`;
 }
 

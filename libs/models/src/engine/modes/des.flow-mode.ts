@@ -128,6 +128,10 @@ export class DesFlowMode implements FlowMode {
     return v.isAbandoned() ? m : 0;
   }
 
+  abandonedAbove(): number {
+    return 0;
+  }
+
   answerCaller(v: Visit, m: number): void {
     (v.parent as Attempt).childResult(m, v.status);
   }

@@ -62,8 +62,14 @@ export interface FlowMode {
   startCall(rt: FlowSimulation, v: Visit, edge: EdgeRt, work: number): void;
   /** Before a call of a station that stops abandoned work: the part still awaited, or null. */
   stopAbandoned(st: Station, v: Visit): Visit | null;
-  /** Mass of `v` (of `m`) whose caller no longer waits. */
+  /** Mass of `v` (of `m`) whose caller no longer waits (fluid: not answered to it). */
   abandonedMass(v: Visit, m: number): number;
+  /**
+   * Of `m` of `v` that its caller still awaits, the mass some caller further up the chain no
+   * longer waits for: answered all the same, but not goodput (DES: 0, `abandonedMass` already
+   * looks up the whole chain).
+   */
+  abandonedAbove(v: Visit, m: number): number;
   /** A completed visit answers its caller; `abandoned` of its mass is awaited by nobody. */
   answerCaller(v: Visit, m: number, abandoned: number): void;
   /** A visit turned away or dropped answers its caller with `status`. */

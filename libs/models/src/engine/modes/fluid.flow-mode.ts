@@ -198,17 +198,26 @@ export class FluidFlowMode implements FlowMode {
 
   stopAbandoned(st: Station, v: Visit): Visit | null {
     // The share nobody awaits stops here instead of making its calls.
-    const gone = (v.parent as Port).claimOrphaned(v.mass);
+    const gone = (v.parent as Port).claimOrphaned(v.mass, v.arrivedAt);
     if (gone >= v.mass - EPS) {
       st.respond(v, true);
       return null;
     }
     if (gone > EPS) st.respond(v.splitOff(gone), true);
+    // A caller further up gave up: its caller still waits, so it answers now, without the calls.
+    if (this.abandonedAbove(v, v.mass) > 0) {
+      st.respond(v);
+      return null;
+    }
     return v;
   }
 
   abandonedMass(v: Visit, m: number): number {
-    return (v.parent as Port).claimOrphaned(m);
+    return (v.parent as Port).claimOrphaned(m, v.arrivedAt);
+  }
+
+  abandonedAbove(v: Visit, m: number): number {
+    return v.station.rt.kernel.now >= v.giveUpAbove() - 1e-9 ? m : 0;
   }
 
   answerCaller(v: Visit, m: number, abandoned: number): void {
@@ -217,7 +226,7 @@ export class FluidFlowMode implements FlowMode {
 
   answer(v: Visit, m: number, status: number): void {
     const port = v.parent as Port;
-    const live = m - port.claimOrphaned(m);
+    const live = m - port.claimOrphaned(m, v.arrivedAt);
     if (live > EPS) port.childResult(live, status, v);
   }
 
