@@ -83,6 +83,32 @@ describe('list pages', () => {
       expect(listedIncidents(res.text)).toEqual(expected);
     });
 
+    it('lists a search by best match unless another order is chosen, and offers best match only for a search', async () => {
+      // A query whose relevance order differs from the newest-first order, found among a few words of the seeds.
+      type L = { incidents: { nodes: { slug: string }[] } };
+      let chosen: { q: string; relevance: string[]; newest: string[] } | undefined;
+      for (const q of ['cache', 'retry', 'timeout', 'session', 'queue', 'load']) {
+        const relevance = (await t.gql<L>(`query($q: String!) { incidents(first: 20, filter: { text: $q }) { nodes { slug } } }`, { q })).data.incidents.nodes.map((n) => n.slug);
+        const newest = (await t.gql<L>(`query($q: String!) { incidents(first: 20, orderBy: STARTED_AT_DESC, filter: { text: $q }) { nodes { slug } } }`, { q })).data.incidents.nodes.map((n) => n.slug);
+        if (relevance.length > 1 && relevance.join() !== newest.join()) {
+          chosen = { q, relevance, newest };
+          break;
+        }
+      }
+      expect(chosen).toBeDefined();
+      const { q, relevance, newest } = chosen!;
+      const searched = (await get(`/incidents?q=${q}`)).text;
+      expect(listedIncidents(searched)).toEqual(relevance);
+      expect(searched).toMatch(/<option value="relevance" selected>Best match<\/option>/);
+      expect(listedIncidents((await get(`/incidents?q=${q}&order=newest`)).text)).toEqual(newest);
+      // Without words, best match is neither offered nor refused: the list is newest first.
+      const plain = await get('/incidents?order=relevance');
+      expect(plain.status).toBe(200);
+      expect(plain.text).not.toContain('value="relevance"');
+      expect(textOf(plain.text)).not.toContain('Choose one of the listed orders');
+      expect(listedIncidents(plain.text)).toEqual(listedIncidents((await get('/incidents')).text));
+    });
+
     it('counts a plain filter\'s results by every facet, each value a link that narrows the list', async () => {
       const res = await get('/incidents?pattern=retry-amplification');
       expect(listedIncidents(res.text)).toEqual(['slack-cache-metastability-2022', 'changeprop-feedback-loop-2016']);

@@ -40,12 +40,18 @@ function pageSize(query: Query, errors: FieldError[]): number {
 }
 
 export const INCIDENT_LIST_ORDERS = {
+  relevance: { order: 'RELEVANCE', label: 'Best match' },
   newest: { order: 'STARTED_AT_DESC', label: 'Newest first' },
   oldest: { order: 'STARTED_AT_ASC', label: 'Oldest first' },
   title: { order: 'TITLE_ASC', label: 'Title A–Z' },
   updated: { order: 'UPDATED_AT_DESC', label: 'Recently updated' },
 } as const satisfies Record<string, { order: IncidentOrder; label: string }>;
 export type IncidentListOrder = keyof typeof INCIDENT_LIST_ORDERS;
+
+/** The list's order when none is chosen: best match for a search, newest first otherwise. */
+export function defaultIncidentOrder(q: string): IncidentListOrder {
+  return q ? 'relevance' : 'newest';
+}
 
 /** The list form as the reader filled it in, echoed back into the fields. */
 export interface IncidentListForm {
@@ -102,9 +108,12 @@ export function parseIncidentListQuery(query: Query): ParsedIncidentList {
       startedBefore = new Date(Date.UTC(y + 1, 0, 1));
     }
   }
-  const orderRaw = one(query, 'order') || 'newest';
+  // A search lists its best matches first unless another order is chosen; without words to
+  // match, "best match" means nothing and the list is newest first (the form then offers no
+  // best-match choice, see the view), so a cleared search box never leaves a refused order.
+  const orderRaw = one(query, 'order') || defaultIncidentOrder(q);
   let order: IncidentListOrder = 'newest';
-  if (orderRaw in INCIDENT_LIST_ORDERS) order = orderRaw as IncidentListOrder;
+  if (orderRaw in INCIDENT_LIST_ORDERS) order = orderRaw === 'relevance' && !q ? 'newest' : (orderRaw as IncidentListOrder);
   else errors.push({ field: 'order', message: 'Choose one of the listed orders.' });
   const first = pageSize(query, errors);
   const after = one(query, 'after');

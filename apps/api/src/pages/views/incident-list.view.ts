@@ -1,7 +1,7 @@
 import { ACTIONABLE_STATUSES, type ActionableStatus } from '@hindsight/domain';
 import type { DidYouMean, Facet, FacetValue, IncidentRecord, PatternRecord, PatternWithCount, SearchField, SearchHighlight } from '@hindsight/incidents';
 import { formatInstant, html, truncateWords, type SafeHtml } from '@hindsight/web';
-import { INCIDENT_LIST_ORDERS, withQuery, type FieldError, type IncidentListForm } from '../list-query.parser';
+import { defaultIncidentOrder, INCIDENT_LIST_ORDERS, withQuery, type FieldError, type IncidentListForm } from '../list-query.parser';
 import { formErrorsView, selectField, textField } from './form-fields.view';
 import { layoutView } from './layout.view';
 import { NOT_STATED, STATUS_LABELS } from './labels';
@@ -152,7 +152,7 @@ export function incidentListView(m: IncidentListModel): SafeHtml {
     tag: f.tag,
     nearmiss: f.nearMiss,
     followups: f.followups,
-    order: f.order === 'newest' ? null : f.order,
+    order: f.order === defaultIncidentOrder(f.q) ? null : f.order,
     first: f.first === 20 ? null : f.first,
   };
   const filtered = f.q || f.pattern.length > 0 || f.organization || f.component || f.year || f.severity || f.tag || f.nearMiss || f.followups;
@@ -168,7 +168,7 @@ ${selectField({ name: 'severity', label: 'Severity', value: f.severity, errors: 
 ${textField({ name: 'tag', label: 'Tag', value: f.tag, errors: m.errors })}
 ${selectField({ name: 'nearmiss', label: 'Near miss', value: f.nearMiss, errors: m.errors, choices: [{ value: '', label: 'Near misses and incidents' }, { value: 'yes', label: 'Near misses only' }, { value: 'no', label: 'Incidents that affected someone' }] })}
 ${selectField({ name: 'followups', label: 'Follow-ups', value: f.followups, errors: m.errors, choices: [{ value: '', label: 'Any follow-ups' }, ...ACTIONABLE_STATUSES.map((s) => ({ value: s, label: FOLLOWUP_FILTER_LABELS[s] }))] })}
-${selectField({ name: 'order', label: 'Order', value: f.order, errors: m.errors, choices: Object.entries(INCIDENT_LIST_ORDERS).map(([value, o]) => ({ value, label: o.label })) })}
+${selectField({ name: 'order', label: 'Order', value: f.order, errors: m.errors, choices: Object.entries(INCIDENT_LIST_ORDERS).filter(([value]) => value !== 'relevance' || f.q !== '').map(([value, o]) => ({ value, label: o.label })) })}
 <div class="form-actions"><button type="submit">Apply</button>${filtered ? html` <a href="/incidents">Clear filters</a>` : ''}</div>
 </form>`;
   const results = m.page
