@@ -1,5 +1,6 @@
 import type { ModelSpec } from '../spec/model-spec.types';
 import {
+  answeredInLastStepSpec,
   cacheRefillSpec,
   capacityRestoreSpec,
   feedbackLoopSpec,
@@ -102,6 +103,21 @@ describe('DES and fluid modes agree where both apply', () => {
     expect(close(fluid.success, des.success, 0.05)).toBe(true);
     // The slow callee still serves its 30 %: work nobody waits for.
     expect(close(fluid['slow-served'], des['slow-served'], 0.05)).toBe(true);
+  });
+
+  it('answers that come in the last step before the caller\'s timeout reach it, whatever debt is owed', () => {
+    // 70 % answered in 0.95 s, 30 % after about 5 s, a 1 s timeout: 30 % time out. The fast
+    // answers are older than the timeout less a step: while the slow share's debt is owed they
+    // could repay it, but their callers still wait.
+    const spec = answeredInLastStepSpec();
+    const des = figures(spec, 'des', 12);
+    expect(close(des['timed-out'], 0.3, 0.05)).toBe(true);
+    expect(close(des.success, 70, 0.05)).toBe(true);
+    for (const step of [0.1, 0.05, 0.5]) {
+      const fluid = figures(spec, 'fluid', 12, step);
+      expect([step, close(fluid['timed-out'], des['timed-out'], 0.05)]).toEqual([step, true]);
+      expect([step, close(fluid.success, des.success, 0.05)]).toEqual([step, true]);
+    }
   });
 
   it('answers that come after every caller gave up reach none of the callers still waiting', () => {
