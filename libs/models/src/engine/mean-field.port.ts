@@ -210,7 +210,9 @@ export class Port {
   private addDebt(mass: number, minAge: number, sentBy: number): void {
     this.orphan += mass;
     const last = this.debts.length > 0 ? this.debts[this.debts.length - 1] : null;
-    if (last !== null && last.minAge === minAge && last.sentBy === sentBy) last.mass += mass;
+    // Ages computed from different deadlines of one timeout differ in their last bits: within
+    // a billionth of the timeout (`minAge` + a step) they are the same age.
+    if (last !== null && Math.abs(last.minAge - minAge) <= 1e-9 * (minAge + this.rt.step) && last.sentBy === sentBy) last.mass += mass;
     else this.debts.push(new OrphanDebt(mass, minAge, sentBy));
   }
 
