@@ -199,6 +199,27 @@ export function answeredInLastStepSpec(): ModelSpec {
 }
 
 /**
+ * A caller that calls a 5 s callee with probability `p`, then always a fast one, behind a
+ * source timeout of 1 s. In DES the share `p` times out. In fluid the slow share, back from
+ * its call, joins the fast cohort of the later step in the second call and answers the source
+ * as one cohort of their mean age (a known gap, libs/models/README.md).
+ */
+export function sharedCohortSpec(p: number): ModelSpec {
+  return specWith({
+    horizon: 120,
+    points: 120,
+    engine: { mode: 'des', fluidStep: 0.1 },
+    stations: [
+      { key: 'api', slots: null, service: 0.01, calls: [{ to: 'slow', probability: p }, { to: 'tail' }] },
+      { key: 'slow', slots: null, service: 5 },
+      { key: 'tail', slots: null, service: 0.01 },
+    ],
+    sources: [{ key: 'load', kind: 'open', target: 'api', rate: 100, policy: { timeout: 1 } }],
+    figures: [{ name: 'timed-out', label: 'Share timed out', unit: 'ratio', measure: { metric: 'load.timeoutRatio', stat: 'mean', from: 20 } }],
+  });
+}
+
+/**
  * A callee whose full queue (400 requests at 100/s: 4 s) is longer than the caller's 2 s
  * timeout, offered 150/s with two retries: every answer comes after its caller gave up, so
  * nothing succeeds, and each late answer belongs to a caller that timed out, not to a younger
