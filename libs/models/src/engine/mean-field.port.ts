@@ -131,7 +131,8 @@ export class RetryBucket {
  * callers that sent at the same time first, so each caller's timeout still sees the right
  * latency. Mass whose caller timed out becomes an orphan debt, repaid by later answers old
  * enough to be that mass (they count as work nobody waited for); younger answers, sent after
- * it or answered within the timeout, still reach their callers.
+ * it or answered within the timeout, still reach their callers, and so do answers in the last
+ * step before their callers' deadline.
  */
 export class Port {
   /** Tells a port from a DES attempt where a visit's `parent` may be either. */
