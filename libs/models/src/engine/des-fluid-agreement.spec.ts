@@ -1,6 +1,7 @@
 import type { ModelSpec } from '../spec/model-spec.types';
 import {
   abandonedDownChainSpec,
+  answeredInLastStepSpec,
   cacheRefillSpec,
   capacityRestoreSpec,
   feedbackLoopSpec,
@@ -11,6 +12,7 @@ import {
   replicatedCallerSpec,
   saturatedDeadlineSpec,
   saturatedRateSpec,
+  sharedCohortSpec,
 } from '../testing/agreement.fixtures';
 import { loadModelSpec } from '../cli/model-cli';
 import { runModel } from './model.engine';
@@ -106,6 +108,35 @@ describe('DES and fluid modes agree where both apply', () => {
     expect(close(fluid['slow-served'], des['slow-served'], 0.05)).toBe(true);
   });
 
+  it('answers that come in the last step before the caller\'s timeout reach it, whatever debt is owed', () => {
+    // 70 % answered in 0.95 s, 30 % after about 5 s, a 1 s timeout: 30 % time out. The fast
+    // answers are older than the timeout less a step: while the slow share's debt is owed they
+    // could repay it, but their callers still wait.
+    const spec = answeredInLastStepSpec();
+    const des = figures(spec, 'des', 12);
+    expect(close(des['timed-out'], 0.3, 0.05)).toBe(true);
+    expect(close(des.success, 70, 0.05)).toBe(true);
+    for (const step of [0.1, 0.05, 0.5]) {
+      const fluid = figures(spec, 'fluid', 12, step);
+      expect([step, close(fluid['timed-out'], des['timed-out'], 0.05)]).toEqual([step, true]);
+      expect([step, close(fluid.success, des.success, 0.05)]).toEqual([step, true]);
+    }
+  });
+
+  it('known gap: slow answers merged with fast ones of a later call are lost all together or not at all', () => {
+    // The figures libs/models/README.md gives (fluid approximations): when this fails the gap
+    // has moved, say so there.
+    for (const [p, lost] of [
+      [0.1, 0],
+      [0.3, 1],
+    ]) {
+      const spec = sharedCohortSpec(p);
+      const des = figures(spec, 'des', 13);
+      expect([p, close(des['timed-out'], p, 0.05)]).toEqual([p, true]);
+      for (const step of [0.1, 0.05]) expect([p, step, figures(spec, 'fluid', 13, step)['timed-out']]).toEqual([p, step, lost]);
+    }
+  });
+
   it('answers that come after every caller gave up reach none of the callers still waiting', () => {
     const spec = queuedPastTimeoutSpec();
     const des = figures(spec, 'des', 9);
@@ -154,9 +185,9 @@ describe('DES and fluid modes agree where both apply', () => {
       expect([step, close(fluid.queue, des.queue, 0.05)]).toEqual([step, true]);
       inTime[step] = Math.round(fluid.success * 10) / 10;
     }
-    // The figures the README gives: all of it at the default step, none at a tenth of it.
+    // The figures the README gives: all of it at the default step, none at half of it or less.
     // When this fails the gap has moved: say so there.
-    expect(inTime).toEqual({ 0.1: 100, 0.05: 100, 0.025: 12.5, 0.01: 0 });
+    expect(inTime).toEqual({ 0.1: 100, 0.05: 0, 0.025: 0, 0.01: 0 });
   });
 });
 

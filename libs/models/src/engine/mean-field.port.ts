@@ -131,7 +131,8 @@ export class RetryBucket {
  * callers that sent at the same time first, so each caller's timeout still sees the right
  * latency. Mass whose caller timed out becomes an orphan debt, repaid by later answers old
  * enough to be that mass (they count as work nobody waited for); younger answers, sent after
- * it or answered within the timeout, still reach their callers.
+ * it or answered within the timeout, still reach their callers, and so do answers in the last
+ * step before their callers' deadline.
  */
 export class Port {
   /** Tells a port from a DES attempt where a visit's `parent` may be either. */
@@ -182,6 +183,11 @@ export class Port {
    */
   claimOrphaned(m: number, sentAt: number): number {
     if (this.orphan <= EPS) return 0;
+    // Callers that sent in the same step and still wait are answered first: in the last step
+    // before their deadline an answer old enough to repay a debt may still be theirs.
+    const live = this.liveOutstanding(sentAt);
+    if (live >= m) return 0;
+    m -= live;
     const age = this.rt.kernel.now - sentAt;
     const debts = this.debts;
     let claimed = 0;
@@ -205,7 +211,9 @@ export class Port {
   private addDebt(mass: number, minAge: number, sentBy: number): void {
     this.orphan += mass;
     const last = this.debts.length > 0 ? this.debts[this.debts.length - 1] : null;
-    if (last !== null && last.minAge === minAge && last.sentBy === sentBy) last.mass += mass;
+    // Ages computed from different deadlines of one timeout differ in their last bits: within
+    // a billionth of the timeout (`minAge` + a step) they are the same age.
+    if (last !== null && Math.abs(last.minAge - minAge) <= 1e-9 * (minAge + this.rt.step) && last.sentBy === sentBy) last.mass += mass;
     else this.debts.push(new OrphanDebt(mass, minAge, sentBy));
   }
 
@@ -296,10 +304,23 @@ export class Port {
     if (x <= EPS) return;
     this.depth++;
     const waits = this.waits;
-    const n = waits.length;
-    const sentAt = child.arrivedAt;
+    const i0 = this.lastSentBy(child.arrivedAt);
+    // Callers that sent at the same time first, then older ones, then younger ones. Matching
+    // can re-enter this port (a rejected resend answers at once); the array is only
+    // compacted by the outermost call, so indices stay valid meanwhile.
+    const outer = this.beginBatch();
+    for (let i = i0; i >= this.head && x > EPS; i--) x = this.offer(waits[i], x, status);
+    for (let i = i0 + 1; i < waits.length && x > EPS; i++) x = this.offer(waits[i], x, status);
+    this.depth--;
+    this.compact();
+    if (outer) this.endBatch();
+  }
+
+  /** Index of the newest wait sent no later than `sentAt` (the oldest one when none is). */
+  private lastSentBy(sentAt: number): number {
+    const waits = this.waits;
     let lo = this.head;
-    let hi = n - 1;
+    let hi = waits.length - 1;
     let i0 = this.head;
     while (lo <= hi) {
       const mid = (lo + hi) >> 1;
@@ -310,15 +331,29 @@ export class Port {
         hi = mid - 1;
       }
     }
-    // Callers that sent at the same time first, then older ones, then younger ones. Matching
-    // can re-enter this port (a rejected resend answers at once); the array is only
-    // compacted by the outermost call, so indices stay valid meanwhile.
-    const outer = this.beginBatch();
-    for (let i = i0; i >= this.head && x > EPS; i--) x = this.offer(waits[i], x, status);
-    for (let i = i0 + 1; i < waits.length && x > EPS; i++) x = this.offer(waits[i], x, status);
-    this.depth--;
-    this.compact();
-    if (outer) this.endBatch();
+    return i0;
+  }
+
+  /**
+   * Mass still awaited by the callers that sent in the step of `sentAt` and have not reached
+   * their deadline (child units).
+   */
+  private liveOutstanding(sentAt: number): number {
+    const waits = this.waits;
+    const step = this.rt.step;
+    const now = this.rt.kernel.now;
+    const k = Math.floor(sentAt / step);
+    const i0 = this.lastSentBy(sentAt);
+    let live = 0;
+    for (let i = i0; i >= this.head && i < waits.length && Math.floor(waits[i].sentAt / step) === k; i--) {
+      const w = waits[i];
+      if (!w.dead && w.deadline > now + 1e-9) live += w.outstanding;
+    }
+    for (let i = i0 + 1; i < waits.length && Math.floor(waits[i].sentAt / step) === k; i++) {
+      const w = waits[i];
+      if (!w.dead && w.deadline > now + 1e-9) live += w.outstanding;
+    }
+    return live;
   }
 
   private beginBatch(): boolean {
