@@ -130,12 +130,15 @@ describe('ensembles and sweeps on the model panel', () => {
       expect(input.attrs['aria-invalid']).toBe('true');
       return textOf(panel);
     };
-    expect(await refusal('boundary=keepAliveSeconds:5:15&boundary-figure=nope:above:1')).toContain(
-      'This model has no figure named “nope”; the figures are peak-sessions, stackegg-demand, worst-page-success.',
+    // The engine's refusals (the same words as over GraphQL and in the CLI), made before anything
+    // runs: a what-if value beside the bad figure is not run either.
+    expect(await refusal('boundary=keepAliveSeconds:5:15&boundary-figure=nope:above:1&p.keepAliveSeconds=7')).toContain(
+      'Unknown figure "nope" (known: peak-sessions, stackegg-demand, worst-page-success).',
     );
     expect(await refusal('boundary=keepAliveSeconds:5:15&boundary-figure=stackegg-demand%3E40000')).toContain('Write figure:above:value or figure:below:value, e.g. peak-sessions:above:100;');
+    expect(await refusal('boundary=keepAliveSeconds:5:15&boundary-figure=stackegg-demand:above:1e400')).toContain('The value in “stackegg-demand:above:1e400” is not a finite number.');
     expect(await refusal('boundary=keepAliveSeconds:5:15&boundary-figure=stackegg-demand:above:40000&boundary-check=sessions-pinned-at-cap')).toContain(
-      'Search on the check chosen above or on a figure, not both: clear one of them.',
+      'Search on a check or on a figure, not both.',
     );
     expect(await refusal('boundary-figure=stackegg-demand:above:40000')).toContain('Give the parameter to search too: the figure says what the search above bisects on.');
     expect(await prisma.modelRun.count()).toBe(before);
