@@ -119,6 +119,16 @@ describe('ensembles and sweeps on the model panel', () => {
     expect(input.attrs.id).toBe('what-if-boundary-figure');
     expect(input.attrs.value).toBe('stackegg-demand:above:40000');
     expect(input.attrs['data-default']).toBe('');
+    // The value searched for is a dashed line across the chart, named in the legend.
+    expect(panel).toMatch(/<g class="sweep-reference"><line [^>]*stroke-dasharray="4 3"><title>above 40,000 sessions: the value searched for<\/title>/);
+    expect(text).toContain('- - above 40,000 sessions: the value searched for');
+  });
+
+  it('gives an example figure target that fits the model’s first figure', async () => {
+    const hint = async (slug: string) => textOf(sectionById((await get(`/incidents/${slug}`)).text, 'model')).match(/figure:above:value or figure:below:value, e\.g\. (\S+),/)?.[1];
+    // Slack's first figure is a ratio (a share), StackEgg's a count of sessions.
+    expect(await hint(SLACK)).toBe('worst-hit-ratio:above:0.5');
+    expect(await hint(STACKEGG)).toBe('peak-sessions:above:100');
   });
 
   it('refuses an unknown or malformed figure, a figure with a check, or a figure without a search, next to the field, and runs nothing', async () => {

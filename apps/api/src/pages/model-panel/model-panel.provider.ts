@@ -269,6 +269,7 @@ export class ModelPanel implements IncidentModelPanel {
         figureLabel: figure.label,
         figureUnit: figure.unit,
         points: r.probes.map((p) => ({ x: p.value, y: p.figureValue, failureMet: p.failureMet })),
+        reference: { value: figure.value, label: `${figure.op} ${formatQuantity(figure.value, figure.unit)}: the value searched for` },
       };
     }
     return {
