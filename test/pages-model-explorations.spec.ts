@@ -154,6 +154,14 @@ describe('ensembles and sweeps on the model panel', () => {
     expect(await prisma.modelRun.count()).toBe(before);
   });
 
+  it('shows a refused search field again as the reader typed it, to be corrected rather than retyped', async () => {
+    const panel = sectionById((await get(`/incidents/${STACKEGG}?boundary=keepAliveSeconds:5:500&boundary-figure=stackegg-demand%3E40000`)).text, 'model');
+    const input = (name: string) => elements(panel).find((e) => e.tag === 'input' && e.attrs.name === name)!;
+    expect(input('boundary').attrs).toMatchObject({ 'aria-invalid': 'true', value: 'keepAliveSeconds:5:500' });
+    expect(input('boundary-figure').attrs).toMatchObject({ 'aria-invalid': 'true', value: 'stackegg-demand>40000' });
+    expect(panel).toContain('value="stackegg-demand&gt;40000"');
+  });
+
   it('refuses a sweep or an ensemble beyond what a page may ask, next to the field, and runs nothing', async () => {
     const before = await prisma.modelRun.count();
     const res = await get(`/incidents/${STACKEGG}?sweep=keepAliveSeconds:1:15:50&seeds=500`);

@@ -17,6 +17,7 @@ describe('parseWhatIfForm', () => {
       sweep: null,
       sweep2: null,
       boundary: null,
+      texts: {},
     });
   });
 

@@ -52,6 +52,8 @@ export interface WhatIfForm {
   sweep2: { parameter: string; from: number; to: number; count: number } | null;
   /** The boundary search asked for; null for none. */
   boundary: { parameter: string; from: number; to: number; check: string | null; figure: BoundaryFigure | null } | null;
+  /** The text of each exploration field sent (seeds, sweeps, boundary, its figure), shown again as typed when that field is refused. */
+  texts: Record<string, string>;
 }
 
 export const parameterField = (name: string): string => `${PARAMETER_PREFIX}${name}`;
@@ -134,7 +136,9 @@ export function parseWhatIfForm(
   const sweep = parseSweep(fields[SWEEP_FIELD], parameters, errors);
   const sweep2 = parseSweep2(fields[SWEEP2_FIELD], sweep, fields[SWEEP_FIELD], parameters, errors);
   const boundary = parseBoundary(fields, parameters, checkNames, figures, errors);
-  return { values, overrides, scenario, errors, seeds, sweep, sweep2, boundary };
+  const texts: Record<string, string> = {};
+  for (const name of [SEEDS_FIELD, SWEEP_FIELD, SWEEP2_FIELD, BOUNDARY_FIELD, BOUNDARY_FIGURE_FIELD]) if (fields[name] !== undefined) texts[name] = fields[name]!.trim();
+  return { values, overrides, scenario, errors, seeds, sweep, sweep2, boundary, texts };
 }
 
 function parseSeeds(raw: string | undefined, errors: WhatIfFieldError[]): number | null {

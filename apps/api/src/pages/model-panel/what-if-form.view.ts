@@ -77,9 +77,11 @@ ${error ? html`<p class="field-error" id="${id}-error">${error.message}</p>` : '
 function explorationFieldsView(m: ModelPanelModel): SafeHtml {
   const field = (name: string, id: string, label: string, hint: string, value: string, type: string) => {
     const error = m.form.errors.find((e) => e.field === name);
+    // A refused field shows the reader's own text again, to be corrected rather than retyped.
+    const shown = error ? (m.form.texts[name] ?? value) : value;
     return html`<div class="field${error ? ' field-invalid' : ''}">
 <label for="${id}">${label}</label>
-<input id="${id}" name="${name}" type="${type}" value="${value}" data-default="" aria-describedby="${id}-hint${error ? ` ${id}-error` : ''}"${error ? html` aria-invalid="true"` : ''}>
+<input id="${id}" name="${name}" type="${type}" value="${shown}" data-default="" aria-describedby="${id}-hint${error ? ` ${id}-error` : ''}"${error ? html` aria-invalid="true"` : ''}>
 <p class="field-hint" id="${id}-hint">${hint}</p>
 ${error ? html`<p class="field-error" id="${id}-error">${error.message}</p>` : ''}
 </div>`;
