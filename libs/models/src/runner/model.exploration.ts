@@ -395,10 +395,11 @@ export interface BoundaryTarget {
 /**
  * The target of a boundary search, checked against the model: a check evaluated on the scenario
  * searched, or a declared figure with "above" or "below" and a finite value, not both; neither
- * is the failure criterion. Each is checked on its own first, in that order, then the two together. This is the one check of a search's target: findBoundary, GraphQL
- * and the page all refuse with its `issue`, whose `path` names the option (`boundary.check`,
- * `boundary.figure`, `boundary.figure.name`, `boundary.figure.op`, `boundary.figure.value`).
- * Whether the model states a failure criterion is findBoundary's to check.
+ * is the failure criterion. Each is checked on its own first, in that order, then the two
+ * together. This is the one check of a search's target: findBoundary, GraphQL and the page all
+ * refuse with its `issue`, whose `path` names the option (`boundary.check`, `boundary.figure`,
+ * `boundary.figure.name`, `boundary.figure.op`, `boundary.figure.value`). Whether the model
+ * states a failure criterion is findBoundary's to check.
  */
 export function boundaryTarget(
   spec: ModelSpec,
