@@ -140,12 +140,19 @@ describe('ensembles, sweeps and boundaries over GraphQL', () => {
     expect(plain.data.findModelBoundary.boundary).toMatchObject({ target: 'FAILURE', figure: null });
     expect(plain.data.findModelBoundary.boundary.probes.every((p) => p.figureValue === null)).toBe(true);
 
+    // The engine's refusals, by the input's field names, in the engine's order: the same bad
+    // input gets the same error as in the CLI.
     const unknown = await t.gql(query, { input: { ...input, figure: { ...input.figure, name: 'nope' } } });
     expect(unknown.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'input.figure.name' });
-    expect(unknown.errors?.[0]?.message).toContain('unknown figure "nope"; this model has peak-sessions, stackegg-demand, worst-page-success');
+    expect(unknown.errors?.[0]?.message).toBe('input.figure.name: unknown figure "nope" (known: peak-sessions, stackegg-demand, worst-page-success)');
     const both = await t.gql(query, { input: { ...input, check: 'sessions-pinned-at-cap' } });
     expect(both.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'input.figure' });
-    expect(both.errors?.[0]?.message).toContain('search on a check or on a figure, not both');
+    expect(both.errors?.[0]?.message).toBe('input.figure: search on a check or on a figure, not both');
+    const unknownBoth = await t.gql(query, { input: { ...input, check: 'sessions-pinned-at-cap', figure: { ...input.figure, name: 'nope' } } });
+    expect(unknownBoth.errors?.[0]?.message).toBe('input.figure.name: unknown figure "nope" (known: peak-sessions, stackegg-demand, worst-page-success)');
+    const unknownCheck = await t.gql(query, { input: { ...input, figure: null, check: 'nope' } });
+    expect(unknownCheck.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'input.check' });
+    expect(unknownCheck.errors?.[0]?.message).toContain('input.check: unknown check "nope" (known: ');
     const badOp = await t.gql(query, { input: { ...input, figure: { ...input.figure, op: 'OVER' } } });
     expect(badOp.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'input.figure.op' });
   });

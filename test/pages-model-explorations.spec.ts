@@ -119,6 +119,16 @@ describe('ensembles and sweeps on the model panel', () => {
     expect(input.attrs.id).toBe('what-if-boundary-figure');
     expect(input.attrs.value).toBe('stackegg-demand:above:40000');
     expect(input.attrs['data-default']).toBe('');
+    // The value searched for is a dashed line across the chart, named in the legend.
+    expect(panel).toMatch(/<g class="sweep-reference"><line [^>]*stroke-dasharray="4 3"><title>above 40,000 sessions: the value searched for<\/title>/);
+    expect(text).toContain('- - above 40,000 sessions: the value searched for');
+  });
+
+  it('gives an example figure target that fits the model’s first figure', async () => {
+    const hint = async (slug: string) => textOf(sectionById((await get(`/incidents/${slug}`)).text, 'model')).match(/figure:above:value or figure:below:value, e\.g\. (\S+),/)?.[1];
+    // Slack's first figure is a ratio (a share), StackEgg's a count of sessions.
+    expect(await hint(SLACK)).toBe('worst-hit-ratio:above:0.5');
+    expect(await hint(STACKEGG)).toBe('peak-sessions:above:100');
   });
 
   it('refuses an unknown or malformed figure, a figure with a check, or a figure without a search, next to the field, and runs nothing', async () => {
@@ -130,15 +140,26 @@ describe('ensembles and sweeps on the model panel', () => {
       expect(input.attrs['aria-invalid']).toBe('true');
       return textOf(panel);
     };
-    expect(await refusal('boundary=keepAliveSeconds:5:15&boundary-figure=nope:above:1')).toContain(
-      'This model has no figure named “nope”; the figures are peak-sessions, stackegg-demand, worst-page-success.',
+    // The engine's refusals (the same words as over GraphQL and in the CLI), made before anything
+    // runs: a what-if value beside the bad figure is not run either.
+    expect(await refusal('boundary=keepAliveSeconds:5:15&boundary-figure=nope:above:1&p.keepAliveSeconds=7')).toContain(
+      'Unknown figure "nope" (known: peak-sessions, stackegg-demand, worst-page-success).',
     );
     expect(await refusal('boundary=keepAliveSeconds:5:15&boundary-figure=stackegg-demand%3E40000')).toContain('Write figure:above:value or figure:below:value, e.g. peak-sessions:above:100;');
+    expect(await refusal('boundary=keepAliveSeconds:5:15&boundary-figure=stackegg-demand:above:1e400')).toContain('The value in “stackegg-demand:above:1e400” is not a finite number.');
     expect(await refusal('boundary=keepAliveSeconds:5:15&boundary-figure=stackegg-demand:above:40000&boundary-check=sessions-pinned-at-cap')).toContain(
-      'Search on the check chosen above or on a figure, not both: clear one of them.',
+      'Search on a check or on a figure, not both.',
     );
     expect(await refusal('boundary-figure=stackegg-demand:above:40000')).toContain('Give the parameter to search too: the figure says what the search above bisects on.');
     expect(await prisma.modelRun.count()).toBe(before);
+  });
+
+  it('shows a refused search field again as the reader typed it, to be corrected rather than retyped', async () => {
+    const panel = sectionById((await get(`/incidents/${STACKEGG}?boundary=keepAliveSeconds:5:500&boundary-figure=stackegg-demand%3E40000`)).text, 'model');
+    const input = (name: string) => elements(panel).find((e) => e.tag === 'input' && e.attrs.name === name)!;
+    expect(input('boundary').attrs).toMatchObject({ 'aria-invalid': 'true', value: 'keepAliveSeconds:5:500' });
+    expect(input('boundary-figure').attrs).toMatchObject({ 'aria-invalid': 'true', value: 'stackegg-demand>40000' });
+    expect(panel).toContain('value="stackegg-demand&gt;40000"');
   });
 
   it('refuses a sweep or an ensemble beyond what a page may ask, next to the field, and runs nothing', async () => {

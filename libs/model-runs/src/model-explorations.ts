@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { PrismaService } from '@hindsight/db';
 import { AppError } from '@hindsight/domain';
 import {
+  boundaryTarget,
   findBoundary,
   resolveParameters,
   ModelRunError,
@@ -77,22 +78,12 @@ export class ModelExplorations {
     request: ExplorationRequest & { parameter: string; from: number; to: number; tolerance?: number | null; check?: string | null; figure?: BoundaryFigure | null },
     client?: string | null,
   ): Promise<Exploration<ModelBoundaryResult>> {
-    if (request.check != null) {
+    if (request.check != null || request.figure != null) {
+      // The engine's check of the target, before the scenario's: its `boundary.check` and
+      // `boundary.figure…` paths are this input's `check` and `figure…` fields.
       const model = await this.modelOf(request.incidentSlug);
-      const check = (model.spec.model.checks ?? []).find((c) => c.name === request.check);
-      if (!check) throw AppError.badField('input.check', `unknown check "${request.check}"; this model has ${(model.spec.model.checks ?? []).map((c) => c.name).join(', ') || 'none'}`);
-      if (check.scenarios !== '*' && !check.scenarios.includes(request.scenarioKey)) {
-        throw AppError.badField('input.check', `check "${request.check}" is evaluated on ${check.scenarios.join(', ')}, not on scenario "${request.scenarioKey}"`);
-      }
-    }
-    if (request.figure != null) {
-      const model = await this.modelOf(request.incidentSlug);
-      const figures = model.spec.model.figures ?? [];
-      if (!figures.some((f) => f.name === request.figure!.name)) {
-        throw AppError.badField('input.figure.name', `unknown figure "${request.figure.name}"; this model has ${figures.map((f) => f.name).join(', ') || 'none'}`);
-      }
-      if (!Number.isFinite(request.figure.value)) throw AppError.badField('input.figure.value', `expected a finite number, got ${request.figure.value}`);
-      if (request.check != null) throw AppError.badField('input.figure', 'search on a check or on a figure, not both');
+      const { issue } = boundaryTarget(model.spec.model, request.scenarioKey, request);
+      if (issue) throw AppError.badField(issue.path.replace(/^boundary\./, 'input.'), issue.reason);
     }
     return this.explore(request, client, (input, runOne) =>
       findBoundary(

@@ -23,6 +23,29 @@ describe('sweep chart', () => {
     expect(markup).toContain('<li>keepAliveSeconds = 10 s: 60 %; failure criterion met</li>');
     expect(markup).toContain('<li>keepAliveSeconds = 12 s: n/a; not judged</li>');
   });
+
+  it('draws a reference value as a dashed line across the chart, the axis reaching it, and names it in the legend', () => {
+    expect(markup).not.toContain('sweep-reference');
+    const withLine = renderSweepChart({
+      idPrefix: 'ka',
+      parameter: 'keepAliveSeconds',
+      parameterUnit: 's',
+      figureLabel: 'Peak sessions',
+      figureUnit: 'sessions',
+      points: [
+        { x: 5, y: 100, failureMet: false },
+        { x: 10, y: 200, failureMet: true },
+      ],
+      text: '',
+      reference: { value: 400, label: 'above 400 sessions: the value searched for' },
+    }).value;
+    const line = /<g class="sweep-reference"><line x1="([\d.]+)" y1="([\d.]+)" x2="([\d.]+)" y2="\2" stroke="[^"]+" stroke-width="1" stroke-dasharray="4 3"><title>above 400 sessions: the value searched for<\/title><\/line><\/g>/.exec(withLine);
+    expect(line).not.toBeNull();
+    // 400 is beyond every point, so the value axis grows to it: the line lies at the top of the plot.
+    const highest = Math.min(...[...withLine.matchAll(/class="sweep-point [^"]+" cx="[\d.]+" cy="([\d.]+)"/g)].map((m) => Number(m[1])));
+    expect(Number(line![2])).toBeLessThan(highest);
+    expect(withLine).toMatch(/<p class="sweep-legend">.*<span class="sweep-key sweep-reference" aria-hidden="true">- -<\/span> above 400 sessions: the value searched for<\/p>/);
+  });
 });
 
 describe('ensemble bands on the time-series chart', () => {

@@ -26,6 +26,8 @@ export interface SweepChartInput {
   points: readonly SweepChartPoint[];
   /** The sweep's or boundary's own sentence (from the engine), shown under the chart. */
   text: string;
+  /** A value of the figure drawn as a dashed line across the chart, e.g. the value a boundary search on the figure must cross. */
+  reference?: { value: number; label: string };
   width?: number;
   height?: number;
 }
@@ -44,7 +46,8 @@ export function renderSweepChart(input: SweepChartInput): SafeHtml {
   const height = input.height ?? 200;
   const points = [...input.points].sort((a, b) => a.x - b.x);
   const yScale = displayScale(input.figureUnit);
-  const yAxis = valueAxis(points.map((p) => p.y), 4);
+  const reference = input.reference && Number.isFinite(input.reference.value) ? input.reference : null;
+  const yAxis = valueAxis([...points.map((p) => p.y), reference?.value ?? null], 4);
   const xs = points.map((p) => p.x);
   const xMin = Math.min(...xs, Infinity) === Infinity ? 0 : Math.min(...xs);
   const xMax = points.length > 0 ? Math.max(...xs) : 1;
@@ -64,6 +67,9 @@ export function renderSweepChart(input: SweepChartInput): SafeHtml {
   const ticks = xTicks.map(
     (v) => html`<line x1="${r1(x(v))}" y1="${bottom}" x2="${r1(x(v))}" y2="${bottom + 4}" stroke="${AXIS}" stroke-width="1"/><text x="${r1(x(v))}" y="${bottom + 4 + FONT_SIZE}" text-anchor="middle" fill="${AXIS}">${formatTickNumber(v)}</text>`,
   );
+  const referenceLine = reference
+    ? html`<g class="sweep-reference"><line x1="${left}" y1="${r1(y(reference.value))}" x2="${right}" y2="${r1(y(reference.value))}" stroke="${AXIS}" stroke-width="1" stroke-dasharray="4 3"><title>${reference.label}</title></line></g>`
+    : '';
   const path = points
     .filter((p) => p.y !== null)
     .map((p, i) => `${i === 0 ? 'M' : 'L'}${r1(x(p.x))},${r1(y(p.y!))}`)
@@ -75,8 +81,8 @@ export function renderSweepChart(input: SweepChartInput): SafeHtml {
     return html`<circle class="sweep-point ${met ? 'sweep-met' : 'sweep-not-met'}" cx="${r1(x(p.x))}" cy="${r1(y(p.y))}" r="4" fill="${met ? MET : '#ffffff'}" stroke="${met ? MET : NOT_MET}" stroke-width="1.8"><title>${label}</title></circle>`;
   });
   const title = `${input.figureLabel} (${yScale.unit || 'no unit'}) against ${input.parameter} (${input.parameterUnit})`;
-  const svg = html`<svg xmlns="http://www.w3.org/2000/svg" class="sweep-chart-svg" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-labelledby="${prefix}-title" aria-describedby="${prefix}-summary" font-size="${FONT_SIZE}" font-family="system-ui, -apple-system, 'Segoe UI', Roboto, Arial, sans-serif"><title id="${prefix}-title">${title}</title><g class="chart-grid">${grid}</g>${path ? html`<path d="${path}" fill="none" stroke="${AXIS}" stroke-width="1.2"/>` : ''}<g class="sweep-points">${marks}</g><g class="chart-axes"><line x1="${left}" y1="${top}" x2="${left}" y2="${bottom}" stroke="${AXIS}" stroke-width="1"/><line x1="${left}" y1="${bottom}" x2="${right}" y2="${bottom}" stroke="${AXIS}" stroke-width="1"/>${ticks}<text transform="translate(${FONT_SIZE},${r1((top + bottom) / 2)}) rotate(-90)" text-anchor="middle" fill="${AXIS}">${yScale.axisTitle}</text><text x="${r1((left + right) / 2)}" y="${height - 4}" text-anchor="middle" fill="${AXIS}">${input.parameter} (${input.parameterUnit})</text></g></svg>`;
-  const legend = html`<p class="sweep-legend"><span class="sweep-key sweep-met" aria-hidden="true">●</span> failure criterion met · <span class="sweep-key sweep-not-met" aria-hidden="true">○</span> not met</p>`;
+  const svg = html`<svg xmlns="http://www.w3.org/2000/svg" class="sweep-chart-svg" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-labelledby="${prefix}-title" aria-describedby="${prefix}-summary" font-size="${FONT_SIZE}" font-family="system-ui, -apple-system, 'Segoe UI', Roboto, Arial, sans-serif"><title id="${prefix}-title">${title}</title><g class="chart-grid">${grid}</g>${referenceLine}${path ? html`<path d="${path}" fill="none" stroke="${AXIS}" stroke-width="1.2"/>` : ''}<g class="sweep-points">${marks}</g><g class="chart-axes"><line x1="${left}" y1="${top}" x2="${left}" y2="${bottom}" stroke="${AXIS}" stroke-width="1"/><line x1="${left}" y1="${bottom}" x2="${right}" y2="${bottom}" stroke="${AXIS}" stroke-width="1"/>${ticks}<text transform="translate(${FONT_SIZE},${r1((top + bottom) / 2)}) rotate(-90)" text-anchor="middle" fill="${AXIS}">${yScale.axisTitle}</text><text x="${r1((left + right) / 2)}" y="${height - 4}" text-anchor="middle" fill="${AXIS}">${input.parameter} (${input.parameterUnit})</text></g></svg>`;
+  const legend = html`<p class="sweep-legend"><span class="sweep-key sweep-met" aria-hidden="true">●</span> failure criterion met · <span class="sweep-key sweep-not-met" aria-hidden="true">○</span> not met${reference ? html` · <span class="sweep-key sweep-reference" aria-hidden="true">- -</span> ${reference.label}` : ''}</p>`;
   const list = html`<ul>${points.map((p) => html`<li>${input.parameter} = ${formatQuantity(p.x, input.parameterUnit)}: ${formatQuantity(p.y, input.figureUnit)}; ${p.failureMet === null ? 'not judged' : p.failureMet ? 'failure criterion met' : 'not met'}</li>`)}</ul>`;
   return html`<figure class="sweep-chart" id="${prefix}">${svg}<figcaption>${legend}<div class="chart-summary" id="${prefix}-summary"><p>${input.text}</p>${list}</div></figcaption></figure>`;
 }

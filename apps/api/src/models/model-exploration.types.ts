@@ -203,7 +203,7 @@ export class BoundaryProbe {
   @Field(() => Float) value!: number;
   @Field() failureMet!: boolean;
   @Field(() => Boolean, { nullable: true, description: 'With a CHECK target: whether the check passed on this run; otherwise null.' }) checkPassed!: boolean | null;
-  @Field(() => Float, { nullable: true, description: "With a FIGURE target: the figure's value on this run (null when undefined, which is never beyond the value); otherwise null." })
+  @Field(() => Float, { nullable: true, description: "With a FIGURE target: the figure's value on this run (null when undefined, which is never beyond the value; the text then says where it is undefined); otherwise null." })
   figureValue!: number | null;
 }
 
@@ -213,7 +213,7 @@ export class ModelBoundary {
   @Field() parameter!: string;
   @Field() unit!: string;
   @Field(() => BoundaryTargetEnum) target!: BoundaryTargetEnum;
-  @Field(() => String, { nullable: true, description: 'The check bisected on; null for the failure criterion.' }) checkName!: string | null;
+  @Field(() => String, { nullable: true, description: 'The check bisected on; null for the failure criterion or a figure.' }) checkName!: string | null;
   @Field(() => BoundaryFigureTarget, { nullable: true, description: 'The figure bisected on (FIGURE); otherwise null.' }) figure!: BoundaryFigureTarget | null;
   @Field({ description: 'At `from`: the failure criterion is met, (CHECK) the check passes, or (FIGURE) the figure is beyond the value.' }) metAtFrom!: boolean;
   @Field({ description: 'At `to`: the failure criterion is met, (CHECK) the check passes, or (FIGURE) the figure is beyond the value.' }) metAtTo!: boolean;

@@ -74,10 +74,25 @@ describe('model CLI: ensembles, sweeps and boundaries', () => {
     expect(malformed.err).toContain('--figure: expected figure:above:value or figure:below:value (e.g. peak-queue:above:500), got "stackegg-demand>40000"');
     const unknown = await run([slug, '--boundary', 'keepAliveSeconds=1:15', '--figure', 'nope:above:1']);
     expect(unknown.code).toBe(2);
-    expect(unknown.err).toContain('boundary.figure: unknown figure "nope" (known: peak-sessions, stackegg-demand, worst-page-success)');
+    expect(unknown.err).toContain('boundary.figure.name: unknown figure "nope" (known: peak-sessions, stackegg-demand, worst-page-success)');
+    const huge = await run([slug, '--boundary', 'keepAliveSeconds=1:15', '--figure', 'stackegg-demand:above:1e400']);
+    expect(huge.code).toBe(2);
+    expect(huge.err).toContain('--figure: the value in "stackegg-demand:above:1e400" is not a finite number');
     const both = await run([slug, '--boundary', 'keepAliveSeconds=1:15', '--figure', 'stackegg-demand:above:1', '--check', 'sessions-pinned-at-cap']);
     expect(both.code).toBe(2);
     expect(both.err).toContain('boundary.figure: search on a check or on a figure, not both');
+  });
+
+  it('refuses a repeated --figure, --check or --boundary instead of keeping the last', async () => {
+    const figures = await run([slug, '--boundary', 'keepAliveSeconds=1:15', '--figure', 'stackegg-demand:above:40000', '--figure', 'peak-sessions:above:+5']);
+    expect(figures.code).toBe(2);
+    expect(figures.err).toContain('--figure: given twice ("stackegg-demand:above:40000", then "peak-sessions:above:+5"); a search bisects on one figure');
+    const checks = await run([slug, '--boundary', 'keepAliveSeconds=1:15', '--check', 'sessions-pinned-at-cap', '--check', 'nope']);
+    expect(checks.code).toBe(2);
+    expect(checks.err).toContain('--check: given twice ("sessions-pinned-at-cap", then "nope"); a search bisects on one check');
+    const searches = await run([slug, '--boundary', 'keepAliveSeconds=1:15', '--boundary', 'keepAliveSeconds=2:9']);
+    expect(searches.code).toBe(2);
+    expect(searches.err).toContain('--boundary: given twice; one search bisects one parameter');
   });
 
   it('sets the mode and event budget of one scenario from the command line', async () => {

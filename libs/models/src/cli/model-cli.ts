@@ -150,17 +150,23 @@ function parseArgs(argv: string[]): CliOptions {
         const v = value(i++, a);
         const m = /^([A-Za-z_][A-Za-z0-9_]*)=([^:]+):([^:]+)$/.exec(v);
         if (!m || !Number.isFinite(Number(m[2])) || !Number.isFinite(Number(m[3]))) throw new UsageError(`--boundary: expected name=from:to (e.g. keepAliveSeconds=1:20), got "${v}"`);
+        if (o.boundary !== null) throw new UsageError('--boundary: given twice; one search bisects one parameter');
         o.boundary = { parameter: m[1]!, from: Number(m[2]), to: Number(m[3]) };
         break;
       }
-      case '--check':
-        o.check = value(i++, a);
+      case '--check': {
+        const v = value(i++, a);
+        if (o.check !== undefined) throw new UsageError(`--check: given twice ("${o.check}", then "${v}"); a search bisects on one check`);
+        o.check = v;
         break;
+      }
       case '--figure': {
         const v = value(i++, a);
+        if (o.figure !== undefined) throw new UsageError(`--figure: given twice ("${o.figure.name}:${o.figure.op}:${o.figure.value}", then "${v}"); a search bisects on one figure`);
         const f = parseBoundaryFigure(v);
-        if (!f) throw new UsageError(`--figure: expected figure:above:value or figure:below:value (e.g. peak-queue:above:500), got "${v}"`);
-        o.figure = f;
+        if (f.problem === 'not finite') throw new UsageError(`--figure: the value in "${v}" is not a finite number`);
+        if (f.problem) throw new UsageError(`--figure: expected figure:above:value or figure:below:value (e.g. peak-queue:above:500), got "${v}"`);
+        o.figure = f.figure;
         break;
       }
       case '--tolerance': {

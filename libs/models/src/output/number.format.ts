@@ -7,6 +7,14 @@
 
 const MINUS = '−';
 
+/**
+ * A number as a reader writes it, the one grammar of typed numbers (the CLI's figure targets,
+ * the page's fields): an optional sign, digits with an optional point, an optional exponent.
+ * `Number()` alone would also take `0x1f`, `Infinity`, `1_000` or an empty string. Text of this
+ * form may still be beyond a double (`1e400` reads as Infinity): check the value is finite.
+ */
+export const DECIMAL = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
+
 /** Locale-independent number text: thousands grouped, small values to three significant digits. */
 export function formatNumber(x: number | null): string {
   if (x === null || Number.isNaN(x)) return 'n/a';

@@ -7,7 +7,7 @@ import { validateSpec } from '../spec/model-spec.validator';
 import { SpecLimits } from '../spec/spec.limits';
 import { specWith } from '../testing/spec.fixtures';
 import { loadModelSpec } from '../cli/model-cli';
-import { findBoundary, parseBoundaryFigure, runEnsemble, runSweep, type RunOne } from './model.exploration';
+import { describeBoundary, findBoundary, parseBoundaryFigure, runEnsemble, runSweep, type RunOne } from './model.exploration';
 import { ModelRunner } from './model.runner';
 
 const onThread: RunOne = async (input: RunModelInput) => runModel(input);
@@ -284,17 +284,64 @@ describe('boundary search', () => {
   it('refuses an unknown figure (listing the known ones), a check and a figure together, and a bad comparison or value', async () => {
     const search = (figure: unknown, check?: string) =>
       findBoundary({ spec: surge }, { parameter: 'surgeLoad', from: 10, to: 100, check, figure: figure as { name: string; op: 'above'; value: number } }, onThread);
-    await expect(search({ name: 'nope', op: 'above', value: 1 })).rejects.toThrow('boundary.figure: unknown figure "nope" (known: peak)');
+    await expect(search({ name: 'nope', op: 'above', value: 1 })).rejects.toThrow('boundary.figure.name: unknown figure "nope" (known: peak)');
     await expect(search({ name: 'peak', op: 'above', value: 1 }, 'surge-stays-under-80')).rejects.toThrow('boundary.figure: search on a check or on a figure, not both');
+    // The same order whatever else is wrong: the check, the figure's name, op and value, then both together.
+    await expect(search({ name: 'nope', op: 'over', value: Number.NaN }, 'nope')).rejects.toThrow('boundary.check: unknown check "nope"');
+    await expect(search({ name: 'nope', op: 'over', value: Number.NaN }, 'surge-stays-under-80')).rejects.toThrow('boundary.figure.name: unknown figure "nope"');
+    await expect(search({ name: 'nope', op: 'over', value: Number.NaN })).rejects.toThrow('boundary.figure.name: unknown figure "nope"');
+    await expect(search({ name: 'peak', op: 'over', value: Number.NaN })).rejects.toThrow('boundary.figure.op: expected "above" or "below", got "over"');
     await expect(search({ name: 'peak', op: 'over', value: 1 })).rejects.toThrow('boundary.figure.op: expected "above" or "below", got "over"');
+    await expect(search({ name: 'peak', value: 1 })).rejects.toThrow('boundary.figure.op: expected "above" or "below", got nothing');
     await expect(search({ name: 'peak', op: 'above', value: Number.NaN })).rejects.toThrow("boundary.figure.value: expected a finite number in the figure's unit (req/s), got NaN");
+    // A number written as text is told apart from the number.
+    await expect(search({ name: 'peak', op: 'above', value: '5' })).rejects.toThrow("boundary.figure.value: expected a finite number in the figure's unit (req/s), got \"5\"");
   });
 
-  it('reads a figure target written as name:above|below:value', () => {
-    expect(parseBoundaryFigure('peak-queue:above:500')).toEqual({ name: 'peak-queue', op: 'above', value: 500 });
-    expect(parseBoundaryFigure(' timed-out:below:0.05 ')).toEqual({ name: 'timed-out', op: 'below', value: 0.05 });
-    expect(parseBoundaryFigure('x:BELOW:-1e3')).toEqual({ name: 'x', op: 'below', value: -1000 });
-    for (const bad of ['peak', 'peak:above', 'peak:over:5', 'peak:above:five', 'peak:above:5:6', ':above:5', 'peak:above:']) expect([bad, parseBoundaryFigure(bad)]).toEqual([bad, null]);
+  it('never calls an undefined figure "not above": where it becomes defined is said to be that', async () => {
+    // The first time the arrivals pass 50/s: undefined while the surge stays at or below 50/s,
+    // then about 100 s (the surge's start), which is above 50 s from the first run that has it.
+    const timed = validateSpec({ ...surge, figures: [{ name: 'onset', label: 'First time above 50 arrivals per second', unit: 's', measure: { metric: 'server.offered', stat: 'firstTimeAbove', threshold: 50 } }] });
+    const b = await findBoundary({ spec: timed }, { parameter: 'surgeLoad', from: 10, to: 100, tolerance: 0.5, figure: { name: 'onset', op: 'above', value: 50 } }, onThread);
+    expect([b.metAtFrom, b.metAtTo]).toEqual([false, true]);
+    expect(b.probes.every((p) => (p.figureValue === null) === p.value <= b.boundary!.below)).toBe(true);
+    expect(b.boundary!.below).toBeLessThanOrEqual(50);
+    expect(b.boundary!.above).toBeGreaterThan(50);
+    expect(b.text).not.toContain('not above');
+    expect(b.text).toMatch(
+      /^Below surgeLoad = [\d.]+ req\/s the figure "onset" \(First time above 50 arrivals per second\) is undefined \(it has no value, e\.g\. the event it times never happens\); from [\d.]+ req\/s on it is above 50 s \(.*\)\. So this is where the figure gets a value \(one already above 50 s\), not where a value of it crosses 50 s\. \(surgeLoad: arrivals during the surge\)$/,
+    );
+    // Undefined at both ends, or at one end and defined but not beyond at the other: no flip, said as such.
+    const none = await findBoundary({ spec: timed }, { parameter: 'surgeLoad', from: 10, to: 40, figure: { name: 'onset', op: 'above', value: 50 } }, onThread);
+    expect(none.boundary).toBeNull();
+    expect(none.text).toMatch(/^No flip between 10 req\/s and 40 req\/s: the figure "onset" .* is undefined \(.*\) at both ends of the range/);
+    const late = await findBoundary({ spec: timed }, { parameter: 'surgeLoad', from: 10, to: 100, figure: { name: 'onset', op: 'above', value: 500 } }, onThread);
+    expect(late.boundary).toBeNull();
+    expect(late.text).toMatch(/^No flip between 10 req\/s and 100 req\/s: the figure "onset" .* is undefined \(.*\) at 10 req\/s and is not above 500 s at 100 req\/s, so it is beyond the value at neither end/);
+    // A side that mixes undefined runs with runs not beyond the value says how many are which.
+    const probe = (value: number, figureValue: number | null) => ({ value, failureMet: false, checkPassed: null, figureValue, verdict: null, inputHash: '' });
+    const mixed = describeBoundary({
+      ...b,
+      metAtFrom: false,
+      metAtTo: true,
+      boundary: { below: 50, above: 55, estimate: 52.5 },
+      probes: [probe(10, null), probe(100, 120), probe(55, 70), probe(32.5, 30), probe(50, 40)],
+    });
+    expect(mixed).toMatch(/^Below surgeLoad = 50 req\/s the figure "onset" .* is not above 50 s where it has a value \(it is undefined on 1 of those 3 runs, .*\); from 55 req\/s on it is above 50 s \(/);
+    expect(mixed).not.toContain('gets a value');
+  });
+
+  it('reads a figure target written as name:above|below:value, numbers as the page reads them', () => {
+    expect(parseBoundaryFigure('peak-queue:above:500')).toEqual({ figure: { name: 'peak-queue', op: 'above', value: 500 }, problem: null });
+    expect(parseBoundaryFigure(' timed-out:below:0.05 ')).toEqual({ figure: { name: 'timed-out', op: 'below', value: 0.05 }, problem: null });
+    expect(parseBoundaryFigure('x:BELOW:-1e3')).toEqual({ figure: { name: 'x', op: 'below', value: -1000 }, problem: null });
+    expect(parseBoundaryFigure('x:above:+5')).toEqual({ figure: { name: 'x', op: 'above', value: 5 }, problem: null });
+    expect(parseBoundaryFigure('x:above:1E2')).toEqual({ figure: { name: 'x', op: 'above', value: 100 }, problem: null });
+    expect(parseBoundaryFigure('x:above:1e400')).toEqual({ figure: null, problem: 'not finite' });
+    expect(parseBoundaryFigure('x:below:-1e400')).toEqual({ figure: null, problem: 'not finite' });
+    // Names as a spec writes them (lower-case kebab-case); numbers in plain decimal notation only.
+    const malformed = ['peak', 'peak:above', 'peak:over:5', 'peak:above:five', 'peak:above:5:6', ':above:5', 'peak:above:', 'Peak:above:5', 'peak_queue:above:5', 'peak:above:0x10', 'peak:above:Infinity', 'peak:above:1_000'];
+    for (const bad of malformed) expect([bad, parseBoundaryFigure(bad)]).toEqual([bad, { figure: null, problem: 'form' }]);
   });
 
   it('answers "throttle steps of up to Y % recover, larger ones relapse" on Slack’s model', async () => {

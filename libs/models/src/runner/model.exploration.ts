@@ -1,10 +1,10 @@
 import type { RunModelInput } from '../engine/model.engine';
-import { ModelError, ModelErrorCode, ModelParameterError } from '../errors/model.error';
+import { ModelError, ModelErrorCode, ModelParameterError, type SpecIssue } from '../errors/model.error';
 import { aggregateEnsemble, ensembleSeeds, type EnsembleRun, type ModelEnsembleResult } from '../output/ensemble';
 import type { FixOutcome, ModelRunResult } from '../output/model-run.types';
-import { formatQuantity } from '../output/number.format';
-import type { ModelSpec, ParameterSpec } from '../spec/model-spec.types';
-import { SCENARIO_AS_HAPPENED, validateSpec } from '../spec/model-spec.validator';
+import { DECIMAL, formatQuantity } from '../output/number.format';
+import type { FailureCriterionSpec, ModelSpec, ParameterSpec } from '../spec/model-spec.types';
+import { describeValue, KEY_PATTERN, SCENARIO_AS_HAPPENED, validateSpec } from '../spec/model-spec.validator';
 import { SpecLimits } from '../spec/spec.limits';
 
 /*
@@ -249,21 +249,26 @@ export interface BoundaryOptions {
 /** A figure crossing a value: what a boundary search may bisect on. */
 export interface BoundaryFigure {
   name: string;
-  op: 'above' | 'below';
+  /** Which side of `value` the figure must be on (strictly), as in a failure criterion. */
+  op: FailureCriterionSpec['op'];
   /** In the figure's unit (a ratio as a share: 0.05 for 5 %). */
   value: number;
 }
 
 /**
- * Reads `name:above:value` or `name:below:value` (the CLI's `--figure` and the page's field);
- * null when the text is not of that form. Whether the figure exists is the search's to check.
+ * Reads `name:above:value` or `name:below:value` (the CLI's `--figure` and the page's field):
+ * a figure's name as the spec writes names, `above` or `below` (any case), and a number in the
+ * one decimal grammar (DECIMAL). `problem` says why the text is not a target: `form` when it is
+ * not of that shape, `not finite` when the number is beyond a double (`1e400`). Whether the
+ * figure exists is the search's to check (`boundaryTarget`).
  */
-export function parseBoundaryFigure(text: string): BoundaryFigure | null {
-  const m = /^([A-Za-z0-9_.-]+):(above|below):(-?(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?)$/i.exec(text.trim());
-  if (!m) return null;
-  const value = Number(m[3]);
-  if (!Number.isFinite(value)) return null;
-  return { name: m[1]!, op: m[2]!.toLowerCase() as BoundaryFigure['op'], value };
+export function parseBoundaryFigure(text: string): { figure: BoundaryFigure; problem: null } | { figure: null; problem: 'form' | 'not finite' } {
+  const parts = text.trim().split(':');
+  const [name = '', op = '', number = ''] = parts;
+  if (parts.length !== 3 || !KEY_PATTERN.test(name) || !/^(above|below)$/i.test(op) || !DECIMAL.test(number)) return { figure: null, problem: 'form' };
+  const value = Number(number);
+  if (!Number.isFinite(value)) return { figure: null, problem: 'not finite' };
+  return { figure: { name, op: op.toLowerCase() as BoundaryFigure['op'], value }, problem: null };
 }
 
 export interface BoundaryProbe {
@@ -284,17 +289,13 @@ export interface ModelBoundaryResult {
   seed: number;
   parameter: string;
   unit: string;
-  /** The model's failure criterion in words ('' when it states none and a check is the target). */
+  /** The model's failure criterion in words ('' when it states none and a check or a figure is the target). */
   failureCriterion: string;
   /** What is bisected on: the failure criterion, a named check passing, or a figure beyond a value. */
-  target: {
-    kind: 'failure' | 'check' | 'figure';
-    check: { name: string; description: string } | null;
-    figure: (BoundaryFigure & { label: string; unit: string }) | null;
-  };
+  target: BoundaryTarget;
   /**
    * Whether the target holds at `from` and at `to`: the criterion is met, the check passes, or
-   * the figure is beyond the value (an undefined figure is not).
+   * the figure is beyond the value (an undefined figure is not; the text then says it is undefined).
    */
   metAtFrom: boolean;
   metAtTo: boolean;
@@ -316,11 +317,9 @@ export async function findBoundary(input: RunModelInput, options: BoundaryOption
   const scenarioKey = input.scenarioKey ?? SCENARIO_AS_HAPPENED;
   const scenario = spec.scenarios.find((s) => s.key === scenarioKey);
   if (!scenario) throw new ModelError(ModelErrorCode.UnknownScenario, `unknown scenario "${scenarioKey}" (known: ${spec.scenarios.map((s) => s.key).join(', ')})`);
-  if (options.check !== undefined && options.figure !== undefined) {
-    throw new ModelError(ModelErrorCode.InvalidSpec, 'boundary.figure: search on a check or on a figure, not both');
-  }
-  const check = options.check === undefined ? null : boundaryCheck(spec, scenarioKey, options.check);
-  const figure = options.figure === undefined ? null : boundaryFigure(spec, options.figure);
+  const t = boundaryTarget(spec, scenarioKey, options);
+  if (t.issue) throw new ModelError(ModelErrorCode.InvalidSpec, `${t.issue.path}: ${t.issue.reason}`);
+  const { check, figure } = t.target;
   if (!check && !figure && !spec.failure) {
     throw new ModelError(ModelErrorCode.InvalidSpec, `boundary: model "${spec.slug}" states no failure criterion to search on; name a check or a figure to search on instead`);
   }
@@ -375,7 +374,7 @@ export async function findBoundary(input: RunModelInput, options: BoundaryOption
     parameter: p.name,
     unit: p.unit,
     failureCriterion: spec.failure?.description ?? '',
-    target: { kind: check ? 'check' : figure ? 'figure' : 'failure', check, figure },
+    target: t.target,
     metAtFrom,
     metAtTo,
     boundary,
@@ -386,35 +385,63 @@ export async function findBoundary(input: RunModelInput, options: BoundaryOption
   return result;
 }
 
-/** A check a boundary search may bisect on: declared, and evaluated on the scenario searched. */
-function boundaryCheck(spec: ModelSpec, scenarioKey: string, name: string): { name: string; description: string } {
-  const c = (spec.checks ?? []).find((x) => x.name === name);
-  if (!c) throw new ModelError(ModelErrorCode.InvalidSpec, `boundary.check: unknown check "${name}" (known: ${(spec.checks ?? []).map((x) => x.name).join(', ') || 'none'})`);
-  if (c.scenarios !== '*' && !c.scenarios.includes(scenarioKey)) {
-    throw new ModelError(ModelErrorCode.InvalidSpec, `boundary.check: check "${name}" is evaluated on ${c.scenarios.join(', ')}, not on scenario "${scenarioKey}"`);
-  }
-  return { name: c.name, description: c.description };
+/** What a boundary search bisects on: the failure criterion, a named check passing, or a figure beyond a value. */
+export interface BoundaryTarget {
+  kind: 'failure' | 'check' | 'figure';
+  check: { name: string; description: string } | null;
+  figure: (BoundaryFigure & { label: string; unit: string }) | null;
 }
 
-/** A figure the spec declares, with a comparison and a finite value: what a boundary search may bisect on. */
-function boundaryFigure(spec: ModelSpec, target: BoundaryFigure): BoundaryFigure & { label: string; unit: string } {
+/**
+ * The target of a boundary search, checked against the model: a check evaluated on the scenario
+ * searched, or a declared figure with "above" or "below" and a finite value, not both; neither
+ * is the failure criterion. Each is checked on its own first, in that order, then the two
+ * together. This is the one check of a search's target: findBoundary, GraphQL and the page all
+ * refuse with its `issue`, whose `path` names the option (`boundary.check`, `boundary.figure`,
+ * `boundary.figure.name`, `boundary.figure.op`, `boundary.figure.value`). Whether the model
+ * states a failure criterion is findBoundary's to check.
+ */
+export function boundaryTarget(
+  spec: ModelSpec,
+  scenarioKey: string,
+  options: { check?: string | null; figure?: BoundaryFigure | null },
+): { target: BoundaryTarget; issue: null } | { target: null; issue: SpecIssue } {
+  const refuse = (path: string, reason: string) => ({ target: null, issue: { path, reason } });
+  // Each value on its own first (so a bad one is named by its own field), then the two together.
+  let check: BoundaryTarget['check'] = null;
+  if (options.check != null) {
+    const c = (spec.checks ?? []).find((x) => x.name === options.check);
+    if (!c) return refuse('boundary.check', `unknown check ${describeValue(options.check)} (known: ${(spec.checks ?? []).map((x) => x.name).join(', ') || 'none'})`);
+    if (c.scenarios !== '*' && !c.scenarios.includes(scenarioKey)) {
+      return refuse('boundary.check', `check "${c.name}" is evaluated on ${c.scenarios.join(', ')}, not on scenario "${scenarioKey}"`);
+    }
+    check = { name: c.name, description: c.description };
+  }
+  const wanted = options.figure ?? null;
+  if (wanted === null) return { target: { kind: check ? 'check' : 'failure', check, figure: null }, issue: null };
   const figures = spec.figures ?? [];
-  const f = figures.find((x) => x.name === target.name);
-  if (!f) throw new ModelError(ModelErrorCode.InvalidSpec, `boundary.figure: unknown figure "${target.name}" (known: ${figures.map((x) => x.name).join(', ') || 'none'})`);
-  if (target.op !== 'above' && target.op !== 'below') {
-    throw new ModelError(ModelErrorCode.InvalidSpec, `boundary.figure.op: expected "above" or "below", got ${JSON.stringify(target.op)}`);
+  const f = figures.find((x) => x.name === wanted.name);
+  if (!f) return refuse('boundary.figure.name', `unknown figure ${describeValue(wanted.name)} (known: ${figures.map((x) => x.name).join(', ') || 'none'})`);
+  if (wanted.op !== 'above' && wanted.op !== 'below') return refuse('boundary.figure.op', `expected "above" or "below", got ${describeValue(wanted.op)}`);
+  if (typeof wanted.value !== 'number' || !Number.isFinite(wanted.value)) {
+    return refuse('boundary.figure.value', `expected a finite number in the figure's unit (${f.unit}), got ${describeValue(wanted.value)}`);
   }
-  if (typeof target.value !== 'number' || !Number.isFinite(target.value)) {
-    throw new ModelError(ModelErrorCode.InvalidSpec, `boundary.figure.value: expected a finite number in the figure's unit (${f.unit}), got ${String(target.value)}`);
-  }
-  return { name: f.name, op: target.op, value: target.value, label: f.label, unit: f.unit };
+  if (check) return refuse('boundary.figure', 'search on a check or on a figure, not both');
+  return { target: { kind: 'figure', check: null, figure: { name: f.name, op: wanted.op, value: wanted.value, label: f.label, unit: f.unit } }, issue: null };
 }
 
-/** Whether a figure's value is beyond the target's (strictly); an undefined figure is not. */
+/**
+ * Whether a figure's value is beyond the target's (strictly). An undefined figure is not, so a
+ * search between runs where it is undefined and runs where it is beyond finds where it gets a
+ * value; describeBoundary says so rather than calling it "not above".
+ */
 function figureBeyond(target: BoundaryFigure, value: number | null): boolean {
   if (value === null) return false;
   return target.op === 'above' ? value > target.value : value < target.value;
 }
+
+/** What a figure target's text says of runs where the figure has no value. */
+const UNDEFINED_FIGURE = 'is undefined (it has no value, e.g. the event it times never happens)';
 
 /** The boundary in words. */
 export function describeBoundary(b: ModelBoundaryResult, p?: Pick<ParameterSpec, 'description'>): string {
@@ -428,14 +455,38 @@ export function describeBoundary(b: ModelBoundaryResult, p?: Pick<ParameterSpec,
       ? `the figure "${figure.name}" (${figure.label.replace(/\.$/, '')})`
       : `the failure criterion (${b.failureCriterion})`;
   const limit = figure ? `${figure.op} ${formatQuantity(figure.value, figure.unit)}` : '';
-  const state = (holds: boolean, always: boolean): string => {
+  /**
+   * The target on some runs. A figure that is not beyond the value may be undefined on some of
+   * them: never "not above" then, but undefined, with how many of the runs when they are mixed.
+   */
+  const state = (holds: boolean, always: boolean, runs: readonly BoundaryProbe[]): string => {
     if (check) return holds ? 'passes' : 'fails';
-    if (figure) return holds ? `is ${limit}` : `is not ${limit}`;
+    if (figure) {
+      if (holds) return `is ${limit}`;
+      const undefinedRuns = runs.filter((r) => r.figureValue === null).length;
+      if (undefinedRuns === 0) return `is not ${limit}`;
+      if (undefinedRuns === runs.length) return UNDEFINED_FIGURE;
+      return `is not ${limit} where it has a value (it is undefined on ${undefinedRuns} of those ${runs.length} runs, e.g. the event it times never happens)`;
+    }
     return holds ? 'is met' : always ? 'is never met' : 'is not met';
   };
   if (!b.boundary) {
-    return `No flip between ${q(b.probes[0]!.value)} and ${q(b.probes[1]!.value)}: ${subject} ${state(b.metAtFrom, false)} at both ends of the range of ${b.parameter}. Bisection looks for one change, so a flip back and forth inside the range would go unseen; a sweep shows it.${what}`;
+    const [first, last] = [b.probes[0]!, b.probes[1]!];
+    const ends = `${q(first.value)} and ${q(last.value)}`;
+    if (figure && (first.figureValue === null) !== (last.figureValue === null)) {
+      // Neither end is beyond the value, for different reasons: say which end is which.
+      return `No flip between ${ends}: ${subject} ${state(b.metAtFrom, false, [first])} at ${q(first.value)} and ${state(b.metAtTo, false, [last])} at ${q(last.value)}, so it is beyond the value at neither end of the range of ${b.parameter}. Bisection looks for one change, so a flip back and forth inside the range would go unseen; a sweep shows it.${what}`;
+    }
+    return `No flip between ${ends}: ${subject} ${state(b.metAtFrom, false, [first, last])} at both ends of the range of ${b.parameter}. Bisection looks for one change, so a flip back and forth inside the range would go unseen; a sweep shows it.${what}`;
   }
   const { below, above } = b.boundary;
-  return `Below ${b.parameter} = ${q(below)} ${subject} ${state(b.metAtFrom, true)}; from ${q(above)} on it ${state(b.metAtTo, true)} (the flip lies between ${q(below)} and ${q(above)}; ${b.probes.length} runs with seed ${b.seed}, assuming one flip in the range).${what}`;
+  const fromSide = b.probes.filter((x) => x.value <= below);
+  const toSide = b.probes.filter((x) => x.value >= above);
+  // Next to the flip the figure is undefined on one side: the search found where it gets a value.
+  const edges = [fromSide.find((x) => x.value === below), toSide.find((x) => x.value === above)];
+  const defined =
+    figure && edges.some((x) => x !== undefined && x.figureValue === null)
+      ? ` So this is where the figure gets a value (one already ${limit}), not where a value of it crosses ${formatQuantity(figure.value, figure.unit)}.`
+      : '';
+  return `Below ${b.parameter} = ${q(below)} ${subject} ${state(b.metAtFrom, true, fromSide)}; from ${q(above)} on it ${state(b.metAtTo, true, toSide)} (the flip lies between ${q(below)} and ${q(above)}; ${b.probes.length} runs with seed ${b.seed}, assuming one flip in the range).${defined}${what}`;
 }

@@ -94,7 +94,8 @@ export function inDomain(x: number, d: Domain): boolean {
 }
 
 export const SCENARIO_AS_HAPPENED = 'as-happened';
-const KEY_PATTERN = /^[a-z0-9][a-z0-9-]*$/;
+/** Keys and names of a spec (figures, checks, scenarios, …): lower-case kebab-case. */
+export const KEY_PATTERN = /^[a-z0-9][a-z0-9-]*$/;
 const PARAM_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const STATS = new Set([
   'mean',

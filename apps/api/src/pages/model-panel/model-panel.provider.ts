@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { PrismaService } from '@hindsight/db';
 import type { ErrorDetails } from '@hindsight/domain';
-import { formatQuantity, type FixVerdict, type ModelSpec } from '@hindsight/models';
+import { boundaryTarget, formatQuantity, type FixVerdict, type ModelSpec } from '@hindsight/models';
 import { toAppError } from '../../common/errors/app-error.mapping';
 import { IncidentLoaders } from '@hindsight/incidents';
 import { checkKindCounts, ModelExplorations, ModelRunsService, SCENARIO_AS_HAPPENED, type IncidentModelView, type ModelRunRecord } from '@hindsight/model-runs';
@@ -10,7 +10,7 @@ import { APP_CONFIG } from '../../config/app-config.token';
 import type { ActionableVerdict, IncidentModelPanel, ModelPanelOutput, ModelPanelRequest } from '../incident-model-panel.token';
 import type { ModelPanelModel, PanelMode, PanelProbe, PanelScenario } from './model-panel.types';
 import { emptyModelPanelView, modelPanelView } from './model-panel.view';
-import { ALL_SCENARIOS, allowedRange, parameterField, parseWhatIfForm, type WhatIfParameter } from './what-if-form.parser';
+import { ALL_SCENARIOS, allowedRange, BOUNDARY_CHECK_FIELD, BOUNDARY_FIGURE_FIELD, parameterField, parseWhatIfForm, type WhatIfForm, type WhatIfParameter } from './what-if-form.parser';
 
 /** The checks evaluated on a scenario: what a boundary search on the page may bisect on besides the failure criterion. */
 function boundaryChecks(spec: ModelSpec, scenarioKey: string): Array<{ name: string; description: string }> {
@@ -60,8 +60,9 @@ export class ModelPanel implements IncidentModelPanel {
       others.map((s) => s.key),
       request.form,
       boundaryChecks(spec, asHappened.key).map((c) => c.name),
-      (spec.figures ?? []).map((f) => f.name),
+      spec.figures ?? [],
     );
+    checkBoundaryTarget(spec, asHappened.key, form);
     const drawn = [asHappened, ...(form.scenario === ALL_SCENARIOS ? others : others.filter((s) => s.key === form.scenario))];
     let mode: PanelMode = form.errors.length > 0 ? 'refused' : Object.keys(form.overrides).length > 0 ? 'what-if' : 'default';
 
@@ -268,6 +269,7 @@ export class ModelPanel implements IncidentModelPanel {
         figureLabel: figure.label,
         figureUnit: figure.unit,
         points: r.probes.map((p) => ({ x: p.value, y: p.figureValue, failureMet: p.failureMet })),
+        reference: { value: figure.value, label: `${figure.op} ${formatQuantity(figure.value, figure.unit)}: the value searched for` },
       };
     }
     return {
@@ -297,6 +299,18 @@ export class ModelPanel implements IncidentModelPanel {
     const actionables = await new IncidentLoaders(this.prisma).actionables.load(view.incidentId);
     return new Map(actionables.map((a) => [a.key, a.title]));
   }
+}
+
+/**
+ * The engine's check of what a boundary search bisects on (a known figure, not with a check),
+ * made before anything runs, its refusal shown next to the field it names.
+ */
+function checkBoundaryTarget(spec: ModelSpec, scenarioKey: string, form: WhatIfForm): void {
+  if (!form.boundary) return;
+  const { issue } = boundaryTarget(spec, scenarioKey, form.boundary);
+  if (!issue) return;
+  const message = `${issue.reason.charAt(0).toUpperCase()}${issue.reason.slice(1)}.`;
+  form.errors.push({ field: issue.path.startsWith('boundary.figure') ? BOUNDARY_FIGURE_FIELD : BOUNDARY_CHECK_FIELD, message });
 }
 
 /** One verdict per actionable a scenario models; several scenarios may model one fix, and the first listed speaks for it. */

@@ -69,6 +69,8 @@ export interface ModelPanelModel {
         figureLabel: string;
         figureUnit: string;
         points: Array<{ x: number; y: number | null; failureMet: boolean | null }>;
+        /** On a figure: the value it must cross, drawn as a line across the chart. */
+        reference?: { value: number; label: string };
       }
     | { pending: string }
     | null;

@@ -210,6 +210,7 @@ export function explorationsView(m: ModelPanelModel): SafeHtml {
           figureUnit: m.boundary.figureUnit,
           points: m.boundary.points,
           text: m.boundary.text,
+          reference: m.boundary.reference,
         })}</section>`
     : html``;
   const grid = m.grid ? ('pending' in m.grid ? html`<p class="model-grid model-pending" role="status">${m.grid.pending}</p>` : sweepGridView(m.grid)) : html``;

@@ -1,4 +1,4 @@
-import { parseWhatIfForm, type WhatIfParameter } from './what-if-form.parser';
+import { figureTargetExample, parseWhatIfForm, type WhatIfParameter } from './what-if-form.parser';
 
 const PARAMETERS: WhatIfParameter[] = [
   { name: 'keepAliveSeconds', unit: 's', default: 15, min: 0, max: 120, description: 'HTTP keep-alive.' },
@@ -17,6 +17,7 @@ describe('parseWhatIfForm', () => {
       sweep: null,
       sweep2: null,
       boundary: null,
+      texts: {},
     });
   });
 
@@ -30,27 +31,43 @@ describe('parseWhatIfForm', () => {
     expect(parseWhatIfForm(PARAMETERS, SCENARIOS, { sweep: 'nothing:1:2:3' }).errors[0]!.message).toBe('Write parameter:from:to:count, e.g. keepAliveSeconds:1:10:5; the parameters are keepAliveSeconds, sessionCap.');
   });
 
-  it('reads a boundary search on a figure crossing a value, and refuses one it cannot run next to the field', () => {
-    const figures = ['peak-sessions', 'stackegg-demand'];
+  it('reads a boundary search on a figure crossing a value, and refuses one it cannot read next to the field', () => {
+    const figures = [
+      { name: 'peak-sessions', unit: 'sessions' },
+      { name: 'stackegg-demand', unit: 'sessions' },
+    ];
     const parse = (form: Record<string, string>) => parseWhatIfForm(PARAMETERS, SCENARIOS, form, ['sessions-pinned-at-cap'], figures);
     expect(parse({ boundary: 'keepAliveSeconds:5:15', 'boundary-figure': ' stackegg-demand:below:40000 ' })).toMatchObject({
       boundary: { parameter: 'keepAliveSeconds', from: 5, to: 15, check: null, figure: { name: 'stackegg-demand', op: 'below', value: 40000 } },
       errors: [],
     });
+    // Numbers in the one grammar of the page's other fields: a leading + is a number there too.
+    expect(parse({ boundary: 'keepAliveSeconds:5:15', 'boundary-figure': 'stackegg-demand:above:+4e4' }).boundary).toMatchObject({ figure: { value: 40000 } });
     expect(parse({ boundary: 'keepAliveSeconds:5:15' }).boundary).toMatchObject({ check: null, figure: null });
+    // Whether the model has the figure, and whether a check is chosen too, is the engine's check (the panel asks it).
+    expect(parse({ boundary: 'keepAliveSeconds:5:15', 'boundary-figure': 'nope:above:1', 'boundary-check': 'sessions-pinned-at-cap' })).toMatchObject({
+      boundary: { check: 'sessions-pinned-at-cap', figure: { name: 'nope', op: 'above', value: 1 } },
+      errors: [],
+    });
     const refused = (form: Record<string, string>) => parse(form).errors;
-    expect(refused({ boundary: 'keepAliveSeconds:5:15', 'boundary-figure': 'nope:above:1' })).toEqual([
-      { field: 'boundary-figure', message: 'This model has no figure named “nope”; the figures are peak-sessions, stackegg-demand.' },
-    ]);
     expect(refused({ boundary: 'keepAliveSeconds:5:15', 'boundary-figure': 'stackegg-demand>1' })).toEqual([
       { field: 'boundary-figure', message: 'Write figure:above:value or figure:below:value, e.g. peak-sessions:above:100; the figures are peak-sessions, stackegg-demand.' },
     ]);
-    expect(refused({ boundary: 'keepAliveSeconds:5:15', 'boundary-check': 'sessions-pinned-at-cap', 'boundary-figure': 'stackegg-demand:above:1' })).toEqual([
-      { field: 'boundary-figure', message: 'Search on the check chosen above or on a figure, not both: clear one of them.' },
+    expect(refused({ boundary: 'keepAliveSeconds:5:15', 'boundary-figure': 'stackegg-demand:above:1e400' })).toEqual([
+      {
+        field: 'boundary-figure',
+        message: 'The value in “stackegg-demand:above:1e400” is not a finite number. Write figure:above:value or figure:below:value, e.g. peak-sessions:above:100; the figures are peak-sessions, stackegg-demand.',
+      },
     ]);
     expect(refused({ 'boundary-figure': 'stackegg-demand:above:1' })).toEqual([
       { field: 'boundary-figure', message: 'Give the parameter to search too: the figure says what the search above bisects on.' },
     ]);
+  });
+
+  it('gives an example figure target that fits the first figure’s unit', () => {
+    expect(figureTargetExample([{ name: 'worst-page-success', unit: 'ratio' }, { name: 'peak-sessions', unit: 'sessions' }])).toBe('worst-page-success:above:0.5');
+    expect(figureTargetExample([{ name: 'peak-sessions', unit: 'sessions' }])).toBe('peak-sessions:above:100');
+    expect(figureTargetExample([])).toBe('name:above:100');
   });
 
   it('takes changed values as overrides and ignores values equal to the default', () => {

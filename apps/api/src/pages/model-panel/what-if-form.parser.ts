@@ -1,4 +1,4 @@
-import { formatNumber, parseBoundaryFigure, type BoundaryFigure, type ParameterSpec } from '@hindsight/models';
+import { DECIMAL, formatNumber, parseBoundaryFigure, type BoundaryFigure, type FigureSpec, type ParameterSpec } from '@hindsight/models';
 /**
  * The what-if form as a GET query: one `p.<parameter>` field per model parameter and a `scenario`
  * field choosing which runs to draw beside the one as it happened. The prefix keeps the panel's
@@ -52,12 +52,24 @@ export interface WhatIfForm {
   sweep2: { parameter: string; from: number; to: number; count: number } | null;
   /** The boundary search asked for; null for none. */
   boundary: { parameter: string; from: number; to: number; check: string | null; figure: BoundaryFigure | null } | null;
+  /** The text of each exploration field sent (seeds, sweeps, boundary, its figure), shown again as typed when that field is refused. */
+  texts: Record<string, string>;
 }
 
 export const parameterField = (name: string): string => `${PARAMETER_PREFIX}${name}`;
 
-/** Plain decimal notation only: `Number()` would also take `0x1f`, `Infinity` or an empty string. */
-const DECIMAL = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
+/** What the form needs to know about a figure: its name, and its unit for an example value. */
+export type WhatIfFigure = Pick<FigureSpec, 'name' | 'unit'>;
+
+/**
+ * An example target on a model's figure, for the field's hint and its refusals: the first
+ * figure above a value that fits its unit (a ratio is a share, so half rather than 100).
+ */
+export function figureTargetExample(figures: readonly WhatIfFigure[]): string {
+  const f = figures[0];
+  if (!f) return 'name:above:100';
+  return `${f.name}:above:${f.unit === 'ratio' ? '0.5' : '100'}`;
+}
 
 /** "from 0 to 120 s", "a whole number from 1 to 1,000,000 sessions" */
 export function allowedRange(p: WhatIfParameter): string {
@@ -79,7 +91,7 @@ export function parseWhatIfForm(
   /** Checks of the run as it happened, which a boundary search may bisect on. */
   checkNames: readonly string[] = [],
   /** The model's summary figures, which a boundary search may bisect on crossing a value. */
-  figureNames: readonly string[] = [],
+  figures: readonly WhatIfFigure[] = [],
 ): WhatIfForm {
   const values: Record<string, string> = {};
   const overrides: Record<string, number> = {};
@@ -123,8 +135,10 @@ export function parseWhatIfForm(
   const seeds = parseSeeds(fields[SEEDS_FIELD], errors);
   const sweep = parseSweep(fields[SWEEP_FIELD], parameters, errors);
   const sweep2 = parseSweep2(fields[SWEEP2_FIELD], sweep, fields[SWEEP_FIELD], parameters, errors);
-  const boundary = parseBoundary(fields, parameters, checkNames, figureNames, errors);
-  return { values, overrides, scenario, errors, seeds, sweep, sweep2, boundary };
+  const boundary = parseBoundary(fields, parameters, checkNames, figures, errors);
+  const texts: Record<string, string> = {};
+  for (const name of [SEEDS_FIELD, SWEEP_FIELD, SWEEP2_FIELD, BOUNDARY_FIELD, BOUNDARY_FIGURE_FIELD]) if (fields[name] !== undefined) texts[name] = fields[name]!.trim();
+  return { values, overrides, scenario, errors, seeds, sweep, sweep2, boundary, texts };
 }
 
 function parseSeeds(raw: string | undefined, errors: WhatIfFieldError[]): number | null {
@@ -142,7 +156,7 @@ function parseBoundary(
   fields: Readonly<Record<string, string>>,
   parameters: readonly WhatIfParameter[],
   checkNames: readonly string[],
-  figureNames: readonly string[],
+  figures: readonly WhatIfFigure[],
   errors: WhatIfFieldError[],
 ): WhatIfForm['boundary'] {
   const text = fields[BOUNDARY_FIELD]?.trim() ?? '';
@@ -152,7 +166,7 @@ function parseBoundary(
     if (checkNames.includes(checkText)) check = checkText;
     else errors.push({ field: BOUNDARY_CHECK_FIELD, message: 'Choose the failure criterion or one of the listed checks.' });
   }
-  const figure = parseFigureTarget(fields[BOUNDARY_FIGURE_FIELD], text !== '', checkText !== '', figureNames, errors);
+  const figure = parseFigureTarget(fields[BOUNDARY_FIGURE_FIELD], text !== '', figures, errors);
   if (text === '') return null;
   const [name, ...rest] = text.split(':');
   const p = parameters.find((x) => x.name === name);
@@ -168,21 +182,24 @@ function parseBoundary(
   return { parameter: p.name, from: from!, to: to!, check, figure };
 }
 
-/** The figure a boundary search is to bisect on; null for none or when refused (the reason is then next to the field). */
-function parseFigureTarget(raw: string | undefined, searching: boolean, withCheck: boolean, figureNames: readonly string[], errors: WhatIfFieldError[]): BoundaryFigure | null {
+/**
+ * The figure a boundary search is to bisect on, as written; null for none or when refused (the
+ * reason is then next to the field). Whether the model has that figure, and whether a check is
+ * chosen too, is the engine's check of the target (the panel asks it before running anything).
+ */
+function parseFigureTarget(raw: string | undefined, searching: boolean, figures: readonly WhatIfFigure[], errors: WhatIfFieldError[]): BoundaryFigure | null {
   const text = raw?.trim() ?? '';
   if (text === '') return null;
   const refuse = (message: string): null => {
     errors.push({ field: BOUNDARY_FIGURE_FIELD, message });
     return null;
   };
-  const figure = parseBoundaryFigure(text);
-  const listed = `the figures are ${figureNames.join(', ') || 'none'}`;
-  if (!figure) return refuse(`Write figure:above:value or figure:below:value, e.g. ${figureNames[0] ?? 'name'}:above:100; ${listed}.`);
-  if (!figureNames.includes(figure.name)) return refuse(`This model has no figure named “${truncate(figure.name)}”; ${listed}.`);
+  const parsed = parseBoundaryFigure(text);
+  const write = `Write figure:above:value or figure:below:value, e.g. ${figureTargetExample(figures)}; the figures are ${figures.map((f) => f.name).join(', ') || 'none'}.`;
+  if (parsed.problem === 'not finite') return refuse(`The value in “${truncate(text)}” is not a finite number. ${write}`);
+  if (parsed.problem) return refuse(write);
   if (!searching) return refuse('Give the parameter to search too: the figure says what the search above bisects on.');
-  if (withCheck) return refuse('Search on the check chosen above or on a figure, not both: clear one of them.');
-  return figure;
+  return parsed.figure;
 }
 
 function parseSweep(raw: string | undefined, parameters: readonly WhatIfParameter[], errors: WhatIfFieldError[], field = SWEEP_FIELD): WhatIfForm['sweep'] {

@@ -1,7 +1,7 @@
 import { formatNumber } from '@hindsight/models';
 import { html, type SafeHtml } from '@hindsight/web';
 import type { ModelPanelModel } from './model-panel.types';
-import { ALL_SCENARIOS, allowedRange, BOUNDARY_CHECK_FIELD, BOUNDARY_FIELD, BOUNDARY_FIGURE_FIELD, PAGE_MAX_GRID_RUNS, PAGE_MAX_SEEDS, PAGE_MAX_SWEEP_POINTS, parameterField, SCENARIO_FIELD, SEEDS_FIELD, SWEEP2_FIELD, SWEEP_FIELD, type WhatIfParameter } from './what-if-form.parser';
+import { ALL_SCENARIOS, allowedRange, BOUNDARY_CHECK_FIELD, BOUNDARY_FIELD, BOUNDARY_FIGURE_FIELD, figureTargetExample, PAGE_MAX_GRID_RUNS, PAGE_MAX_SEEDS, PAGE_MAX_SWEEP_POINTS, parameterField, SCENARIO_FIELD, SEEDS_FIELD, SWEEP2_FIELD, SWEEP_FIELD, type WhatIfParameter } from './what-if-form.parser';
 
 /**
  * What the page calls a parameter: the label its model gives it, or else its name read as words
@@ -77,9 +77,11 @@ ${error ? html`<p class="field-error" id="${id}-error">${error.message}</p>` : '
 function explorationFieldsView(m: ModelPanelModel): SafeHtml {
   const field = (name: string, id: string, label: string, hint: string, value: string, type: string) => {
     const error = m.form.errors.find((e) => e.field === name);
+    // A refused field shows the reader's own text again, to be corrected rather than retyped.
+    const shown = error ? (m.form.texts[name] ?? value) : value;
     return html`<div class="field${error ? ' field-invalid' : ''}">
 <label for="${id}">${label}</label>
-<input id="${id}" name="${name}" type="${type}" value="${value}" data-default="" aria-describedby="${id}-hint${error ? ` ${id}-error` : ''}"${error ? html` aria-invalid="true"` : ''}>
+<input id="${id}" name="${name}" type="${type}" value="${shown}" data-default="" aria-describedby="${id}-hint${error ? ` ${id}-error` : ''}"${error ? html` aria-invalid="true"` : ''}>
 <p class="field-hint" id="${id}-hint">${hint}</p>
 ${error ? html`<p class="field-error" id="${id}-error">${error.message}</p>` : ''}
 </div>`;
@@ -99,7 +101,7 @@ ${
         BOUNDARY_FIGURE_FIELD,
         'what-if-boundary-figure',
         'Or search on a figure crossing a value',
-        `figure:above:value or figure:below:value, e.g. ${figures[0]!.name}:above:100, in the figure’s unit (a share as 0.05 for 5 %): the search above then bisects on that figure of the run as it happened. The figures are ${figures.map((f) => `${f.name} (${f.label}, ${f.unit})`).join(', ')}.`,
+        `figure:above:value or figure:below:value, e.g. ${figureTargetExample(figures)}, in the figure’s unit (a share as 0.05 for 5 %): the search above then bisects on that figure of the run as it happened. The figures are ${figures.map((f) => `${f.name} (${f.label}, ${f.unit})`).join(', ')}.`,
         m.form.boundary?.figure ? `${m.form.boundary.figure.name}:${m.form.boundary.figure.op}:${m.form.boundary.figure.value}` : '',
         'text',
       )
