@@ -176,12 +176,35 @@ export class SearchResultsService {
     return result;
   }
 
-  /** Counts of the whole result set (all pages) by pattern, organization, component, year and actionable status. */
-  async facets(filter: IncidentFilter, search: TextSearch | null, first = 10): Promise<Facet[]> {
+  /**
+   * The size of the result set, counted no further than `limit`: `complete` is false when there
+   * are more. The matches are a MATERIALIZED CTE read only as far as the count asks, planned as if
+   * all were read (see `IncidentsService.relevancePool`), so a common word stops after `limit`
+   * matches and a rare word or a phrase still reads the index.
+   */
+  async countUpTo(filter: IncidentFilter, search: TextSearch | null, limit: number): Promise<{ count: number; complete: boolean }> {
+    const from = this.incidents.resultSetSql(filter, search);
+    const [row] = await this.prisma.$queryRaw<{ n: number }[]>`
+      WITH matches AS MATERIALIZED (SELECT 1 ${from}) SELECT count(*)::int AS n FROM (SELECT 1 FROM matches LIMIT ${limit + 1}) m`;
+    const n = row?.n ?? 0;
+    return { count: Math.min(n, limit), complete: n <= limit };
+  }
+
+  /**
+   * Counts of the result set (all pages) by pattern, organization, component, year and actionable
+   * status. With `limit`, only the first `limit` matches found are counted (the same matches as
+   * `countUpTo`), which bounds the work when the result set is most of a large corpus.
+   */
+  async facets(filter: IncidentFilter, search: TextSearch | null, first = 10, limit: number | null = null): Promise<Facet[]> {
     if (!Number.isInteger(first) || first < 1 || first > MAX_FACET_VALUES) throw AppError.badField('first', `expected 1 to ${MAX_FACET_VALUES}`);
     const from = this.incidents.resultSetSql(filter, search);
+    const columns = Prisma.sql`i."id", i."organization", i."components", i."startedAt", i."severity", i."nearMiss", i."tags"`;
+    const resultSet =
+      limit === null
+        ? Prisma.sql`rs AS MATERIALIZED (SELECT ${columns} ${from})`
+        : Prisma.sql`matches AS MATERIALIZED (SELECT ${columns} ${from}), rs AS MATERIALIZED (SELECT * FROM matches LIMIT ${limit})`;
     const rows = await this.prisma.$queryRaw<{ kind: FacetKind; value: string; label: string; n: number }[]>`
-      WITH rs AS MATERIALIZED (SELECT i."id", i."organization", i."components", i."startedAt", i."severity", i."nearMiss", i."tags" ${from})
+      WITH ${resultSet}
       SELECT 'PATTERN' AS kind, p."key" AS value, p."name" AS label, count(*)::int AS n
         FROM rs JOIN "IncidentPattern" ip ON ip."incidentId" = rs."id" JOIN "Pattern" p ON p."id" = ip."patternId" GROUP BY p."key", p."name"
       UNION ALL SELECT 'ORGANIZATION', rs."organization", rs."organization", count(*)::int FROM rs GROUP BY rs."organization"
