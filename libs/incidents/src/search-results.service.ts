@@ -3,6 +3,7 @@ import { Prisma, PrismaService } from '@hindsight/db';
 import { AppError, foldText, LIMITS } from '@hindsight/domain';
 import { IncidentsService, type IncidentFilter } from './incidents.service';
 import { buildTextSearch, type TextSearch } from './search-query';
+import { RefreshingCache } from './refreshing-cache';
 import { hasCjk } from './search-language';
 
 /** Where a result matched, in the order a reader scans a record (and roughly by weight). */
@@ -226,17 +227,15 @@ export class SearchResultsService {
   /**
    * Facets of every published incident, as the unfiltered list page shows them: counted at most
    * once a minute per process (like `commonValues`), since at 100,000 incidents they read every
-   * incident and its follow-ups, and the front page should not do so on each view.
+   * incident and its follow-ups (1.6 s), and the front page should not do so on each view. Past
+   * the minute the last counts are still shown while one recount runs (`RefreshingCache`), so
+   * no reader waits for it but the very first.
    */
   async allIncidentFacets(first: number): Promise<Facet[]> {
-    const cached = this.allFacets.get(first);
-    if (cached && cached.until > Date.now()) return cached.facets;
-    const facets = await this.facets({}, null, first);
-    this.allFacets.set(first, { facets, until: Date.now() + COMMON_VALUES_TTL_MS });
-    return facets;
+    return this.allFacets.get(first, () => this.facets({}, null, first));
   }
 
-  private readonly allFacets = new Map<number, { facets: Facet[]; until: number }>();
+  private readonly allFacets = new RefreshingCache<number, Facet[]>(COMMON_VALUES_TTL_MS);
 
   /**
    * For a search that found nothing: the query with each unknown word replaced by the closest
@@ -278,14 +277,10 @@ export class SearchResultsService {
    * should not scan every incident on each view.
    */
   async commonValues(field: SuggestionField): Promise<string[]> {
-    const cached = this.common.get(field);
-    if (cached && cached.until > Date.now()) return cached.values;
-    const values = (await this.valuesLike(field, '', COMMON_VALUES)).map((s) => s.value);
-    this.common.set(field, { values, until: Date.now() + COMMON_VALUES_TTL_MS });
-    return values;
+    return this.common.get(field, async () => (await this.valuesLike(field, '', COMMON_VALUES)).map((s) => s.value));
   }
 
-  private readonly common = new Map<SuggestionField, { values: string[]; until: number }>();
+  private readonly common = new RefreshingCache<SuggestionField, string[]>(COMMON_VALUES_TTL_MS);
 
   /**
    * Values of a filter field containing `text` (case-insensitive), those starting
