@@ -339,3 +339,47 @@ describe('list pages', () => {
     });
   });
 });
+
+describe('incident list counts past the list count limit', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    // Two, so the four shipped incidents are more than the limit.
+    t = await startTestApp({ env: { LIST_COUNT_LIMIT: '2' } });
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+  const get = (url: string) => request(t.app.getHttpServer()).get(url);
+  const organizationCounts = (html: string) =>
+    [...sectionById(html, 'facets').matchAll(/<div class="facet facet-organization">.*?<\/div>/gs)].flatMap((m) => [...m[0].matchAll(/<span class="count">(\d+)<\/span>/g)].map((c) => Number(c[1])));
+
+  it('says "more than" and that the facets are partial, for a filter and for a search', async () => {
+    // Every shipped incident affected someone: four matches of a plain filter.
+    const filtered = (await get('/incidents?nearmiss=no')).text;
+    expect(textOf(filtered)).toContain('More than 2 incidents match.');
+    expect(textOf(filtered)).toContain('Counts over the first 2 matching incidents found, not all of them');
+    expect(organizationCounts(filtered).reduce((a, b) => a + b, 0)).toBe(2);
+    // A word at least three incidents hold, found through GraphQL, whose count stays exact.
+    type C = { incidents: { totalCount: number } };
+    let word: string | undefined;
+    for (const q of ['cache', 'retry', 'timeout', 'requests', 'server', 'load', 'traffic']) {
+      if ((await t.gql<C>(`query($q: String!) { incidents(filter: { text: $q }) { totalCount } }`, { q })).data.incidents.totalCount >= 3) {
+        word = q;
+        break;
+      }
+    }
+    expect(word).toBeDefined();
+    const searched = (await get(`/incidents?q=${word}`)).text;
+    expect(textOf(searched)).toContain('More than 2 incidents match.');
+    expect(organizationCounts(searched).reduce((a, b) => a + b, 0)).toBe(2);
+  });
+
+  it('counts exactly below the limit, and the unfiltered list always', async () => {
+    const one = (await get('/incidents?q=MAXCLIENTS')).text;
+    expect(textOf(one)).toContain('1 incident matches.');
+    expect(textOf(one)).not.toContain('Counts over the first');
+    const all = (await get('/incidents')).text;
+    expect(textOf(all)).toContain('4 incidents match.');
+    expect(textOf(all)).not.toContain('Counts over the first');
+  });
+});

@@ -3,6 +3,7 @@ import { Prisma, PrismaService } from '@hindsight/db';
 import { AppError, foldText, LIMITS } from '@hindsight/domain';
 import { IncidentsService, type IncidentFilter } from './incidents.service';
 import { buildTextSearch, type TextSearch } from './search-query';
+import { RefreshingCache } from './refreshing-cache';
 import { hasCjk } from './search-language';
 
 /** Where a result matched, in the order a reader scans a record (and roughly by weight). */
@@ -176,12 +177,35 @@ export class SearchResultsService {
     return result;
   }
 
-  /** Counts of the whole result set (all pages) by pattern, organization, component, year and actionable status. */
-  async facets(filter: IncidentFilter, search: TextSearch | null, first = 10): Promise<Facet[]> {
+  /**
+   * The size of the result set, counted no further than `limit`: `complete` is false when there
+   * are more. The matches are a MATERIALIZED CTE read only as far as the count asks, planned as if
+   * all were read (see `IncidentsService.relevancePool`), so a common word stops after `limit`
+   * matches and a rare word or a phrase still reads the index.
+   */
+  async countUpTo(filter: IncidentFilter, search: TextSearch | null, limit: number): Promise<{ count: number; complete: boolean }> {
+    const from = this.incidents.resultSetSql(filter, search);
+    const [row] = await this.prisma.$queryRaw<{ n: number }[]>`
+      WITH matches AS MATERIALIZED (SELECT 1 ${from}) SELECT count(*)::int AS n FROM (SELECT 1 FROM matches LIMIT ${limit + 1}) m`;
+    const n = row?.n ?? 0;
+    return { count: Math.min(n, limit), complete: n <= limit };
+  }
+
+  /**
+   * Counts of the result set (all pages) by pattern, organization, component, year and actionable
+   * status. With `limit`, only the first `limit` matches found are counted (the same matches as
+   * `countUpTo`), which bounds the work when the result set is most of a large corpus.
+   */
+  async facets(filter: IncidentFilter, search: TextSearch | null, first = 10, limit: number | null = null): Promise<Facet[]> {
     if (!Number.isInteger(first) || first < 1 || first > MAX_FACET_VALUES) throw AppError.badField('first', `expected 1 to ${MAX_FACET_VALUES}`);
     const from = this.incidents.resultSetSql(filter, search);
+    const columns = Prisma.sql`i."id", i."organization", i."components", i."startedAt", i."severity", i."nearMiss", i."tags"`;
+    const resultSet =
+      limit === null
+        ? Prisma.sql`rs AS MATERIALIZED (SELECT ${columns} ${from})`
+        : Prisma.sql`matches AS MATERIALIZED (SELECT ${columns} ${from}), rs AS MATERIALIZED (SELECT * FROM matches LIMIT ${limit})`;
     const rows = await this.prisma.$queryRaw<{ kind: FacetKind; value: string; label: string; n: number }[]>`
-      WITH rs AS MATERIALIZED (SELECT i."id", i."organization", i."components", i."startedAt", i."severity", i."nearMiss", i."tags" ${from})
+      WITH ${resultSet}
       SELECT 'PATTERN' AS kind, p."key" AS value, p."name" AS label, count(*)::int AS n
         FROM rs JOIN "IncidentPattern" ip ON ip."incidentId" = rs."id" JOIN "Pattern" p ON p."id" = ip."patternId" GROUP BY p."key", p."name"
       UNION ALL SELECT 'ORGANIZATION', rs."organization", rs."organization", count(*)::int FROM rs GROUP BY rs."organization"
@@ -203,17 +227,15 @@ export class SearchResultsService {
   /**
    * Facets of every published incident, as the unfiltered list page shows them: counted at most
    * once a minute per process (like `commonValues`), since at 100,000 incidents they read every
-   * incident and its follow-ups, and the front page should not do so on each view.
+   * incident and its follow-ups (1.6 s), and the front page should not do so on each view. Past
+   * the minute the last counts are still shown while one recount runs (`RefreshingCache`), so
+   * no reader waits for it but the very first.
    */
   async allIncidentFacets(first: number): Promise<Facet[]> {
-    const cached = this.allFacets.get(first);
-    if (cached && cached.until > Date.now()) return cached.facets;
-    const facets = await this.facets({}, null, first);
-    this.allFacets.set(first, { facets, until: Date.now() + COMMON_VALUES_TTL_MS });
-    return facets;
+    return this.allFacets.get(first, () => this.facets({}, null, first));
   }
 
-  private readonly allFacets = new Map<number, { facets: Facet[]; until: number }>();
+  private readonly allFacets = new RefreshingCache<number, Facet[]>(COMMON_VALUES_TTL_MS);
 
   /**
    * For a search that found nothing: the query with each unknown word replaced by the closest
@@ -255,14 +277,10 @@ export class SearchResultsService {
    * should not scan every incident on each view.
    */
   async commonValues(field: SuggestionField): Promise<string[]> {
-    const cached = this.common.get(field);
-    if (cached && cached.until > Date.now()) return cached.values;
-    const values = (await this.valuesLike(field, '', COMMON_VALUES)).map((s) => s.value);
-    this.common.set(field, { values, until: Date.now() + COMMON_VALUES_TTL_MS });
-    return values;
+    return this.common.get(field, async () => (await this.valuesLike(field, '', COMMON_VALUES)).map((s) => s.value));
   }
 
-  private readonly common = new Map<SuggestionField, { values: string[]; until: number }>();
+  private readonly common = new RefreshingCache<SuggestionField, string[]>(COMMON_VALUES_TTL_MS);
 
   /**
    * Values of a filter field containing `text` (case-insensitive), those starting

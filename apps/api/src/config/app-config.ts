@@ -40,6 +40,12 @@ export interface AppConfig {
   };
   /** The incident severity scale, most severe first (`INCIDENT_SEVERITY_LEVELS`). */
   severityLevels: string[];
+  /**
+   * The incident list page counts a filtered or searched list, and its facets, over at most this
+   * many matches (`LIST_COUNT_LIMIT`): past it the page says "more than" and that the facets are
+   * a partial count, so a common word never makes one page view read every incident.
+   */
+  listCountLimit: number;
   imports: { maxBytes: number; trackers: { phabricator?: string; jira?: string; github?: string } };
   /** Base URLs that turn actionables' tracker references (`T123`, `OPS-1`) into links. */
   trackers: TrackerDirectory;
@@ -214,6 +220,7 @@ export function loadConfig(env: Env = process.env, root = process.cwd(), isTty =
       quotaWindowSeconds: int('MODEL_RUN_QUOTA_WINDOW_SECONDS', 3_600, 1, 30 * 86_400),
     },
     severityLevels: severityLevels(env.INCIDENT_SEVERITY_LEVELS, problems),
+    listCountLimit: int('LIST_COUNT_LIMIT', 1_000, 1, 100_000),
     imports: {
       maxBytes: int('IMPORT_MAX_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024),
       trackers: {

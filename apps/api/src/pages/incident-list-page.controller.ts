@@ -25,7 +25,7 @@ export class IncidentListPageController {
   @Get('incidents')
   async list(@Query() query: Record<string, unknown>, @Res() res: Response): Promise<void> {
     const parsed = parseIncidentListQuery(query);
-    const { errors, ...found } = await this.data.incidentList(parsed);
+    const { errors, ...found } = await this.data.incidentList(parsed, this.config.listCountLimit);
     sendPage(res, errors.length > 0 ? 400 : 200, incidentListView({ form: parsed.form, errors, ...found, severityLevels: this.config.severityLevels }));
   }
 }

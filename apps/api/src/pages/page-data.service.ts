@@ -51,10 +51,11 @@ async function loadAll<K, V>(loader: Loadable<K, V>, keys: readonly K[]): Promis
   return results as V[];
 }
 
-async function toListPage<T, U>(page: Page<T>, items: U[]): Promise<ListPage<U>> {
+async function toListPage<T, U>(page: Page<T>, items: U[], total?: { count: number; complete: boolean }): Promise<ListPage<U>> {
   return {
     items,
-    totalCount: await page.count(),
+    totalCount: total ? total.count : await page.count(),
+    totalCountComplete: total ? total.complete : true,
     hasNextPage: page.hasNextPage,
     hasPreviousPage: page.hasPreviousPage,
     endCursor: page.cursors[page.cursors.length - 1] ?? null,
@@ -119,7 +120,13 @@ export class PageDataService {
     };
   }
 
-  async incidentList(parsed: ParsedIncidentList): Promise<{ patterns: PatternWithCount[]; page: ListPage<IncidentListItem> | null; errors: FieldError[] } & IncidentListSearch> {
+  /**
+   * The incident list page. The unfiltered list counts every published incident (an index-only
+   * count) and shows the facets of all of them, recounted at most once a minute; a filtered or
+   * searched list counts its matches, and their facets, no further than `countLimit` (see
+   * `AppConfig.listCountLimit`).
+   */
+  async incidentList(parsed: ParsedIncidentList, countLimit: number): Promise<{ patterns: PatternWithCount[]; page: ListPage<IncidentListItem> | null; errors: FieldError[] } & IncidentListSearch> {
     const errors = [...parsed.errors];
     const loaders = this.loaders();
     const [patterns, found, organizations, components] = await Promise.all([
@@ -131,14 +138,14 @@ export class PageDataService {
     const suggestions = { organizations, components };
     if (!found) return { patterns, page: null, errors, suggestions, highlights: new Map(), didYouMean: null, facets: [], facetsRecounted: 'now' };
     const search = found.search;
-    // Did-you-mean and facets depend on whether anything matched: the count comes first.
-    const total = await found.count();
     const unfiltered = !search && isUnfiltered(parsed.filter);
+    // Did-you-mean and facets depend on whether anything matched: the count comes first.
+    const total = unfiltered ? { count: await found.count(), complete: true } : await this.searchResults.countUpTo(parsed.filter, search, countLimit);
     const [page, highlights, didYouMean, facets] = await Promise.all([
-      this.withPatterns(found, loaders),
+      this.withPatterns(found, loaders, total),
       search ? this.searchResults.highlights(search, found.nodes.map((n) => n.id)) : new Map<string, SearchHighlight[]>(),
-      search && total === 0 ? this.searchResults.didYouMean(parsed.filter, search) : null,
-      total === 0 ? [] : unfiltered ? this.searchResults.allIncidentFacets(FACET_VALUES) : this.searchResults.facets(parsed.filter, search, FACET_VALUES),
+      search && total.count === 0 ? this.searchResults.didYouMean(parsed.filter, search) : null,
+      total.count === 0 ? [] : unfiltered ? this.searchResults.allIncidentFacets(FACET_VALUES) : this.searchResults.facets(parsed.filter, search, FACET_VALUES, countLimit),
     ]);
     return { patterns, page, errors, suggestions, highlights, didYouMean, facets, facetsRecounted: unfiltered ? 'minute' : 'now' };
   }
@@ -179,9 +186,9 @@ export class PageDataService {
     return this.incidents.listPatterns();
   }
 
-  private async withPatterns(found: Page<IncidentRecord>, loaders: IncidentLoaders): Promise<ListPage<IncidentListItem>> {
+  private async withPatterns(found: Page<IncidentRecord>, loaders: IncidentLoaders, total?: { count: number; complete: boolean }): Promise<ListPage<IncidentListItem>> {
     const patterns = await loadAll(loaders.patterns, found.nodes.map((i) => i.id));
-    return toListPage(found, found.nodes.map((incident, i) => ({ incident, patterns: patterns[i]! })));
+    return toListPage(found, found.nodes.map((incident, i) => ({ incident, patterns: patterns[i]! })), total);
   }
 }
 

@@ -15,6 +15,8 @@ export interface IncidentListItem {
 export interface ListPage<T> {
   items: T[];
   totalCount: number;
+  /** False when the count stopped at a limit: there are more than `totalCount`. */
+  totalCountComplete: boolean;
   hasNextPage: boolean;
   hasPreviousPage: boolean;
   endCursor: string | null;
@@ -120,11 +122,12 @@ function filterValue(param: FacetParam, value: string): string | string[] {
 }
 
 /**
- * Counts of the whole result set (every page), each value a link that narrows the list to it.
+ * Counts of the result set (every page; past the list count limit, its first matches, and the
+ * note says so), each value a link that narrows the list to it.
  * Follow-up statuses count follow-ups, not incidents; each narrows the list to the incidents
  * with at least one follow-up in that status.
  */
-function facetsView(facets: readonly Facet[], params: Record<string, string | string[] | number | null>, recounted: 'now' | 'minute'): SafeHtml {
+function facetsView(facets: readonly Facet[], params: Record<string, string | string[] | number | null>, recounted: 'now' | 'minute', countedOnly: number | null): SafeHtml {
   const shown = facets.filter((f) => f.values.length > 0);
   if (shown.length === 0) return html``;
   const count = (v: FacetValue) => html`<span class="count">${v.count}</span>`;
@@ -137,7 +140,11 @@ function facetsView(facets: readonly Facet[], params: Record<string, string | st
         ? html`<li><a href="${withQuery('/incidents', { ...params, [param]: filterValue(param, v.value) })}">${f.kind === 'ACTIONABLE_STATUS' ? (STATUS_LABELS[v.value as ActionableStatus] ?? v.label) : v.label}</a> ${count(v)}</li>`
         : html`<li>${f.kind === 'ACTIONABLE_STATUS' ? (STATUS_LABELS[v.value as ActionableStatus] ?? v.label) : v.label} ${count(v)}</li>`;
     return html`<div class="facet facet-${f.kind.toLowerCase().replace(/_/g, '-')}"><h2>${label}</h2>${note}<ul>${f.values.map(item)}</ul>${more}</div>`;
-  })}${recounted === 'minute' ? html`<p class="muted facets-note">Counts over all published incidents, recounted at most once a minute.</p>` : ''}</nav>`;
+  })}${recounted === 'minute' ? html`<p class="muted facets-note">Counts over all published incidents, recounted at most once a minute.</p>` : ''}${
+    countedOnly !== null
+      ? html`<p class="muted facets-note">Counts over the first ${countedOnly.toLocaleString('en')} matching incidents found, not all of them and not necessarily the best matches; narrow the list for complete counts.</p>`
+      : ''
+  }</nav>`;
 }
 
 export function incidentListView(m: IncidentListModel): SafeHtml {
@@ -172,9 +179,9 @@ ${selectField({ name: 'order', label: 'Order', value: f.order, errors: m.errors,
 <div class="form-actions"><button type="submit">Apply</button>${filtered ? html` <a href="/incidents">Clear filters</a>` : ''}</div>
 </form>`;
   const results = m.page
-    ? html`<p class="result-count" id="result-count">${m.page.totalCount === 1 ? '1 incident matches.' : `${m.page.totalCount} incidents match.`}</p>
+    ? html`<p class="result-count" id="result-count">${!m.page.totalCountComplete ? `More than ${m.page.totalCount.toLocaleString('en')} incidents match.` : m.page.totalCount === 1 ? '1 incident matches.' : `${m.page.totalCount} incidents match.`}</p>
 ${m.didYouMean ? html`<p class="did-you-mean">Did you mean <a href="${withQuery('/incidents', { ...params, q: m.didYouMean.text })}">${m.didYouMean.text}</a>? (${m.didYouMean.totalCount === 1 ? '1 incident' : `${m.didYouMean.totalCount} incidents`})</p>` : ''}
-${facetsView(m.facets ?? [], params, m.facetsRecounted ?? 'now')}
+${facetsView(m.facets ?? [], params, m.facetsRecounted ?? 'now', m.page.totalCountComplete ? null : m.page.totalCount)}
 ${m.page.items.length > 0 ? incidentItemsView(m.page.items, m.highlights) : html`<p class="empty">No incident matches these filters.</p>`}
 ${pagerView(m.page, withQuery('/incidents', params), (after) => withQuery('/incidents', { ...params, after }))}`
     : html``;
