@@ -32,11 +32,11 @@ export const INCIDENT_COLUMNS = `i."id", i."slug", i."status"::text AS "status",
   i."resolvedAt", i."resolvedPrecision"::text AS "resolvedPrecision", i."severity", i."nearMiss", i."tags", i."customerImpactMinutes",
   i."customerImpactPrecision"::text AS "customerImpactPrecision", i."version", i."createdAt", i."updatedAt"`;
 
-const ACTIONABLE_JSON = (alias: string) =>
+const ACTIONABLE_JSON = (alias: string, extra: string[] = []) =>
   `json_build_object('id', ${alias}."id", 'incidentId', ${alias}."incidentId", 'key', ${alias}."key", 'position', ${alias}."position",
     'title', ${alias}."title", 'description', ${alias}."description", 'owner', ${alias}."owner", 'status', ${alias}."status",
     'dueDate', ${alias}."dueDate", 'priority', ${alias}."priority", 'closedAt', ${alias}."closedAt", 'closedBy', ${alias}."closedBy",
-    'wontDoReason', ${alias}."wontDoReason", 'version', ${alias}."version", 'createdAt', ${alias}."createdAt", 'updatedAt', ${alias}."updatedAt")`;
+    'wontDoReason', ${alias}."wontDoReason", 'version', ${alias}."version", 'createdAt', ${alias}."createdAt", 'updatedAt', ${alias}."updatedAt"${extra.map((e) => `, ${e}`).join('')})`;
 
 const REFERENCES_OF = (actionable: string) =>
   `(SELECT COALESCE(json_agg(json_build_object('id', r."id", 'actionableId', r."actionableId", 'position', r."position", 'kind', r."kind", 'ref', r."ref", 'url', r."url") ORDER BY r."position"), '[]')
@@ -100,8 +100,8 @@ export function incidentTreeColumns(include: IncidentInclude): string {
       FROM "CausalLink" l WHERE l."incidentId" = i."id") AS "j_links"`);
   }
   if (include.actionables) {
-    const extra = [include.references ? `'references', ${REFERENCES_OF('a')}` : null, include.addresses ? `'addresses', ${ADDRESSES_OF('a')}` : null].filter(Boolean);
-    const row = extra.length > 0 ? `(${ACTIONABLE_JSON('a')}::jsonb || jsonb_build_object(${extra.join(', ')}))` : ACTIONABLE_JSON('a');
+    const extra = [include.references ? `'references', ${REFERENCES_OF('a')}` : null, include.addresses ? `'addresses', ${ADDRESSES_OF('a')}` : null].filter((e): e is string => e !== null);
+    const row = ACTIONABLE_JSON('a', extra);
     parts.push(`(SELECT COALESCE(json_agg(${row} ORDER BY a."position"), '[]') FROM "Actionable" a WHERE a."incidentId" = i."id") AS "j_actionables"`);
   }
   return parts.join(',\n  ');
