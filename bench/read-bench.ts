@@ -8,7 +8,8 @@
  *   BENCH_DATABASE_URL=postgresql://…/hindsight_synth_100k node -r ./scripts/register-ts.js bench/read-bench.ts
  *
  * DURATION, ROUNDS, CONNECTIONS (e.g. 1,10) and CASES (e.g. detail,list) narrow a run;
- * BASELINE_ROOT adds another commit's app to the same run (see below).
+ * BASELINE_ROOT adds another commit's app to the same run (see below); APP_LOG_LEVEL (default
+ * silent) is the LOG_LEVEL of the app(s), e.g. info to include the request log's cost.
  *
  * BENCH_DATABASE_URL is a database filled by `npm run synth` (it is migrated, never written).
  * Prints a JSON line per measurement and a markdown table of medians and same-run ratios, with
@@ -147,7 +148,7 @@ async function main() {
   const appEnv = (port: number) => ({
     DATABASE_URL: url!,
     PORT: String(port),
-    LOG_LEVEL: 'silent',
+    LOG_LEVEL: process.env.APP_LOG_LEVEL ?? 'silent',
     SEED_ON_START: 'false',
     DB_POOL_MAX: String(POOL),
     RATE_LIMIT_WRITES_PER_TOKEN: '0',

@@ -109,6 +109,33 @@ describe('logs: JSON lines with a request id, and no secrets', () => {
   });
 });
 
+describe('logs: LOG_LEVEL=silent', () => {
+  const written: string[] = [];
+  let t: TestApp;
+  beforeAll(async () => {
+    const destination = new Writable({
+      write(chunk: Buffer, _enc, done) {
+        written.push(chunk.toString('utf8'));
+        done();
+      },
+    });
+    t = await startTestApp({ log: createPinoLogger({ level: 'silent', format: 'json', destination }) });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('writes nothing, and still returns the caller\'s x-request-id or a fresh one', async () => {
+    const server = t.app.getHttpServer();
+    const given = await request(server).post('/graphql').set('x-request-id', 'trace-7').send({ query: '{ patterns { nodes { key } } }' }).expect(200);
+    expect(given.headers['x-request-id']).toBe('trace-7');
+    const fresh = await request(server).get('/patterns').set('x-request-id', 'a b').expect(200);
+    expect(fresh.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    new Logger('Probe').error('not written');
+    expect(written).toEqual([]);
+  });
+});
+
 describe('/metrics', () => {
   let t: TestApp;
   beforeAll(async () => {

@@ -1,7 +1,7 @@
 import DataLoader from 'dataloader';
 import type { PrismaService } from '@hindsight/db';
 import { findRelatedIncidents, type RelatedIncident } from './related-incidents.service';
-import { actionableTreeStatement, incidentTreeStatement, type ActionableInclude, type IncidentInclude } from './incident-tree-query';
+import { incidentTreeStatement, type ActionableInclude, type IncidentInclude } from './incident-tree-query';
 import type {
   ActionableRecord,
   CausalFactorRecord,
@@ -24,6 +24,44 @@ function byId<T extends { id: string }>(keys: readonly string[], rows: T[]): (T 
 }
 
 /**
+ * A DataLoader that also hands back, as they are, the values primed into it (the tree statements
+ * prime every child collection they fetched): `get` returns such a value itself rather than a
+ * promise of it, so graphql-js completes the field, and everything under it, in the same turn
+ * instead of one promise (and microtask) per field per item. Keys it holds no value for are
+ * loaded and batched as by any DataLoader. For string keys only (the held values are by key).
+ */
+export class TreeLoader<V> extends DataLoader<string, V> {
+  private readonly held = new Map<string, V>();
+
+  /** The value when it was primed, else a promise of it (batched with the other loads of this tick). */
+  get(key: string): V | Promise<V> {
+    return this.held.has(key) ? (this.held.get(key) as V) : this.load(key);
+  }
+
+  override load(key: string): Promise<V> {
+    return this.held.has(key) ? Promise.resolve(this.held.get(key) as V) : super.load(key);
+  }
+
+  /** As DataLoader's: a key that has a value keeps it. */
+  override prime(key: string, value: V | Promise<V> | Error): this {
+    if (this.held.has(key)) return this;
+    if (value instanceof Error || value instanceof Promise) return super.prime(key, value);
+    this.held.set(key, value);
+    return this;
+  }
+
+  override clear(key: string): this {
+    this.held.delete(key);
+    return super.clear(key);
+  }
+
+  override clearAll(): this {
+    this.held.clear();
+    return super.clearAll();
+  }
+}
+
+/**
  * Per-request batch loaders for everything nested under an incident. One query per kind of
  * child, whatever the number of parents: a page of 4 or 400 incidents costs the same statements.
  * Create one instance per request; it caches for the life of that request only.
@@ -31,11 +69,11 @@ function byId<T extends { id: string }>(keys: readonly string[], rows: T[]): (T 
 export class IncidentLoaders {
   constructor(private readonly prisma: PrismaService) {}
 
-  readonly incident = new DataLoader<string, IncidentRecord | null>(async (ids) =>
+  readonly incident = new TreeLoader<IncidentRecord | null>(async (ids) =>
     byId(ids, await this.prisma.incident.findMany({ where: { id: { in: [...ids] } }, omit: { searchText: true } })),
   );
 
-  readonly timeline = new DataLoader<string, TimelineEventRecord[]>(async (incidentIds) =>
+  readonly timeline = new TreeLoader<TimelineEventRecord[]>(async (incidentIds) =>
     groupBy(
       incidentIds,
       await this.prisma.timelineEvent.findMany({ where: { incidentId: { in: [...incidentIds] } }, orderBy: [{ incidentId: 'asc' }, { position: 'asc' }] }),
@@ -43,7 +81,7 @@ export class IncidentLoaders {
     ),
   );
 
-  readonly factors = new DataLoader<string, CausalFactorRecord[]>(async (incidentIds) =>
+  readonly factors = new TreeLoader<CausalFactorRecord[]>(async (incidentIds) =>
     groupBy(
       incidentIds,
       await this.prisma.causalFactor.findMany({ where: { incidentId: { in: [...incidentIds] } }, orderBy: [{ incidentId: 'asc' }, { position: 'asc' }] }),
@@ -51,11 +89,11 @@ export class IncidentLoaders {
     ),
   );
 
-  readonly factor = new DataLoader<string, CausalFactorRecord | null>(async (ids) =>
+  readonly factor = new TreeLoader<CausalFactorRecord | null>(async (ids) =>
     byId(ids, await this.prisma.causalFactor.findMany({ where: { id: { in: [...ids] } } })),
   );
 
-  readonly links = new DataLoader<string, CausalLinkRecord[]>(async (incidentIds) =>
+  readonly links = new TreeLoader<CausalLinkRecord[]>(async (incidentIds) =>
     groupBy(
       incidentIds,
       await this.prisma.causalLink.findMany({ where: { incidentId: { in: [...incidentIds] } }, orderBy: { id: 'asc' } }),
@@ -63,7 +101,7 @@ export class IncidentLoaders {
     ),
   );
 
-  readonly actionables = new DataLoader<string, ActionableRecord[]>(async (incidentIds) =>
+  readonly actionables = new TreeLoader<ActionableRecord[]>(async (incidentIds) =>
     groupBy(
       incidentIds,
       await this.prisma.actionable.findMany({ where: { incidentId: { in: [...incidentIds] } }, orderBy: [{ incidentId: 'asc' }, { position: 'asc' }] }),
@@ -71,7 +109,7 @@ export class IncidentLoaders {
     ),
   );
 
-  readonly references = new DataLoader<string, ExternalReferenceRecord[]>(async (actionableIds) =>
+  readonly references = new TreeLoader<ExternalReferenceRecord[]>(async (actionableIds) =>
     groupBy(
       actionableIds,
       await this.prisma.externalReference.findMany({ where: { actionableId: { in: [...actionableIds] } }, orderBy: [{ actionableId: 'asc' }, { position: 'asc' }] }),
@@ -79,7 +117,7 @@ export class IncidentLoaders {
     ),
   );
 
-  readonly addressedFactors = new DataLoader<string, CausalFactorRecord[]>(async (actionableIds) => {
+  readonly addressedFactors = new TreeLoader<CausalFactorRecord[]>(async (actionableIds) => {
     const rows = await this.prisma.actionableFactor.findMany({
       where: { actionableId: { in: [...actionableIds] } },
       include: { factor: true },
@@ -122,7 +160,7 @@ export class IncidentLoaders {
   );
 
   /** Narratives are large: rows loaded without one get it from here, for all of them in one statement. */
-  readonly narrative = new DataLoader<string, string>(async (ids) => {
+  readonly narrative = new TreeLoader<string>(async (ids) => {
     const rows = await this.prisma.incident.findMany({ where: { id: { in: [...ids] } }, select: { id: true, narrative: true } });
     const map = new Map(rows.map((r) => [r.id, r.narrative]));
     return ids.map((id) => map.get(id) ?? '');
@@ -139,25 +177,26 @@ export class IncidentLoaders {
     if (ids && ids.length === 0) return [];
     const statement = incidentTreeStatement(ids ? 'ids' : 'slug', include, options.includeDrafts === true);
     const { rows } = await this.prisma.pool.query<Record<string, unknown>>({ ...statement, values: [ids ? [...ids] : (by as { slug: string }).slug] });
-    const records = rows.map((row) => this.primeIncident(row, include));
+    const records = this.incidentsFromTreeRows(rows, include);
     if (!ids) return records;
     const byId = new Map(records.map((r) => [r.id, r]));
     return ids.map((id) => byId.get(id)).filter((r): r is IncidentRecord => r !== undefined);
   }
 
-  /** Actionables by id (in the order given), with the children `include` names, in one named statement. */
-  async loadActionableTrees(ids: readonly string[], include: ActionableInclude): Promise<ActionableRecord[]> {
-    if (ids.length === 0) return [];
-    const { rows } = await this.prisma.pool.query<Record<string, unknown>>({ ...actionableTreeStatement(include), values: [[...ids]] });
-    const records = rows.map((row) => {
+  /** Records from rows of `incidentTreeColumns(include)`, in their order, with every child collection primed. */
+  incidentsFromTreeRows(rows: readonly Record<string, unknown>[], include: IncidentInclude): IncidentRecord[] {
+    return rows.map((row) => this.primeIncident(row, include));
+  }
+
+  /** Records from rows of `actionableTreeColumns(include)`, in their order, with their children and incidents primed. */
+  actionablesFromTreeRows(rows: readonly Record<string, unknown>[], include: ActionableInclude): ActionableRecord[] {
+    return rows.map((row) => {
       const a = toActionable(row.row as Record<string, unknown>);
       if (include.references) this.references.prime(a.id, (row.j_references as Record<string, unknown>[]).map(toReference));
       if (include.addresses) this.addressedFactors.prime(a.id, (row.j_addresses as CausalFactorRecord[]).map((f) => f));
       if (include.incident && row.j_incident) this.incident.prime(a.incidentId, toIncident({ ...(row.j_incident as Record<string, unknown>), narrative: null }));
       return a;
     });
-    const byId = new Map(records.map((r) => [r.id, r]));
-    return ids.map((id) => byId.get(id)).filter((r): r is ActionableRecord => r !== undefined);
   }
 
   private primeIncident(row: Record<string, unknown>, include: IncidentInclude): IncidentRecord {
@@ -184,7 +223,7 @@ export class IncidentLoaders {
     return incident;
   }
 
-  readonly patterns = new DataLoader<string, PatternRecord[]>(async (incidentIds) => {
+  readonly patterns = new TreeLoader<PatternRecord[]>(async (incidentIds) => {
     const rows = await this.prisma.incidentPattern.findMany({
       where: { incidentId: { in: [...incidentIds] } },
       include: { pattern: true },

@@ -1,9 +1,10 @@
 /**
  * The hot read paths in one statement each: an incident (or a page of them) with the nested
  * collections a query selected, as JSON aggregated by Postgres, and a page of actionables with
- * theirs. Hand-written SQL because Prisma sends one or two statements per relation; these are
- * sent as named prepared statements (parsed and planned once per connection), one name per
- * combination of nested collections.
+ * theirs (incidents.service.ts builds a page's statement around the select lists here).
+ * Hand-written SQL because Prisma sends one or two statements per relation; these are sent as
+ * named prepared statements (parsed and planned once per connection), one name per combination
+ * of nested collections.
  */
 
 /** What to load with each incident. Children that are not asked for cost nothing. */
@@ -31,11 +32,11 @@ export const INCIDENT_COLUMNS = `i."id", i."slug", i."status"::text AS "status",
   i."resolvedAt", i."resolvedPrecision"::text AS "resolvedPrecision", i."severity", i."nearMiss", i."tags", i."customerImpactMinutes",
   i."customerImpactPrecision"::text AS "customerImpactPrecision", i."version", i."createdAt", i."updatedAt"`;
 
-const ACTIONABLE_JSON = (alias: string) =>
+const ACTIONABLE_JSON = (alias: string, extra: string[] = []) =>
   `json_build_object('id', ${alias}."id", 'incidentId', ${alias}."incidentId", 'key', ${alias}."key", 'position', ${alias}."position",
     'title', ${alias}."title", 'description', ${alias}."description", 'owner', ${alias}."owner", 'status', ${alias}."status",
     'dueDate', ${alias}."dueDate", 'priority', ${alias}."priority", 'closedAt', ${alias}."closedAt", 'closedBy', ${alias}."closedBy",
-    'wontDoReason', ${alias}."wontDoReason", 'version', ${alias}."version", 'createdAt', ${alias}."createdAt", 'updatedAt', ${alias}."updatedAt")`;
+    'wontDoReason', ${alias}."wontDoReason", 'version', ${alias}."version", 'createdAt', ${alias}."createdAt", 'updatedAt', ${alias}."updatedAt"${extra.map((e) => `, ${e}`).join('')})`;
 
 const REFERENCES_OF = (actionable: string) =>
   `(SELECT COALESCE(json_agg(json_build_object('id', r."id", 'actionableId', r."actionableId", 'position', r."position", 'kind', r."kind", 'ref', r."ref", 'url', r."url") ORDER BY r."position"), '[]')
@@ -62,6 +63,25 @@ function includeKey(include: object): string {
  * published ones only, unless `drafts` (for callers that may edit).
  */
 export function incidentTreeStatement(by: 'ids' | 'slug', include: IncidentInclude, drafts = false): { name: string; text: string } {
+  // By slug: the current one, or one it had before a rename (an alias). Both are looked up by
+  // their unique index and the ids joined; `slug = $1 OR EXISTS (alias)` cannot use either index
+  // and scanned every incident (0.5-0.9 s at 100,000).
+  const where =
+    by === 'ids'
+      ? `i."id" = ANY($1::uuid[])`
+      : `i."id" IN (SELECT x."id" FROM "Incident" x WHERE x."slug" = $1 UNION ALL SELECT sa."incidentId" FROM "IncidentSlugAlias" sa WHERE sa."slug" = $1)`;
+  return {
+    name: `incident_tree_${by}${drafts ? '_drafts' : ''}_${includeKey(include)}`,
+    text: `SELECT ${incidentTreeColumns(include)}\nFROM "Incident" i WHERE ${where}${drafts ? '' : ` AND i."status" = 'published'`}`,
+  };
+}
+
+/**
+ * The select list of an incident row (aliased `i`) with its selected children as JSON columns
+ * (`j_patterns`, `j_timeline`, …), for a statement that picks the rows: by id or slug above, or
+ * a page of a list (incidents.service.ts).
+ */
+export function incidentTreeColumns(include: IncidentInclude): string {
   const parts = [INCIDENT_COLUMNS, include.narrative ? `i."narrative"` : `NULL::text AS "narrative"`];
   if (include.patterns) {
     parts.push(`(SELECT COALESCE(json_agg(json_build_object('id', p."id", 'key', p."key", 'name', p."name", 'description', p."description") ORDER BY p."key"), '[]')
@@ -80,31 +100,18 @@ export function incidentTreeStatement(by: 'ids' | 'slug', include: IncidentInclu
       FROM "CausalLink" l WHERE l."incidentId" = i."id") AS "j_links"`);
   }
   if (include.actionables) {
-    const extra = [include.references ? `'references', ${REFERENCES_OF('a')}` : null, include.addresses ? `'addresses', ${ADDRESSES_OF('a')}` : null].filter(Boolean);
-    const row = extra.length > 0 ? `(${ACTIONABLE_JSON('a')}::jsonb || jsonb_build_object(${extra.join(', ')}))` : ACTIONABLE_JSON('a');
+    const extra = [include.references ? `'references', ${REFERENCES_OF('a')}` : null, include.addresses ? `'addresses', ${ADDRESSES_OF('a')}` : null].filter((e): e is string => e !== null);
+    const row = ACTIONABLE_JSON('a', extra);
     parts.push(`(SELECT COALESCE(json_agg(${row} ORDER BY a."position"), '[]') FROM "Actionable" a WHERE a."incidentId" = i."id") AS "j_actionables"`);
   }
-  // By slug: the current one, or one it had before a rename (an alias). Both are looked up by
-  // their unique index and the ids joined; `slug = $1 OR EXISTS (alias)` cannot use either index
-  // and scanned every incident (0.5-0.9 s at 100,000).
-  const where =
-    by === 'ids'
-      ? `i."id" = ANY($1::uuid[])`
-      : `i."id" IN (SELECT x."id" FROM "Incident" x WHERE x."slug" = $1 UNION ALL SELECT sa."incidentId" FROM "IncidentSlugAlias" sa WHERE sa."slug" = $1)`;
-  return {
-    name: `incident_tree_${by}${drafts ? '_drafts' : ''}_${includeKey(include)}`,
-    text: `SELECT ${parts.join(',\n  ')}\nFROM "Incident" i WHERE ${where}${drafts ? '' : ` AND i."status" = 'published'`}`,
-  };
+  return parts.join(',\n  ');
 }
 
-/** Actionables by id (`$1::uuid[]`), with their selected children and incident. */
-export function actionableTreeStatement(include: ActionableInclude): { name: string; text: string } {
+/** The select list of an actionable row (aliased `a`, as JSON in `row`) with its selected children and incident. */
+export function actionableTreeColumns(include: ActionableInclude): string {
   const parts = [`${ACTIONABLE_JSON('a')} AS "row"`];
   if (include.references) parts.push(`${REFERENCES_OF('a')} AS "j_references"`);
   if (include.addresses) parts.push(`${ADDRESSES_OF('a')} AS "j_addresses"`);
   if (include.incident) parts.push(`(SELECT row_to_json(t) FROM (SELECT ${INCIDENT_COLUMNS} FROM "Incident" i WHERE i."id" = a."incidentId") t) AS "j_incident"`);
-  return {
-    name: `actionable_tree_${includeKey(include)}`,
-    text: `SELECT ${parts.join(',\n  ')}\nFROM "Actionable" a WHERE a."id" = ANY($1::uuid[])`,
-  };
+  return parts.join(',\n  ');
 }

@@ -6,7 +6,7 @@ import { buildTextSearch, type TextSearch } from './search-query';
 import { encodeCursor, pageWindow } from './keyset';
 import type { ActionableRecord, IncidentRecord, Page, PatternRecord } from './incident.types';
 import { IncidentLoaders } from './incident-loaders';
-import type { ActionableInclude, IncidentInclude } from './incident-tree-query';
+import { actionableTreeColumns, incidentTreeColumns, type ActionableInclude, type IncidentInclude } from './incident-tree-query';
 
 /** How to build the nodes of a page: the request's loaders and what the query selected under them. */
 export interface TreeOptions<I> {
@@ -138,18 +138,19 @@ export class IncidentsService {
     // Ranks compare only within one search, so a relevance cursor is tied to its query too.
     const sort: SortSpec =
       orderBy === 'RELEVANCE' ? { expr: Prisma.sql`ts_rank(i."searchDocument", s.q)`, cast: Prisma.sql`real`, desc: true } : INCIDENT_SORT[orderBy];
-    const page = await this.keysetPage(
+    const include = options.include ?? { narrative: true };
+    const { rows, ...page } = await this.keysetPage(
       orderBy === 'RELEVANCE' ? this.relevancePool(where, search!) : this.fromWhere(where, search),
       Prisma.sql`i."id"`,
       sort,
       orderBy === 'RELEVANCE' ? `RELEVANCE:${search!.fingerprint}` : orderBy,
       args,
+      { columns: incidentTreeColumns(include), table: Prisma.sql`"Incident" i` },
       this.fromWhere(where, search),
       search !== null,
     );
     const loaders = options.loaders ?? new IncidentLoaders(this.prisma);
-    const nodes = await loaders.loadIncidentTrees({ ids: page.ids }, options.include ?? { narrative: true });
-    return { ...page, nodes, search };
+    return { ...page, nodes: loaders.incidentsFromTreeRows(rows, include), search };
   }
 
   async listActionables(
@@ -159,15 +160,17 @@ export class IncidentsService {
   ): Promise<Page<ActionableRecord>> {
     const where = this.actionableWhere(filter);
     const orderBy = args.orderBy ?? 'DUE_DATE_ASC';
-    const page = await this.keysetPage(
+    const include = options.include ?? {};
+    const { rows, ...page } = await this.keysetPage(
       Prisma.sql`FROM "Actionable" a JOIN "Incident" i ON i."id" = a."incidentId" WHERE ${where}`,
       Prisma.sql`a."id"`,
       ACTIONABLE_SORT[orderBy],
       orderBy,
       args,
+      { columns: actionableTreeColumns(include), table: Prisma.sql`"Actionable" a` },
     );
     const loaders = options.loaders ?? new IncidentLoaders(this.prisma);
-    return { ...page, nodes: await loaders.loadActionableTrees(page.ids, options.include ?? {}) };
+    return { ...page, nodes: loaders.actionablesFromTreeRows(rows, include) };
   }
 
   async listPatterns(): Promise<PatternWithCount[]> {
@@ -283,9 +286,12 @@ export class IncidentsService {
   }
 
   /**
-   * One page query, forward (`first`/`after`) or backward (`last`/`before`), by a named prepared statement; the count is a second statement run only
-   * when `count()` is called (GraphQL: when `totalCount` is selected), the estimate a plan
-   * without execution (`estimate()`, for `totalCountEstimate`).
+   * One page, forward (`first`/`after`) or backward (`last`/`before`), with the nodes' rows as
+   * `tree` selects them from its table (aliased as in `id`), in one named prepared statement: the
+   * page's ids in order (one more than asked, to tell whether there are more), joined to the rows
+   * of all but that extra one, so the page and its nodes come from one snapshot. The
+   * count is a second statement run only when `count()` is called (GraphQL: when `totalCount` is
+   * selected), the estimate a plan without execution (`estimate()`, for `totalCountEstimate`).
    */
   private async keysetPage(
     from: Prisma.Sql,
@@ -293,9 +299,10 @@ export class IncidentsService {
     sort: SortSpec,
     order: string,
     args: PageArgs<string>,
+    tree: { columns: string; table: Prisma.Sql },
     countFrom: Prisma.Sql = from,
     planEach = false,
-  ): Promise<Omit<Page<never>, 'nodes'> & { ids: string[] }> {
+  ): Promise<Omit<Page<never>, 'nodes'> & { rows: Record<string, unknown>[] }> {
     const { size, backward, after, before } = pageWindow(args, order);
     // Backward pages read the ordering reversed from `before` (or from the end), then turn the
     // rows back, so one LIMIT bounds either direction.
@@ -304,17 +311,23 @@ export class IncidentsService {
     const bound = (c: { value: string; id: string } | null, op: Prisma.Sql) =>
       c ? Prisma.sql`AND (${sort.expr}, ${id}) ${op} (CAST(${c.value} AS ${sort.cast}), CAST(${c.id} AS uuid))` : Prisma.empty;
     const direction = sort.desc !== backward ? Prisma.sql`DESC` : Prisma.sql`ASC`;
-    const rows = await this.named<{ id: string; sort: string }>(planEach, Prisma.sql`
-        SELECT ${id}::text AS id, ${sort.expr}::text AS sort ${from} ${bound(after, later)} ${bound(before, earlier)}
-        ORDER BY ${sort.expr} ${direction}, ${id} ${direction}
-        LIMIT ${size + 1}`);
+    const ordering = Prisma.sql`ORDER BY ${sort.expr} ${direction}, ${id} ${direction}`;
+    // `ord` keeps the page's order through the join (the rows are put back in it here, so the
+    // plan needs no second sort).
+    const rows = await this.named<{ k_id: string; k_sort: string; k_ord: string } & Record<string, unknown>>(planEach, Prisma.sql`
+        SELECT p.id::text AS k_id, p.sort AS k_sort, p.ord AS k_ord, ${Prisma.raw(tree.columns)}
+        FROM (SELECT ${id} AS id, ${sort.expr}::text AS sort, row_number() OVER (${ordering}) AS ord ${from} ${bound(after, later)} ${bound(before, earlier)}
+          ${ordering}
+          LIMIT ${size + 1}) p
+        LEFT JOIN ${tree.table} ON ${id} = p.id AND p.ord <= ${size}`);
+    rows.sort((x, y) => Number(x.k_ord) - Number(y.k_ord));
     const more = rows.length > size;
     const pageRows = rows.slice(0, size);
     if (backward) pageRows.reverse();
     let counted: Promise<number> | null = null;
     return {
-      ids: pageRows.map((r) => r.id),
-      cursors: pageRows.map((r) => encodeCursor({ order, value: r.sort, id: r.id })),
+      rows: pageRows.map(({ k_id: _id, k_sort: _sort, k_ord: _ord, ...row }) => row),
+      cursors: pageRows.map((r) => encodeCursor({ order, value: r.k_sort, id: r.k_id })),
       count: () => (counted ??= this.named<{ n: string }>(planEach, Prisma.sql`SELECT count(*)::text AS n ${countFrom}`).then((r) => Number(r[0]?.n ?? 0))),
       estimate: () => this.estimate(countFrom),
       // The direction read tells from its extra row; the other side has rows when a cursor

@@ -1,4 +1,4 @@
-import { Args, Context, Info, Int, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
+import { Args, Context, Info, Int, Query, ResolveField, Resolver } from '@nestjs/graphql';
 import type { Request } from 'express';
 import { AppError } from '@hindsight/domain';
 import { principalOf } from '../auth/request-principal';
@@ -12,7 +12,7 @@ import {
 import { parseCalendarDate } from '@hindsight/tracking';
 import { CalendarDateScalar } from '../common/calendar-date.scalar';
 import { ActionableOrderEnum } from '../common/graphql-enums';
-import { Loaders } from '../common/gql-context';
+import { Loaders, type GqlContext } from '../common/gql-context';
 import { toConnection } from '../common/page-info.type';
 import { nodesOf, selectionOf } from '../common/selection';
 import { actionableInclude } from './includes';
@@ -58,12 +58,12 @@ export class ActionablesResolver {
   }
 
   @ResolveField(() => [CausalFactor], { description: 'The causal factors this work addresses.' })
-  addresses(@Parent() a: ActionableRecord, @Loaders() loaders: IncidentLoaders) {
-    return loaders.addressedFactors.load(a.id);
+  addresses(a: ActionableRecord, _args: unknown, { loaders }: GqlContext) {
+    return loaders.incidents.addressedFactors.get(a.id);
   }
 
   @ResolveField(() => Incident)
-  incident(@Parent() a: ActionableRecord, @Loaders() loaders: IncidentLoaders) {
-    return loaders.incident.load(a.incidentId);
+  incident(a: ActionableRecord, _args: unknown, { loaders }: GqlContext) {
+    return loaders.incidents.incident.get(a.incidentId);
   }
 }

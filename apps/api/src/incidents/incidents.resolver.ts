@@ -1,4 +1,4 @@
-import { Args, Context, Info, Int, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
+import { Args, Context, Info, Int, Query, ResolveField, Resolver } from '@nestjs/graphql';
 import type { GraphQLResolveInfo } from 'graphql';
 import type { Request } from 'express';
 import { roleAllows } from '@hindsight/tracking';
@@ -11,7 +11,7 @@ import {
   type IncidentRecord,
 } from '@hindsight/incidents';
 import { IncidentOrderEnum } from '../common/graphql-enums';
-import { Loaders } from '../common/gql-context';
+import { Loaders, type GqlContext } from '../common/gql-context';
 import { toConnection } from '../common/page-info.type';
 import { nodesOf, selectionOf } from '../common/selection';
 import { incidentInclude } from './includes';
@@ -62,9 +62,9 @@ export class IncidentsResolver {
   }
 
   @ResolveField(() => String, { description: 'Markdown.' })
-  narrative(@Parent() i: IncidentRecord, @Loaders() loaders: IncidentLoaders): string | Promise<string> {
+  narrative(i: IncidentRecord, _args: unknown, { loaders }: GqlContext): string | Promise<string> {
     // Lists load the (large) narrative only when selected; anything else that needs it loads it here.
-    return typeof i.narrative === 'string' ? i.narrative : loaders.narrative.load(i.id);
+    return typeof i.narrative === 'string' ? i.narrative : loaders.incidents.narrative.get(i.id);
   }
 
   @ResolveField(() => IncidentSource)
@@ -89,28 +89,28 @@ export class IncidentsResolver {
   }
 
   @ResolveField(() => [Pattern])
-  patterns(@Parent() i: IncidentRecord, @Loaders() loaders: IncidentLoaders) {
-    return loaders.patterns.load(i.id);
+  patterns(i: IncidentRecord, _args: unknown, { loaders }: GqlContext) {
+    return loaders.incidents.patterns.get(i.id);
   }
 
   @ResolveField(() => [TimelineEvent], { description: 'In source order.' })
-  timeline(@Parent() i: IncidentRecord, @Loaders() loaders: IncidentLoaders) {
-    return loaders.timeline.load(i.id);
+  timeline(i: IncidentRecord, _args: unknown, { loaders }: GqlContext) {
+    return loaders.incidents.timeline.get(i.id);
   }
 
   @ResolveField(() => [CausalFactor])
-  causalFactors(@Parent() i: IncidentRecord, @Loaders() loaders: IncidentLoaders) {
-    return loaders.factors.load(i.id);
+  causalFactors(i: IncidentRecord, _args: unknown, { loaders }: GqlContext) {
+    return loaders.incidents.factors.get(i.id);
   }
 
   @ResolveField(() => [CausalLink])
-  causalLinks(@Parent() i: IncidentRecord, @Loaders() loaders: IncidentLoaders) {
-    return loaders.links.load(i.id);
+  causalLinks(i: IncidentRecord, _args: unknown, { loaders }: GqlContext) {
+    return loaders.incidents.links.get(i.id);
   }
 
   @ResolveField(() => [Actionable])
-  actionables(@Parent() i: IncidentRecord, @Loaders() loaders: IncidentLoaders) {
-    return loaders.actionables.load(i.id);
+  actionables(i: IncidentRecord, _args: unknown, { loaders }: GqlContext) {
+    return loaders.incidents.actionables.get(i.id);
   }
 }
 

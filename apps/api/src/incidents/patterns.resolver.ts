@@ -1,8 +1,7 @@
-import { Args, Int, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
+import { Args, Int, Query, ResolveField, Resolver } from '@nestjs/graphql';
 import DataLoader from 'dataloader';
 import { IncidentsService, type PatternRecord, type PatternWithCount } from '@hindsight/incidents';
-import { AllLoaders } from '../common/gql-context';
-import type { RequestLoaders } from '../common/request-loaders';
+import type { GqlContext } from '../common/gql-context';
 import { listConnection } from '../common/list-connection';
 import { Pattern, PatternConnection } from './types/incident.types';
 
@@ -36,7 +35,7 @@ export class PatternsResolver {
   }
 
   @ResolveField(() => Int, { description: 'Published incidents showing this pattern.' })
-  incidentCount(@Parent() p: PatternRecord | PatternWithCount, @AllLoaders() loaders: RequestLoaders): number | Promise<number> {
+  incidentCount(p: PatternRecord | PatternWithCount, _args: unknown, { loaders }: GqlContext): number | Promise<number> {
     if ('incidentCount' in p) return p.incidentCount;
     return loaders.of(PatternCountLoaders, () => new PatternCountLoaders(this.service)).count.load(p.key);
   }

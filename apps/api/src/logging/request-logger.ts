@@ -58,6 +58,14 @@ export function requestLogger(logger: PinoLogger) {
     quietReqLogger: true,
   });
   return (req: Request, res: Response, next: NextFunction) => {
+    // With LOG_LEVEL=silent no line is ever written: the caller still gets its id back, but no
+    // request is given a child logger, listeners or a request context. (Entering an
+    // AsyncLocalStorage context turns on Node's promise hooks, a cost on every promise.)
+    if (!logger.isLevelEnabled('fatal')) {
+      res.setHeader(REQUEST_ID_HEADER, requestIdOf(req));
+      next();
+      return;
+    }
     http(req as IncomingMessage, res as ServerResponse);
     requestContext.run({ reqId: String((req as IncomingMessage & { id?: unknown }).id) }, next);
   };

@@ -1,9 +1,9 @@
-import { Args, Mutation, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
+import { Args, Mutation, Query, ResolveField, Resolver } from '@nestjs/graphql';
 import { AppError } from '@hindsight/domain';
 import type { IncidentLoaders } from '@hindsight/incidents';
 import { TEMPLATES, type ModelSuggestion as Suggestion, type ModelTemplate } from '@hindsight/model-templates';
 import { RequireRole } from '../auth/roles.decorator';
-import { Loaders } from '../common/gql-context';
+import { Loaders, type GqlContext } from '../common/gql-context';
 import {
   AttachSuggestedModelInput,
   AttachSuggestedModelPayload,
@@ -93,14 +93,14 @@ async function actionableOf(parent: { incidentId: string; actionableKey: string 
 
 @Resolver(() => SuggestedActionableMatch)
 export class SuggestedActionableMatchResolver {
-  @ResolveField(() => Actionable) actionable(@Parent() m: SuggestedActionableMatch, @Loaders() loaders: IncidentLoaders) {
-    return actionableOf(m, loaders);
+  @ResolveField(() => Actionable) actionable(m: SuggestedActionableMatch, _args: unknown, { loaders }: GqlContext) {
+    return actionableOf(m, loaders.incidents);
   }
 }
 
 @Resolver(() => UnmatchedActionable)
 export class UnmatchedActionableResolver {
-  @ResolveField(() => Actionable) actionable(@Parent() u: UnmatchedActionable, @Loaders() loaders: IncidentLoaders) {
-    return actionableOf(u, loaders);
+  @ResolveField(() => Actionable) actionable(u: UnmatchedActionable, _args: unknown, { loaders }: GqlContext) {
+    return actionableOf(u, loaders.incidents);
   }
 }

@@ -1,4 +1,4 @@
-import { Args, Context, Float, ID, Int, Mutation, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
+import { Args, Context, Float, ID, Int, Mutation, Query, ResolveField, Resolver } from '@nestjs/graphql';
 import type { Request } from 'express';
 import DataLoader from 'dataloader';
 import { PrismaService } from '@hindsight/db';
@@ -8,7 +8,7 @@ import type { ActionableRecord, IncidentLoaders, IncidentRecord } from '@hindsig
 import { principalOf } from '../auth/request-principal';
 import { principalKey } from '@hindsight/tracking';
 import { ReadOperation } from '../auth/roles.decorator';
-import { AllLoaders, Loaders } from '../common/gql-context';
+import { Loaders, type GqlContext } from '../common/gql-context';
 import type { RequestLoaders } from '../common/request-loaders';
 import { JSONScalar } from '../common/json.scalar';
 import { Actionable, Incident } from '../incidents/types/incident.types';
@@ -47,8 +47,8 @@ export class IncidentModelFieldResolver {
   constructor(private readonly models: ModelRunsService) {}
 
   @ResolveField(() => IncidentModel, { nullable: true, description: 'The executable model of this failure, when one is attached.' })
-  async model(@Parent() incident: IncidentRecord, @AllLoaders() all: RequestLoaders): Promise<ModelParent | null> {
-    const view = await modelLoaders(all, this.models).model.load(incident.id);
+  async model(incident: IncidentRecord, _args: unknown, { loaders }: GqlContext): Promise<ModelParent | null> {
+    const view = await modelLoaders(loaders, this.models).model.load(incident.id);
     if (!view) return null;
     const { key, version, title, model } = view.spec;
     return { ...view, key, version, title, description: model.description };
@@ -91,14 +91,14 @@ export class ModelScenarioResolver {
   constructor(private readonly models: ModelRunsService) {}
 
   @ResolveField(() => Actionable, { nullable: true })
-  async actionable(@Parent() s: ScenarioRecord, @Loaders() loaders: IncidentLoaders) {
+  async actionable(s: ScenarioRecord, _args: unknown, { loaders }: GqlContext) {
     if (!s.actionableKey) return null;
-    return (await loaders.actionables.load(s.incidentId)).find((a) => a.key === s.actionableKey) ?? null;
+    return (await loaders.incidents.actionables.load(s.incidentId)).find((a) => a.key === s.actionableKey) ?? null;
   }
 
   @ResolveField(() => ModelRun, { nullable: true, description: 'The newest run with default parameters and seed.' })
-  latestRun(@Parent() s: ScenarioRecord, @AllLoaders() all: RequestLoaders) {
-    return modelLoaders(all, this.models).latestRun.load(`${s.incidentId}:${s.key}`);
+  latestRun(s: ScenarioRecord, _args: unknown, { loaders }: GqlContext) {
+    return modelLoaders(loaders, this.models).latestRun.load(`${s.incidentId}:${s.key}`);
   }
 }
 
@@ -110,8 +110,8 @@ export class ActionableScenarioResolver {
     nullable: true,
     description: "The scenario of the incident's model that switches this work's fix on, when there is one; its `latestRun.verdict` says whether the fix would have prevented the failure.",
   })
-  scenario(@Parent() a: ActionableRecord, @AllLoaders() all: RequestLoaders): Promise<ScenarioRecord | null> {
-    return all.of(ActionableScenarioLoaders, () => new ActionableScenarioLoaders(this.link)).scenario.load(a.id);
+  scenario(a: ActionableRecord, _args: unknown, { loaders }: GqlContext): Promise<ScenarioRecord | null> {
+    return loaders.of(ActionableScenarioLoaders, () => new ActionableScenarioLoaders(this.link)).scenario.load(a.id);
   }
 }
 
@@ -141,8 +141,8 @@ export class ModelRunResolver {
   ) {}
 
   @ResolveField(() => ModelSpecVersion, { description: 'The version of the model spec the run was made with.' })
-  spec(@Parent() run: ModelRunRecord, @AllLoaders() all: RequestLoaders) {
-    return all.of(ModelSpecLoaders, () => new ModelSpecLoaders(this.prisma)).spec.load(run.specId);
+  spec(run: ModelRunRecord, _args: unknown, { loaders }: GqlContext) {
+    return loaders.of(ModelSpecLoaders, () => new ModelSpecLoaders(this.prisma)).spec.load(run.specId);
   }
 
   @ResolveField(() => [ParameterValue], {
@@ -154,9 +154,9 @@ export class ModelRunResolver {
   }
 
   @ResolveField(() => [ParameterConflict], { description: "What-if values this run's scenario kept its own value for instead of applying (empty when it applied every value)." })
-  async conflicts(@Parent() run: ModelRunRecord, @AllLoaders() all: RequestLoaders): Promise<ParameterConflict[]> {
+  async conflicts(run: ModelRunRecord, _args: unknown, { loaders }: GqlContext): Promise<ParameterConflict[]> {
     if (Object.keys(run.parameters).length === 0) return [];
-    const spec = await all.of(ModelSpecLoaders, () => new ModelSpecLoaders(this.prisma)).document.load(run.specId);
+    const spec = await loaders.of(ModelSpecLoaders, () => new ModelSpecLoaders(this.prisma)).document.load(run.specId);
     return this.models.conflicts(spec, run.parameters, run.scenarioKey);
   }
 

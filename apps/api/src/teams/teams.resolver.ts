@@ -3,7 +3,7 @@ import DataLoader from 'dataloader';
 import { TeamsService, type Principal, type TeamMemberRecord, type TeamRecord } from '@hindsight/tracking';
 import { CurrentPrincipal } from '../auth/current-principal.decorator';
 import { RequireRole } from '../auth/roles.decorator';
-import { AllLoaders } from '../common/gql-context';
+import { AllLoaders, type GqlContext } from '../common/gql-context';
 import { listConnection } from '../common/list-connection';
 import type { RequestLoaders } from '../common/request-loaders';
 import { Actionable } from '../incidents/types/incident.types';
@@ -103,7 +103,7 @@ export class ActionableOwnerResolver {
   constructor(private readonly teams: TeamsService) {}
 
   @ResolveField(() => ActionableOwner, { nullable: true, description: 'Who owns it: an account, a team, or free text (imported or older records); null when nobody does.' })
-  async ownedBy(@Parent() a: { id: string }, @AllLoaders() loaders: RequestLoaders): Promise<ActionableOwner | null> {
+  async ownedBy(a: { id: string }, _args: unknown, { loaders }: GqlContext): Promise<ActionableOwner | null> {
     const row = await loaders.of(OwnerLoader, () => new OwnerLoader(this.teams)).load(a.id);
     if (!row) return null;
     if (row.accountName) return { kind: 'account', name: row.accountName, teamId: null };

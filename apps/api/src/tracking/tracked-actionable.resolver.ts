@@ -1,9 +1,9 @@
 import { Args, Int, Parent, ResolveField, Resolver } from '@nestjs/graphql';
 import type { ActionableStatus } from '@hindsight/domain';
-import type { ActionableRecord, IncidentLoaders, IncidentRecord } from '@hindsight/incidents';
+import type { ActionableRecord, ExternalReferenceRecord, IncidentRecord } from '@hindsight/incidents';
 import { allowedTransitions, type ActionablePriority, type TrackedActionableRecord } from '@hindsight/tracking';
 import { ActionableStatusEnum } from '../common/graphql-enums';
-import { AllLoaders, Loaders } from '../common/gql-context';
+import { AllLoaders, type GqlContext } from '../common/gql-context';
 import type { RequestLoaders } from '../common/request-loaders';
 import { Actionable, ExternalReference, Incident } from '../incidents/types/incident.types';
 import { TrackerLinks } from './tracker-links';
@@ -22,9 +22,12 @@ export class TrackedActionableResolver {
   ) {}
 
   @ResolveField(() => [ExternalReference], { description: "Tracker references as written, each linked with its incident's organization's trackers as configured now." })
-  async references(@Parent() a: ActionableRecord, @Loaders() loaders: IncidentLoaders) {
-    const [references, incident] = await Promise.all([loaders.references.load(a.id), loaders.incident.load(a.incidentId)]);
-    return this.trackerLinks.link(references, incident?.organization ?? '');
+  references(a: ActionableRecord, _args: unknown, { loaders }: GqlContext): ExternalReferenceRecord[] | Promise<ExternalReferenceRecord[]> {
+    const references = loaders.incidents.references.get(a.id);
+    const incident = loaders.incidents.incident.get(a.incidentId);
+    // Both are in hand after a tree statement: linked at once, without a promise.
+    if (!(references instanceof Promise) && !(incident instanceof Promise)) return this.trackerLinks.link(references, incident?.organization ?? '');
+    return Promise.all([references, incident]).then(([r, i]) => this.trackerLinks.link(r, i?.organization ?? ''));
   }
 
   @ResolveField(() => ActionablePriorityEnum, { nullable: true })
@@ -37,9 +40,9 @@ export class TrackedActionableResolver {
     description:
       "When it moved to DONE or WONT_DO. For an item the postmortem itself reports closed (no status change recorded here), the incident's own end time (resolved, else mitigated, detected or started): see closedAtRecorded. Null while open, or when neither is known.",
   })
-  async closedAt(@Parent() a: TrackedActionableRecord, @Loaders() loaders: IncidentLoaders): Promise<Date | null> {
+  async closedAt(a: TrackedActionableRecord, _args: unknown, { loaders }: GqlContext): Promise<Date | null> {
     if (a.closedAt || (a.status !== 'done' && a.status !== 'wont_do')) return a.closedAt;
-    const incident = await loaders.incident.load(a.incidentId);
+    const incident = await loaders.incidents.incident.load(a.incidentId);
     return incident ? (incident.resolvedAt ?? incident.mitigatedAt ?? incident.detectedAt ?? incident.startedAt) : null;
   }
 
