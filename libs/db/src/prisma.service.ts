@@ -35,6 +35,10 @@ export class PrismaService extends PrismaClient implements OnModuleDestroy {
       idle_in_transaction_session_timeout: options.statementTimeoutMs * 2,
       idleTimeoutMillis: 30_000,
       application_name: 'hindsight',
+      // A sequential scan of a large table otherwise starts where the last one (of any session)
+      // stopped, so "the first matches" of a search's relevance pool, or of a bounded count,
+      // would change from one call to the next on the same data.
+      options: '-c synchronize_seqscans=off',
     });
     pool.on('connect', (client: PoolClient) => countStatements(client, () => this.statements++));
     // An idle client losing its server must not crash the process; the pool replaces it.

@@ -1,0 +1,54 @@
+import { Client } from 'pg';
+import type { PrismaService } from '@hindsight/db';
+import { createTestDatabase, testPrisma, type TestDatabase } from './support/test-db';
+
+/**
+ * The app's connections read "the first matches" of a sequential scan (a search's relevance
+ * pool, a bounded count) from the start of the table every time. Postgres's default lets a
+ * sequential scan of a table larger than a quarter of shared buffers start where the last one
+ * stopped, which would change those matches from one call to the next on the same data.
+ */
+describe('database sessions', () => {
+  let db: TestDatabase;
+  let prisma: PrismaService;
+  beforeAll(async () => {
+    db = await createTestDatabase({ seed: false });
+    prisma = testPrisma(db.url);
+    // About 60 MB: above a quarter of the default 128 MB of shared buffers.
+    await prisma.$executeRawUnsafe(`CREATE TABLE big AS SELECT g AS id, repeat('x', 400) AS pad FROM generate_series(1, 140000) AS g`);
+    await prisma.$executeRawUnsafe(`ANALYZE big`);
+  }, 120_000);
+  afterAll(async () => {
+    await prisma.onModuleDestroy();
+    await db.drop();
+  });
+
+  const firstRows = `SELECT id FROM big WHERE pad LIKE 'x%' LIMIT 3`;
+  /** A scan that stops near the middle of the table, leaving its position behind. */
+  const stopHalfway = `SELECT id FROM big WHERE id > 70000 LIMIT 1`;
+
+  it('starts every sequential scan at the start of the table', async () => {
+    const reads: number[][] = [];
+    for (let k = 0; k < 2; k++) {
+      await prisma.$queryRawUnsafe(stopHalfway);
+      reads.push((await prisma.$queryRawUnsafe<{ id: number }[]>(firstRows)).map((r) => r.id));
+    }
+    expect(reads).toEqual([
+      [1, 2, 3],
+      [1, 2, 3],
+    ]);
+  });
+
+  it('would not, with the server default (the control: this is what the setting prevents)', async () => {
+    const client = new Client({ connectionString: db.url });
+    await client.connect();
+    try {
+      expect((await client.query<{ synchronize_seqscans: string }>('SHOW synchronize_seqscans')).rows[0]!.synchronize_seqscans).toBe('on');
+      await client.query(stopHalfway);
+      const ids = (await client.query<{ id: number }>(firstRows)).rows.map((r) => r.id);
+      expect(ids[0]).toBeGreaterThan(1);
+    } finally {
+      await client.end();
+    }
+  });
+});
