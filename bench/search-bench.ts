@@ -1,20 +1,21 @@
 /**
  * Search latency on a large corpus: p50/p95/p99 of a search page (20 results, relevance order)
  * for common words, rare words, component names, typos, quoted phrases and non-English words.
- * Per query, interleaved: A, the page with the relevance pool as IncidentsService builds it now
- * (matches in a MATERIALIZED CTE, LIMIT outside); B, the same page with the pool as it was
- * (LIMIT inside the match query); C, the app's own `listIncidents` for the same text (parse,
- * typo lookup, page statement planned for its text, page rows); D, the exact count `totalCount`
- * runs; E, A's page as a named prepared statement on one connection, as search pages were sent
- * before they went unnamed (from the sixth run Postgres may give it a generic plan).
+ * Per query, interleaved:
+ * - A, the app's own `listIncidents` for the text (parse, typo lookup, the page statement, the
+ *   page's rows; no count): the relevance pool ranks the rank vector (`searchRank`, in the row);
+ * - B, the same page as it was: the same parse, then the relevance pool ranking the whole search
+ *   document (in TOAST), then the rows; A and B take turns going first, round by round;
+ * - C, the exact count `totalCount` runs now (through the GIN index, sequential scans off);
+ * - D, the exact count as it was (planner's choice); C and D take turns like A and B.
+ * Use an even number of rounds, so each of a pair goes first equally often.
  *
  * Run against a database filled by `npm run synth -- --incidents 100000`:
  *   DATABASE_URL=postgresql://…/db node -r ./scripts/register-ts.js bench/search-bench.ts [rounds] [--plans]
  * Bounded: `rounds` (default 5) passes over every query, one statement at a time, each limited
- * to 30 s. `--plans` writes EXPLAIN (ANALYZE, BUFFERS) of each class's first query (A, B and the
- * count) to bench/plans/search-*.txt.
+ * to 30 s. `--plans` writes EXPLAIN (ANALYZE, BUFFERS) of each class's first query (the page
+ * now, the page as it was, the count now and as it was) to bench/plans/search-*.txt.
  */
-import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { Prisma, PrismaService } from '@hindsight/db';
@@ -27,8 +28,6 @@ if (!url) throw new Error('set DATABASE_URL to a database filled by npm run synt
 
 const prisma = new PrismaService({ url, poolMax: 4, connectTimeoutMs: 10_000, statementTimeoutMs: 30_000 });
 const service = new IncidentsService(prisma);
-// One connection for the named statements, so each is prepared once and reused, as in the app's pool.
-const namedClient = prisma.pool.connect();
 
 type Kind = 'common word' | 'rare word' | 'component' | 'typo' | 'phrase' | 'non-English';
 
@@ -56,47 +55,44 @@ async function pickQueries(): Promise<Record<Kind, string[]>> {
 }
 
 const matches = (tsquery: Prisma.Sql) => Prisma.sql`FROM "Incident" i CROSS JOIN (SELECT ${tsquery} AS q) s WHERE i."status" = 'published' AND i."searchDocument" @@ s.q`;
-/** The relevance pool as it was: LIMIT inside the match query, so the planner plans for the first 300 matches. */
-const pooledBefore = (tsquery: Prisma.Sql) =>
-  Prisma.sql`FROM (SELECT i."id", i."searchDocument", s.q ${matches(tsquery)} LIMIT ${RELEVANCE_POOL}) i CROSS JOIN LATERAL (SELECT i.q) s`;
-/** The relevance pool as IncidentsService builds it now: the matches a MATERIALIZED CTE, the LIMIT outside. */
-const pooledAfter = (tsquery: Prisma.Sql) =>
-  Prisma.sql`FROM (WITH matches AS MATERIALIZED (SELECT i."id", i."searchDocument", s.q ${matches(tsquery)}) SELECT * FROM matches LIMIT ${RELEVANCE_POOL}) i
+/** The relevance pool as it was: the whole search document (in TOAST) ranked. */
+const poolBefore = (tsquery: Prisma.Sql) =>
+  Prisma.sql`FROM (WITH matches AS MATERIALIZED (SELECT i."id", i."searchDocument" AS v, s.q ${matches(tsquery)}) SELECT * FROM matches LIMIT ${RELEVANCE_POOL}) i
     CROSS JOIN LATERAL (SELECT i.q) s`;
-const pageSql = (from: Prisma.Sql) => Prisma.sql`SELECT i."id"::text AS id, ts_rank(i."searchDocument", s.q)::text AS sort ${from} ORDER BY ts_rank(i."searchDocument", s.q) DESC, i."id" DESC LIMIT 21`;
+/** The relevance pool as IncidentsService builds it now: the rank vector (in the row) ranked. */
+const poolNow = (tsquery: Prisma.Sql) =>
+  Prisma.sql`FROM (WITH matches AS MATERIALIZED (SELECT i."id", i."searchRank" AS v, s.q ${matches(tsquery)}) SELECT * FROM matches LIMIT ${RELEVANCE_POOL}) i
+    CROSS JOIN LATERAL (SELECT i.q) s`;
+const pageSql = (from: Prisma.Sql) => Prisma.sql`SELECT i."id"::text AS id, ts_rank(i.v, s.q)::text AS sort ${from} ORDER BY ts_rank(i.v, s.q) DESC, i."id" DESC LIMIT 21`;
+/** What IncidentsService sets for a search statement (see `fromSearchIndex`). */
+const THROUGH_INDEX = 'BEGIN READ ONLY; SET LOCAL enable_seqscan = off';
 
-/** A search page by hand: the query's parse and typo lookup, the ranked page, the page's rows. */
-async function page(text: string, pool: (tsquery: Prisma.Sql) => Prisma.Sql): Promise<number> {
+/** B: the search page as it was: parse and typo lookup, the ranked page (unnamed), the page's rows. */
+async function pageBefore(text: string): Promise<number> {
   const search = await buildTextSearch(prisma, text);
-  const rows = await prisma.$queryRaw<{ id: string }[]>(pageSql(pool(search.tsquery)));
+  const rows = await prisma.$queryRaw<{ id: string }[]>(pageSql(poolBefore(search.tsquery)));
   await prisma.$queryRaw`SELECT "id", "slug", "title", "organization", "startedAt" FROM "Incident" WHERE "id" = ANY(${rows.map((r) => r.id)}::uuid[])`;
   return rows.length;
 }
 
-/**
- * A's page sent as a named prepared statement, as the service sent search pages before: from
- * the sixth run on one connection Postgres may plan it once for any tsquery (a generic plan).
- */
-async function pageNamed(text: string): Promise<number> {
-  const search = await buildTextSearch(prisma, text);
-  const q = pageSql(pooledAfter(search.tsquery));
-  const name = `bench_${createHash('sha1').update(q.text).digest('base64url').slice(0, 20)}`;
-  const client = await namedClient;
-  const { rows } = await client.query<{ id: string }>({ name, text: q.text, values: q.values });
-  await prisma.$queryRaw`SELECT "id", "slug", "title", "organization", "startedAt" FROM "Incident" WHERE "id" = ANY(${rows.map((r) => r.id)}::uuid[])`;
-  return rows.length;
-}
-
-/** The app's own path: IncidentsService.listIncidents, as the GraphQL `incidents(filter: { text })` field calls it, no count. */
-async function servicePage(text: string): Promise<number> {
+/** A: the app's own path: IncidentsService.listIncidents, as the GraphQL `incidents(filter: { text })` field calls it, no count. */
+async function pageNow(text: string): Promise<number> {
   return (await service.listIncidents({ text }, { first: 20 }, { include: {} })).nodes.length;
 }
 
-/** The exact count listIncidents runs when totalCount is asked for. */
-async function count(text: string): Promise<number> {
+/** C: the exact count listIncidents runs when totalCount is asked for (the page before it is not timed). */
+async function countNow(text: string): Promise<() => Promise<number>> {
+  const page = await service.listIncidents({ text }, { first: 0 }, { include: {} });
+  return () => page.count();
+}
+
+/** D: the exact count as it was: the same statement, planned as the planner likes. */
+async function countBefore(text: string): Promise<() => Promise<number>> {
   const search = await buildTextSearch(prisma, text);
-  const [row] = await prisma.$queryRaw<{ n: number }[]>(Prisma.sql`SELECT count(*)::int AS n ${matches(search.tsquery)}`);
-  return row?.n ?? 0;
+  return async () => {
+    const [row] = await prisma.$queryRaw<{ n: number }[]>(Prisma.sql`SELECT count(*)::int AS n ${matches(search.tsquery)}`);
+    return row?.n ?? 0;
+  };
 }
 
 function percentile(sorted: number[], p: number): number {
@@ -112,13 +108,22 @@ async function time(run: () => Promise<unknown>): Promise<number> {
 async function explain(kind: Kind, text: string): Promise<void> {
   const search = await buildTextSearch(prisma, text);
   const plans: string[] = [];
-  for (const [label, sql] of [
-    ['page (relevance pool, MATERIALIZED matches)', Prisma.sql`EXPLAIN (ANALYZE, BUFFERS, COSTS OFF, TIMING OFF, SUMMARY OFF) ${pageSql(pooledAfter(search.tsquery))}`],
-    ['page as it was (LIMIT inside the match query)', Prisma.sql`EXPLAIN (ANALYZE, BUFFERS, COSTS OFF, TIMING OFF, SUMMARY OFF) ${pageSql(pooledBefore(search.tsquery))}`],
-    ['count', Prisma.sql`EXPLAIN (ANALYZE, BUFFERS, COSTS OFF, TIMING OFF, SUMMARY OFF) SELECT count(*) ${matches(search.tsquery)}`],
+  const analyze = Prisma.sql`EXPLAIN (ANALYZE, BUFFERS, COSTS OFF, TIMING OFF, SUMMARY OFF)`;
+  for (const [label, sql, throughIndex] of [
+    ['page now (rank vector, planner\'s choice)', Prisma.sql`${analyze} ${pageSql(poolNow(search.tsquery))}`, false],
+    ['page as it was (whole document ranked, planner\'s choice)', Prisma.sql`${analyze} ${pageSql(poolBefore(search.tsquery))}`, false],
+    ['count now (read through the index)', Prisma.sql`${analyze} SELECT count(*) FROM (SELECT * FROM "Incident" m WHERE m."searchDocument" @@ ${search.tsquery} OFFSET 0) i WHERE i."status" = 'published'`, true],
+    ['count as it was (planner\'s choice)', Prisma.sql`${analyze} SELECT count(*) ${matches(search.tsquery)}`, false],
   ] as const) {
-    const rows = await prisma.$queryRaw<{ 'QUERY PLAN': string }[]>(sql);
-    plans.push(`-- ${label}\n${rows.map((r) => r['QUERY PLAN']).join('\n')}`);
+    const client = await prisma.pool.connect();
+    try {
+      if (throughIndex) await client.query(THROUGH_INDEX);
+      const { rows } = await client.query<{ 'QUERY PLAN': string }>(sql.text, sql.values);
+      if (throughIndex) await client.query('COMMIT');
+      plans.push(`-- ${label}\n${rows.map((r) => r['QUERY PLAN']).join('\n')}`);
+    } finally {
+      client.release();
+    }
   }
   const file = path.join(__dirname, 'plans', `search-${kind.replace(/[^a-z]+/gi, '-').toLowerCase()}.txt`);
   fs.mkdirSync(path.dirname(file), { recursive: true });
@@ -131,36 +136,57 @@ let incidents = 0;
 async function main(): Promise<void> {
   [{ n: incidents }] = await prisma.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM "Incident" WHERE "status" = 'published'`;
   const queries = await pickQueries();
-  console.log(`search bench: ${incidents} published incidents, ${rounds} rounds; per query A (pool now) B (pool as it was) C (the app's listIncidents) D (exact count), interleaved`);
+  console.log(`search bench: ${incidents} published incidents, ${rounds} rounds; per query A (page now) B (page as it was) C (count now) D (count as it was), interleaved`);
   // Warm-up: one pass of every path over every query.
-  for (const list of Object.values(queries)) for (const q of list) for (const run of [() => page(q, pooledAfter), () => page(q, pooledBefore), () => servicePage(q), () => pageNamed(q)]) await run();
+  for (const list of Object.values(queries)) {
+    for (const q of list) {
+      await pageNow(q);
+      await pageBefore(q);
+      await (await countNow(q))();
+      await (await countBefore(q))();
+    }
+  }
   const rows: string[] = [];
   const f = (v: number) => v.toFixed(1);
   const stats = (xs: number[]) => {
     xs.sort((x, y) => x - y);
     return `${f(percentile(xs, 50))} / ${f(percentile(xs, 95))} / ${f(percentile(xs, 99))}`;
   };
+  const p95 = (xs: number[]) => percentile([...xs].sort((x, y) => x - y), 95);
   for (const [kind, list] of Object.entries(queries) as [Kind, string[]][]) {
     const a: number[] = [];
     const b: number[] = [];
     const c: number[] = [];
     const d: number[] = [];
-    const e: number[] = [];
     for (let r = 0; r < rounds; r++) {
       for (const q of list) {
-        e.push(await time(() => pageNamed(q)));
-        a.push(await time(() => page(q, pooledAfter)));
-        b.push(await time(() => page(q, pooledBefore)));
-        c.push(await time(() => servicePage(q)));
-        d.push(await time(() => count(q)));
+        // Alternate which goes first, so neither always finds the cache the other warmed.
+        if (r % 2 === 0) {
+          a.push(await time(() => pageNow(q)));
+          b.push(await time(() => pageBefore(q)));
+        } else {
+          b.push(await time(() => pageBefore(q)));
+          a.push(await time(() => pageNow(q)));
+        }
+        // Likewise for the counts: a count reads thousands of heap pages, and the one that runs
+        // second finds many of them in shared buffers.
+        const now = await countNow(q);
+        const before = await countBefore(q);
+        if (r % 2 === 0) {
+          c.push(await time(now));
+          d.push(await time(before));
+        } else {
+          d.push(await time(before));
+          c.push(await time(now));
+        }
       }
     }
-    const p95 = (xs: number[]) => percentile([...xs].sort((x, y) => x - y), 95);
-    const ratio = (p95(b) / p95(a)).toFixed(1);
-    rows.push(`| ${kind} | ${[...new Set(list)].map((q) => `\`${q}\``).join(', ')} | ${stats(a)} | ${stats(b)} | ${ratio}× | ${stats(c)} | ${stats(d)} | ${stats(e)} |`);
+    rows.push(
+      `| ${kind} | ${[...new Set(list)].map((q) => `\`${q}\``).join(', ')} | ${stats(a)} | ${stats(b)} | ${(p95(b) / p95(a)).toFixed(1)}× | ${stats(c)} | ${stats(d)} | ${(p95(d) / p95(c)).toFixed(1)}× |`,
+    );
     if (writePlans) await explain(kind, list[0]!);
   }
-  console.log('| queries | examples | A: page, pool now: p50 / p95 / p99 ms | B: page, pool as it was | p95 B ÷ A | C: listIncidents (app) | D: exact count | E: A as a named statement |');
+  console.log('| queries | examples | A: page now, p50 / p95 / p99 ms | B: page as it was | p95 B ÷ A | C: count now | D: count as it was | p95 D ÷ C |');
   console.log('|---|---|---|---|---|---|---|---|');
   for (const r of rows) console.log(r);
 }
@@ -171,6 +197,5 @@ main()
     process.exitCode = 1;
   })
   .finally(async () => {
-    (await namedClient).release();
     await prisma.onModuleDestroy();
   });

@@ -88,23 +88,55 @@ describe('read-path indexes match the list orders', () => {
     expect(found).toMatchObject({ slug: 'synth-s3-7' });
   });
 
-  it('prepares a plain list page once per connection but plans a search page for its own text each time', async () => {
+  /**
+   * Every statement `run` sends, through the pool or through a client it checks out (a search
+   * runs in a transaction of its own), as `{ text, name? }`, in order.
+   */
+  async function sentBy(run: () => Promise<unknown>): Promise<{ text: string; name?: string }[]> {
     const sent: { text: string; name?: string }[] = [];
-    const pool = prisma.pool as unknown as { query: (...a: unknown[]) => Promise<unknown> };
-    const original = pool.query.bind(prisma.pool);
+    const record = (q: unknown) => sent.push(typeof q === 'string' ? { text: q } : (q as { text: string; name?: string }));
+    type Query = (...a: unknown[]) => Promise<unknown>;
+    const pool = prisma.pool as unknown as { query: Query; connect: (cb?: unknown) => Promise<{ query: Query; release: (e?: unknown) => void }> };
+    const query = pool.query.bind(prisma.pool);
+    const connect = pool.connect.bind(prisma.pool);
     pool.query = (q: unknown, v?: unknown) => {
-      if (typeof q === 'object' && q !== null) sent.push(q as { text: string; name?: string });
-      return original(q, v);
+      record(q);
+      return query(q, v);
     };
+    // pool.query checks out its client with a callback; only the promise form is a caller's own.
+    pool.connect = (cb?: unknown) =>
+      cb
+        ? connect(cb)
+        : connect().then((client) => {
+            const { query: own, release } = client;
+            client.query = (q: unknown, v?: unknown) => {
+              record(q);
+              return own.call(client, q, v);
+            };
+            client.release = (e?: unknown) => {
+              client.query = own;
+              client.release = release;
+              release.call(client, e);
+            };
+            return client;
+          });
     try {
+      await run();
+    } finally {
+      pool.query = query;
+      pool.connect = connect;
+    }
+    return sent;
+  }
+
+  it('prepares a plain list page once per connection but plans a search page for its own text each time', async () => {
+    const sent = await sentBy(async () => {
       const service = new IncidentsService(prisma);
       await service.listIncidents({}, { first: 5 }, { include: {} });
       const found = await service.listIncidents({ text: 'outage' }, { first: 5 }, { include: {} });
       expect(found.nodes.length).toBeGreaterThan(0);
       expect(await found.count()).toBeGreaterThan(0);
-    } finally {
-      pool.query = original;
-    }
+    });
     const pages = sent.filter((q) => /AS sort\b/.test(q.text));
     expect(pages).toHaveLength(2);
     expect(pages[0]!.name).toMatch(/^q_/);
@@ -112,6 +144,40 @@ describe('read-path indexes match the list orders', () => {
     expect(pages[1]!.name).toBeUndefined();
     const count = sent.find((q) => /count\(\*\)/.test(q.text) && /@@/.test(q.text));
     expect(count?.name).toBeUndefined();
+  });
+
+  it("counts a search's matches through the search document's index, with sequential scans off for that statement alone", async () => {
+    const service = new IncidentsService(prisma);
+    let count = 0;
+    const sent = await sentBy(async () => {
+      const found = await service.listIncidents({ text: 'outage' }, { first: 5 }, { include: {} });
+      count = await found.count();
+    });
+    const texts = sent.map((q) => q.text);
+    const page = texts.findIndex((q) => /AS sort\b/.test(q));
+    const counted = texts.findIndex((q) => /count\(\*\)/.test(q) && /@@/.test(q));
+    // The page is left to the planner; the count goes through the index.
+    expect(texts[page - 1]).not.toMatch(/enable_seqscan/);
+    expect(texts[counted - 1]).toBe('BEGIN READ ONLY; SET LOCAL enable_seqscan = off');
+    expect(texts[counted + 1]).toBe('COMMIT');
+    const statement = sent[counted] as { text: string; values?: unknown[] };
+    const client = await prisma.pool.connect();
+    try {
+      const run = async (sql: string) => (await client.query<Record<string, string>>(sql, statement.values ?? [])).rows;
+      // Most of these incidents hold the word: left to itself, the planner reads the table through.
+      const planOf = async () => (await run(`EXPLAIN ${statement.text}`)).map((x) => x['QUERY PLAN']).join('\n');
+      expect(await planOf()).toMatch(/Seq Scan on "Incident"/);
+      const [{ n: unforced }] = await run(statement.text);
+      await client.query('BEGIN READ ONLY; SET LOCAL enable_seqscan = off');
+      const searched = await planOf();
+      await client.query('COMMIT');
+      expect(searched).toContain('Bitmap Index Scan on "Incident_searchDocument_idx"');
+      expect(searched).not.toMatch(/Seq Scan on "Incident"/);
+      expect(count).toBe(Number(unforced));
+      expect(count).toBeGreaterThan(25);
+    } finally {
+      client.release();
+    }
   });
 
   it('finds an owner in any case through the lower(owner) index', async () => {

@@ -1,3 +1,4 @@
+import { PrismaService } from '@hindsight/db';
 import { issueTokens } from './support/api-tokens';
 import { startTestApp, type TestApp } from './support/test-app';
 
@@ -211,5 +212,47 @@ describe('full-text search over the seeded incidents', () => {
     );
     expect(res.errors).toBeUndefined();
     expect(await find('wombat')).toEqual([changeprop]);
+  });
+
+  // Last, so the check of the rank vector covers every kind of write the suite made above.
+  it('ranks by title and summary: matches only further down tie and come by id, and a summary edit moves one up', async () => {
+    const prisma = t.app.get(PrismaService);
+    // A word two or more incidents hold only below title and summary, under every reading of the query.
+    const reading = (w: string) => `(websearch_to_tsquery('english', '${w}') || websearch_to_tsquery('simple', '${w}'))`;
+    const candidates = await prisma.$queryRaw<{ word: string }[]>`
+      SELECT u.lexeme AS word FROM "Incident" i, unnest(ts_filter(i."searchDocument", '{d}')) u
+      WHERE i."status" = 'published' AND u.lexeme ~ '^[a-z]{6,}$' GROUP BY u.lexeme HAVING count(*) >= 2 ORDER BY u.lexeme`;
+    let word: string | null = null;
+    let byId: string[] = [];
+    for (const { word: w } of candidates) {
+      const rows = await prisma.$queryRawUnsafe<{ slug: string; high: boolean }[]>(
+        `SELECT "slug", ts_filter("searchDocument", '{a,b}') @@ ${reading(w)} AS high FROM "Incident"
+         WHERE "status" = 'published' AND "searchDocument" @@ ${reading(w)} ORDER BY "id" DESC`,
+      );
+      if (rows.length >= 2 && rows.every((r) => !r.high)) {
+        word = w;
+        byId = rows.map((r) => r.slug);
+        break;
+      }
+    }
+    expect(word).not.toBeNull();
+    expect(await find(word!)).toEqual(byId);
+
+    const last = byId[byId.length - 1]!;
+    const { version, summary } = (await t.gql<{ incident: { version: number; summary: string } }>(`{ incident(slug: "${last}") { version summary } }`)).data.incident;
+    const edit = await t.gql(
+      `mutation($input: UpdateIncidentInput!) { updateIncident(input: $input) { incident { version } } }`,
+      { input: { slug: last, expectedVersion: version, patch: { summary: `${summary} See ${word}.` } } },
+      editor,
+    );
+    expect(edit.errors).toBeUndefined();
+    expect(await find(word!)).toEqual([last, ...byId.slice(0, -1)]);
+
+    // Every incident's rank vector is its document's title and summary weights, after every write above.
+    const [{ stale, ranked }] = await prisma.$queryRaw<{ stale: number; ranked: number }[]>`
+      SELECT count(*) FILTER (WHERE "searchRank" IS DISTINCT FROM ts_filter("searchDocument", '{a,b}'))::int AS stale,
+             count(*) FILTER (WHERE "searchRank" <> ''::tsvector)::int AS ranked FROM "Incident"`;
+    expect(stale).toBe(0);
+    expect(ranked).toBeGreaterThan(0);
   });
 });

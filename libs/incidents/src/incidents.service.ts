@@ -137,7 +137,7 @@ export class IncidentsService {
     const where = this.incidentWhere(filter);
     // Ranks compare only within one search, so a relevance cursor is tied to its query too.
     const sort: SortSpec =
-      orderBy === 'RELEVANCE' ? { expr: Prisma.sql`ts_rank(i."searchDocument", s.q)`, cast: Prisma.sql`real`, desc: true } : INCIDENT_SORT[orderBy];
+      orderBy === 'RELEVANCE' ? { expr: Prisma.sql`ts_rank(i."searchRank", s.q)`, cast: Prisma.sql`real`, desc: true } : INCIDENT_SORT[orderBy];
     const include = options.include ?? { narrative: true };
     const { rows, ...page } = await this.keysetPage(
       orderBy === 'RELEVANCE' ? this.relevancePool(where, search!) : this.fromWhere(where, search),
@@ -146,7 +146,7 @@ export class IncidentsService {
       orderBy === 'RELEVANCE' ? `RELEVANCE:${search!.fingerprint}` : orderBy,
       args,
       { columns: incidentTreeColumns(include), table: Prisma.sql`"Incident" i` },
-      this.fromWhere(where, search),
+      search ? this.countedFromIndex(where, search) : this.fromWhere(where, search),
       search !== null,
     );
     const loaders = options.loaders ?? new IncidentLoaders(this.prisma);
@@ -206,8 +206,18 @@ export class IncidentsService {
    */
   private relevancePool(where: Prisma.Sql, search: TextSearch): Prisma.Sql {
     return Prisma.sql`FROM (WITH matches AS MATERIALIZED (
-        SELECT i."id", i."searchDocument", s.q FROM "Incident" i CROSS JOIN (SELECT ${search.tsquery} AS q) s WHERE ${where} AND i."searchDocument" @@ s.q)
+        SELECT i."id", i."searchRank", s.q FROM "Incident" i CROSS JOIN (SELECT ${search.tsquery} AS q) s WHERE ${where} AND i."searchDocument" @@ s.q)
       SELECT * FROM matches LIMIT ${RELEVANCE_POOL}) i CROSS JOIN LATERAL (SELECT i.q) s WHERE true`;
+  }
+
+  /**
+   * `fromWhere` for a search's count: the match alone in a fenced subquery (`OFFSET 0` keeps the
+   * filters out of it), so the only index that can answer it is the search document's; with the
+   * status filter beside it, the planner could read the partial indexes of published incidents
+   * instead and test each row's document. Run through `fromSearchIndex`.
+   */
+  private countedFromIndex(where: Prisma.Sql, search: TextSearch): Prisma.Sql {
+    return Prisma.sql`FROM (SELECT * FROM "Incident" m WHERE m."searchDocument" @@ ${search.tsquery} OFFSET 0) i WHERE ${where}`;
   }
 
   private fromWhere(where: Prisma.Sql, search: TextSearch | null): Prisma.Sql {
@@ -328,7 +338,7 @@ export class IncidentsService {
     return {
       rows: pageRows.map(({ k_id: _id, k_sort: _sort, k_ord: _ord, ...row }) => row),
       cursors: pageRows.map((r) => encodeCursor({ order, value: r.k_sort, id: r.k_id })),
-      count: () => (counted ??= this.named<{ n: string }>(planEach, Prisma.sql`SELECT count(*)::text AS n ${countFrom}`).then((r) => Number(r[0]?.n ?? 0))),
+      count: () => (counted ??= this.named<{ n: string }>(planEach, Prisma.sql`SELECT count(*)::text AS n ${countFrom}`, planEach).then((r) => Number(r[0]?.n ?? 0))),
       estimate: () => this.estimate(countFrom),
       // The direction read tells from its extra row; the other side has rows when a cursor
       // bounds it (the cursor's own row at least, unless it was deleted since).
@@ -350,15 +360,45 @@ export class IncidentsService {
    * (a text search) it goes unnamed instead, so it is planned for its own values every time:
    * from the sixth run of a named statement Postgres may switch to a generic plan, which cannot
    * see the search's tsquery and measured 2.7 times slower for a typo search at 100,000
-   * incidents (10 ms, then 26 ms from the sixth run on).
+   * incidents (10 ms, then 26 ms from the sixth run on). With `throughIndex` (a search's count)
+   * it reads the matches through the index (`fromSearchIndex`).
    */
-  private async named<T extends object>(planEach: boolean, q: Prisma.Sql): Promise<T[]> {
+  private async named<T extends object>(planEach: boolean, q: Prisma.Sql, throughIndex = false): Promise<T[]> {
     const text = q.text;
     // Instants go as ISO text, so a `::date` cast never depends on the process's time zone.
     const values = q.values.map((v) => (v instanceof Date ? v.toISOString() : v));
+    if (throughIndex) return this.fromSearchIndex<T>(text, values);
     if (planEach) return (await this.prisma.pool.query<T>({ text, values })).rows;
     const name = `q_${createHash('sha1').update(text).digest('base64url').slice(0, 20)}`;
     return (await this.prisma.pool.query<T>({ name, text, values })).rows;
+  }
+
+  /**
+   * A text search's count, with sequential scans off for it alone (`SET LOCAL` in a read-only
+   * transaction), so its matches come from the search document's GIN index. A query without a
+   * phrase is matched by the index exactly: the rows it names are not rechecked, so no search
+   * document is read from TOAST. The planner cannot see that cost, and for a word most incidents
+   * hold it chose a sequential scan that reads and tests every row's whole document (0.7–1.2 s at
+   * 100,000 incidents, against 0.1–0.3 s through the index; see docs/benchmarks.md). A phrase is
+   * still rechecked, on the rows holding all its words. The page is left to the planner: it
+   * needs only the first 300 matches, and for such a word a sequential scan finds them in about
+   * the first 300 rows, sooner than the index can list 100,000 postings.
+   */
+  private async fromSearchIndex<T extends object>(text: string, values: unknown[]): Promise<T[]> {
+    const client = await this.prisma.pool.connect();
+    let broken: Error | undefined;
+    try {
+      await client.query('BEGIN READ ONLY; SET LOCAL enable_seqscan = off');
+      const { rows } = await client.query<T>({ text, values });
+      await client.query('COMMIT');
+      return rows;
+    } catch (error) {
+      // A connection that cannot even roll back is dropped from the pool, not reused.
+      await client.query('ROLLBACK').catch((e: Error) => (broken = e));
+      throw error;
+    } finally {
+      client.release(broken);
+    }
   }
 }
 

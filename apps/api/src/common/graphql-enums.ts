@@ -33,6 +33,15 @@ registerEnumType(FactorRoleEnum, { name: 'FactorRole' });
 registerEnumType(CausalLinkKindEnum, { name: 'CausalLinkKind' });
 registerEnumType(ActionableStatusEnum, { name: 'ActionableStatus' });
 registerEnumType(ReferenceKindEnum, { name: 'ReferenceKind' });
-registerEnumType(IncidentOrderEnum, { name: 'IncidentOrder' });
+registerEnumType(IncidentOrderEnum, {
+  name: 'IncidentOrder',
+  valuesMap: {
+    RELEVANCE: {
+      description:
+        'Search results by how well the title and the short fields (summary, impact, organization, components, patterns, tags, original text) match, ' +
+        'ranked over the first 300 matches; results matching only in factors, follow-ups, timeline, narrative or references rank after those and tie with each other, in a fixed order. Needs filter.text.',
+    },
+  },
+});
 registerEnumType(ActionableOrderEnum, { name: 'ActionableOrder' });
 registerEnumType(IncidentStatusEnum, { name: 'IncidentStatus', description: 'Drafts (from imports) are visible to editors only until published.' });
