@@ -83,7 +83,7 @@ describe('list pages', () => {
       expect(listedIncidents(res.text)).toEqual(expected);
     });
 
-    it('lists a search by best match unless another order is chosen, and offers best match only for a search', async () => {
+    it('lists a search by best match unless another order is chosen, from a link or from the form', async () => {
       // A query whose relevance order differs from the newest-first order, found among a few words of the seeds.
       type L = { incidents: { nodes: { slug: string }[] } };
       let chosen: { q: string; relevance: string[]; newest: string[] } | undefined;
@@ -99,14 +99,20 @@ describe('list pages', () => {
       const { q, relevance, newest } = chosen!;
       const searched = (await get(`/incidents?q=${q}`)).text;
       expect(listedIncidents(searched)).toEqual(relevance);
-      expect(searched).toMatch(/<option value="relevance" selected>Best match<\/option>/);
+      // Fewer matches than best match ranks: nothing to warn about.
+      expect(textOf(searched)).not.toContain('Best match ranks the first');
       expect(listedIncidents((await get(`/incidents?q=${q}&order=newest`)).text)).toEqual(newest);
-      // Without words, best match is neither offered nor refused: the list is newest first.
+      // Words typed into the form of the unsearched list: the form sends its order as it shows it,
+      // which is the default (no order chosen), so the search is ranked too.
+      const unsearched = (await get('/incidents')).text;
+      const orderSelect = unsearched.slice(unsearched.indexOf('name="order"'));
+      expect(orderSelect).toMatch(/^[^>]*>\s*<option value="" selected>Best match for a search, newest first otherwise<\/option>/);
+      expect(listedIncidents((await get(`/incidents?q=${q}&pattern=&organization=&order=`)).text)).toEqual(relevance);
+      // Best match without words is not refused: the list is newest first.
       const plain = await get('/incidents?order=relevance');
       expect(plain.status).toBe(200);
-      expect(plain.text).not.toContain('value="relevance"');
       expect(textOf(plain.text)).not.toContain('Choose one of the listed orders');
-      expect(listedIncidents(plain.text)).toEqual(listedIncidents((await get('/incidents')).text));
+      expect(listedIncidents(plain.text)).toEqual(listedIncidents(unsearched));
     });
 
     it('counts a plain filter\'s results by every facet, each value a link that narrows the list', async () => {
@@ -147,7 +153,7 @@ describe('list pages', () => {
     it('counts the whole list by facet too, and says the counts may be a minute old', async () => {
       const res = await get('/incidents');
       const facets = sectionById(res.text, 'facets');
-      expect(textOf(facets)).toContain('Counts over all published incidents, recounted at most once a minute.');
+      expect(textOf(facets)).toContain('Counts over all published incidents, recounted in the background about once a minute, so they may lag the list a little.');
       const years = elements(facets).filter((e) => e.tag === 'a' && /[?&]year=\d{4}$/.test(e.attrs.href ?? ''));
       expect(years.length).toBeGreaterThanOrEqual(3);
       expect(textOf(sectionById((await get('/incidents?year=2016')).text, 'facets'))).not.toContain('recounted');
@@ -371,6 +377,9 @@ describe('incident list counts past the list count limit', () => {
     expect(word).toBeDefined();
     const searched = (await get(`/incidents?q=${word}`)).text;
     expect(textOf(searched)).toContain('More than 2 incidents match.');
+    // Ranked, with more matches than it counted: the page cannot tell that best match covers them all.
+    expect(textOf(searched)).toContain('Best match ranks the first 300 matches found, and its pages end there');
+    expect(textOf((await get(`/incidents?q=${word}&order=newest`)).text)).not.toContain('Best match ranks the first');
     expect(organizationCounts(searched).reduce((a, b) => a + b, 0)).toBe(2);
   });
 

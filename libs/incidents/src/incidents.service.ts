@@ -193,10 +193,12 @@ export class IncidentsService {
   }
 
   /**
-   * Relevance ranks at most RELEVANCE_POOL matches: ranking reads each match's whole search
-   * document, so a word found in most of 100,000 incidents would otherwise rank them all. The
-   * pool is the first matches in the index's (physical) order, so the order is stable from page
-   * to page; below the pool size, which is every rare word, typo and phrase, ranking is exact.
+   * Relevance ranks at most RELEVANCE_POOL matches, so a word found in most of 100,000 incidents
+   * does not rank them all on every page; paging in this order ends after the pool. The pool is
+   * the first matches the plan yields (a sequential scan's or the index's order, both in the
+   * table's physical order, which stays put between calls since the app's connections turn off
+   * synchronized scans); below the pool size, which is every rare word, typo and phrase,
+   * ranking is exact. Ranking reads `searchRank`, kept in the row.
    *
    * The matches are a MATERIALIZED CTE, planned as if every match were read, and the LIMIT is
    * applied outside it (a CTE is read only as far as its reader asks). With the LIMIT inside, the
@@ -323,12 +325,15 @@ export class IncidentsService {
     const direction = sort.desc !== backward ? Prisma.sql`DESC` : Prisma.sql`ASC`;
     const ordering = Prisma.sql`ORDER BY ${sort.expr} ${direction}, ${id} ${direction}`;
     // `ord` keeps the page's order through the join (the rows are put back in it here, so the
-    // plan needs no second sort).
+    // plan needs no second sort). It numbers the rows of the limited page in the order they come
+    // out of it: a window ordered by the sort key inside the page query would keep the planner
+    // from passing the LIMIT down to its sort (a top-N sort), and sort every match instead.
     const rows = await this.named<{ k_id: string; k_sort: string; k_ord: string } & Record<string, unknown>>(planEach, Prisma.sql`
         SELECT p.id::text AS k_id, p.sort AS k_sort, p.ord AS k_ord, ${Prisma.raw(tree.columns)}
-        FROM (SELECT ${id} AS id, ${sort.expr}::text AS sort, row_number() OVER (${ordering}) AS ord ${from} ${bound(after, later)} ${bound(before, earlier)}
+        FROM (SELECT l.*, row_number() OVER () AS ord FROM (
+          SELECT ${id} AS id, ${sort.expr}::text AS sort ${from} ${bound(after, later)} ${bound(before, earlier)}
           ${ordering}
-          LIMIT ${size + 1}) p
+          LIMIT ${size + 1}) l) p
         LEFT JOIN ${tree.table} ON ${id} = p.id AND p.ord <= ${size}`);
     rows.sort((x, y) => Number(x.k_ord) - Number(y.k_ord));
     const more = rows.length > size;

@@ -2,7 +2,9 @@
  * Values worth recomputing at most once per `ttlMs`, each by key. Past its time a value is still
  * served, stale, while one refresh runs in the background, so no reader waits for a recount
  * after the first; concurrent first reads of a key share one load. A failed refresh keeps the
- * stale value, and the next read past its time tries again. Written here because what it holds
+ * stale value, is reported to `onError`, and is tried again only `ttlMs` later, so a recount
+ * that keeps failing (a statement timeout at scale) does not hold a connection on every read.
+ * Written here because what it holds
  * is a few small values per process, and the caching libraries of the ecosystem either expire
  * entries (a reader then waits for the recount) or bring a store of their own.
  */
@@ -12,8 +14,12 @@ export class RefreshingCache<K, V> {
 
   constructor(
     private readonly ttlMs: number,
-    private readonly now: () => number = Date.now,
+    private readonly options: { now?: () => number; onError?: (key: K, error: unknown) => void } = {},
   ) {}
+
+  private now(): number {
+    return (this.options.now ?? Date.now)();
+  }
 
   async get(key: K, load: () => Promise<V>): Promise<V> {
     const entry = this.entries.get(key);
@@ -24,7 +30,10 @@ export class RefreshingCache<K, V> {
           entry.value = value;
           entry.until = this.now() + this.ttlMs;
         })
-        .catch(() => undefined)
+        .catch((error: unknown) => {
+          entry.until = this.now() + this.ttlMs;
+          this.options.onError?.(key, error);
+        })
         .finally(() => {
           entry.refreshing = null;
         });

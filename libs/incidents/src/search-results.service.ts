@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { Prisma, PrismaService } from '@hindsight/db';
 import { AppError, foldText, LIMITS } from '@hindsight/domain';
 import { IncidentsService, type IncidentFilter } from './incidents.service';
@@ -193,8 +193,8 @@ export class SearchResultsService {
 
   /**
    * Counts of the result set (all pages) by pattern, organization, component, year and actionable
-   * status. With `limit`, only the first `limit` matches found are counted (the same matches as
-   * `countUpTo`), which bounds the work when the result set is most of a large corpus.
+   * status. With `limit`, only the first `limit` matches found are counted, which bounds the work
+   * when the result set is most of a large corpus.
    */
   async facets(filter: IncidentFilter, search: TextSearch | null, first = 10, limit: number | null = null): Promise<Facet[]> {
     if (!Number.isInteger(first) || first < 1 || first > MAX_FACET_VALUES) throw AppError.badField('first', `expected 1 to ${MAX_FACET_VALUES}`);
@@ -235,7 +235,9 @@ export class SearchResultsService {
     return this.allFacets.get(first, () => this.facets({}, null, first));
   }
 
-  private readonly allFacets = new RefreshingCache<number, Facet[]>(COMMON_VALUES_TTL_MS);
+  private readonly allFacets = new RefreshingCache<number, Facet[]>(COMMON_VALUES_TTL_MS, {
+    onError: (first, error) => this.logger.warn(`recounting the facets of every incident (first ${first}) failed: ${error instanceof Error ? error.message : String(error)}`),
+  });
 
   /**
    * For a search that found nothing: the query with each unknown word replaced by the closest
@@ -280,7 +282,11 @@ export class SearchResultsService {
     return this.common.get(field, async () => (await this.valuesLike(field, '', COMMON_VALUES)).map((s) => s.value));
   }
 
-  private readonly common = new RefreshingCache<SuggestionField, string[]>(COMMON_VALUES_TTL_MS);
+  private readonly common = new RefreshingCache<SuggestionField, string[]>(COMMON_VALUES_TTL_MS, {
+    onError: (field, error) => this.logger.warn(`recounting the common ${field.toLowerCase()} values failed: ${error instanceof Error ? error.message : String(error)}`),
+  });
+
+  private readonly logger = new Logger(SearchResultsService.name);
 
   /**
    * Values of a filter field containing `text` (case-insensitive), those starting

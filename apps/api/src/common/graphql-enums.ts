@@ -39,7 +39,8 @@ registerEnumType(IncidentOrderEnum, {
     RELEVANCE: {
       description:
         'Search results by how well the title and the short fields (summary, impact, organization, components, patterns, tags, original text) match, ' +
-        'ranked over the first 300 matches; results matching only in factors, follow-ups, timeline, narrative or references rank after those and tie with each other, in a fixed order. Needs filter.text.',
+        'ranked over the first 300 matches found; results matching only in factors, follow-ups, timeline, narrative, source title or references rank after those and tie with each other, in a fixed order. ' +
+        'Paging ends after those 300: when totalCount is larger, the other matches are reached with another order. Needs filter.text.',
     },
   },
 });

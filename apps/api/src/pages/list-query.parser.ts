@@ -67,7 +67,8 @@ export interface IncidentListForm {
   nearMiss: '' | 'yes' | 'no';
   /** A follow-up status (`open`, `in_progress`, `done`, `wont_do`): incidents with a follow-up in it; '' for any. */
   followups: '' | ActionableStatus;
-  order: IncidentListOrder;
+  /** The order the reader chose; '' when none was (best match for a search, newest first otherwise). */
+  order: IncidentListOrder | '';
   first: number;
   after: string;
 }
@@ -108,17 +109,18 @@ export function parseIncidentListQuery(query: Query): ParsedIncidentList {
       startedBefore = new Date(Date.UTC(y + 1, 0, 1));
     }
   }
-  // A search lists its best matches first unless another order is chosen; without words to
-  // match, "best match" means nothing and the list is newest first (the form then offers no
-  // best-match choice, see the view), so a cleared search box never leaves a refused order.
-  const orderRaw = one(query, 'order') || defaultIncidentOrder(q);
-  let order: IncidentListOrder = 'newest';
-  if (orderRaw in INCIDENT_LIST_ORDERS) order = orderRaw === 'relevance' && !q ? 'newest' : (orderRaw as IncidentListOrder);
-  else errors.push({ field: 'order', message: 'Choose one of the listed orders.' });
+  // Unless the reader chose an order, a search lists its best matches first and a list without
+  // words newest first, so a search typed into the form of an unsearched list is ranked too.
+  // "Best match" without words means nothing: it falls back to newest first, not to a refusal.
+  const orderRaw = one(query, 'order');
+  let chosen: IncidentListOrder | '' = '';
+  if (orderRaw in INCIDENT_LIST_ORDERS) chosen = orderRaw as IncidentListOrder;
+  else if (orderRaw !== '') errors.push({ field: 'order', message: 'Choose one of the listed orders.' });
+  const order: IncidentListOrder = chosen === '' || (chosen === 'relevance' && !q) ? defaultIncidentOrder(q) : chosen;
   const first = pageSize(query, errors);
   const after = one(query, 'after');
   return {
-    form: { q, pattern, organization, component, year, severity, tag, nearMiss, followups, order, first, after },
+    form: { q, pattern, organization, component, year, severity, tag, nearMiss, followups, order: chosen, first, after },
     filter: {
       text: q || null,
       patterns: pattern.length > 0 ? pattern : null,

@@ -1,7 +1,7 @@
 import { ACTIONABLE_STATUSES, type ActionableStatus } from '@hindsight/domain';
-import type { DidYouMean, Facet, FacetValue, IncidentRecord, PatternRecord, PatternWithCount, SearchField, SearchHighlight } from '@hindsight/incidents';
+import { RELEVANCE_POOL, type DidYouMean, type Facet, type FacetValue, type IncidentRecord, type PatternRecord, type PatternWithCount, type SearchField, type SearchHighlight } from '@hindsight/incidents';
 import { formatInstant, html, truncateWords, type SafeHtml } from '@hindsight/web';
-import { defaultIncidentOrder, INCIDENT_LIST_ORDERS, withQuery, type FieldError, type IncidentListForm } from '../list-query.parser';
+import { INCIDENT_LIST_ORDERS, withQuery, type FieldError, type IncidentListForm } from '../list-query.parser';
 import { formErrorsView, selectField, textField } from './form-fields.view';
 import { layoutView } from './layout.view';
 import { NOT_STATED, STATUS_LABELS } from './labels';
@@ -140,7 +140,7 @@ function facetsView(facets: readonly Facet[], params: Record<string, string | st
         ? html`<li><a href="${withQuery('/incidents', { ...params, [param]: filterValue(param, v.value) })}">${f.kind === 'ACTIONABLE_STATUS' ? (STATUS_LABELS[v.value as ActionableStatus] ?? v.label) : v.label}</a> ${count(v)}</li>`
         : html`<li>${f.kind === 'ACTIONABLE_STATUS' ? (STATUS_LABELS[v.value as ActionableStatus] ?? v.label) : v.label} ${count(v)}</li>`;
     return html`<div class="facet facet-${f.kind.toLowerCase().replace(/_/g, '-')}"><h2>${label}</h2>${note}<ul>${f.values.map(item)}</ul>${more}</div>`;
-  })}${recounted === 'minute' ? html`<p class="muted facets-note">Counts over all published incidents, recounted at most once a minute.</p>` : ''}${
+  })}${recounted === 'minute' ? html`<p class="muted facets-note">Counts over all published incidents, recounted in the background about once a minute, so they may lag the list a little.</p>` : ''}${
     countedOnly !== null
       ? html`<p class="muted facets-note">Counts over the first ${countedOnly.toLocaleString('en')} matching incidents found, not all of them and not necessarily the best matches; narrow the list for complete counts.</p>`
       : ''
@@ -159,9 +159,11 @@ export function incidentListView(m: IncidentListModel): SafeHtml {
     tag: f.tag,
     nearmiss: f.nearMiss,
     followups: f.followups,
-    order: f.order === defaultIncidentOrder(f.q) ? null : f.order,
+    order: f.order === '' ? null : f.order,
     first: f.first === 20 ? null : f.first,
   };
+  // The order in force: best match when a search has no other order chosen (see the parser).
+  const ranked = f.q !== '' && (f.order === '' || f.order === 'relevance');
   const filtered = f.q || f.pattern.length > 0 || f.organization || f.component || f.year || f.severity || f.tag || f.nearMiss || f.followups;
   // A level the scale no longer lists stays selectable while it is the filter.
   const levels = [...new Set([...(m.severityLevels ?? []), ...(f.severity ? [f.severity] : [])])];
@@ -175,11 +177,18 @@ ${selectField({ name: 'severity', label: 'Severity', value: f.severity, errors: 
 ${textField({ name: 'tag', label: 'Tag', value: f.tag, errors: m.errors })}
 ${selectField({ name: 'nearmiss', label: 'Near miss', value: f.nearMiss, errors: m.errors, choices: [{ value: '', label: 'Near misses and incidents' }, { value: 'yes', label: 'Near misses only' }, { value: 'no', label: 'Incidents that affected someone' }] })}
 ${selectField({ name: 'followups', label: 'Follow-ups', value: f.followups, errors: m.errors, choices: [{ value: '', label: 'Any follow-ups' }, ...ACTIONABLE_STATUSES.map((s) => ({ value: s, label: FOLLOWUP_FILTER_LABELS[s] }))] })}
-${selectField({ name: 'order', label: 'Order', value: f.order, errors: m.errors, choices: Object.entries(INCIDENT_LIST_ORDERS).filter(([value]) => value !== 'relevance' || f.q !== '').map(([value, o]) => ({ value, label: o.label })) })}
+${selectField({ name: 'order', label: 'Order', value: f.order, errors: m.errors, choices: [
+  { value: '', label: 'Best match for a search, newest first otherwise' },
+  ...Object.entries(INCIDENT_LIST_ORDERS).filter(([value]) => value !== 'relevance' || f.order === 'relevance').map(([value, o]) => ({ value, label: o.label })),
+] })}
 <div class="form-actions"><button type="submit">Apply</button>${filtered ? html` <a href="/incidents">Clear filters</a>` : ''}</div>
 </form>`;
   const results = m.page
-    ? html`<p class="result-count" id="result-count">${!m.page.totalCountComplete ? `More than ${m.page.totalCount.toLocaleString('en')} incidents match.` : m.page.totalCount === 1 ? '1 incident matches.' : `${m.page.totalCount} incidents match.`}</p>
+    ? html`<p class="result-count" id="result-count">${!m.page.totalCountComplete ? `More than ${m.page.totalCount.toLocaleString('en')} incidents match.` : m.page.totalCount === 1 ? '1 incident matches.' : `${m.page.totalCount.toLocaleString('en')} incidents match.`}</p>${
+      ranked && (m.page.totalCount > RELEVANCE_POOL || !m.page.totalCountComplete)
+        ? html`<p class="muted pool-note">Best match ranks the first ${RELEVANCE_POOL} matches found, and its pages end there; choose “Newest first” or another order to page through all of them.</p>`
+        : ''
+    }
 ${m.didYouMean ? html`<p class="did-you-mean">Did you mean <a href="${withQuery('/incidents', { ...params, q: m.didYouMean.text })}">${m.didYouMean.text}</a>? (${m.didYouMean.totalCount === 1 ? '1 incident' : `${m.didYouMean.totalCount} incidents`})</p>` : ''}
 ${facetsView(m.facets ?? [], params, m.facetsRecounted ?? 'now', m.page.totalCountComplete ? null : m.page.totalCount)}
 ${m.page.items.length > 0 ? incidentItemsView(m.page.items, m.highlights) : html`<p class="empty">No incident matches these filters.</p>`}
