@@ -9,7 +9,7 @@ import { migrate, migrationsDir, PrismaService } from '@hindsight/db';
 import { ApiTokensService } from '@hindsight/tracking';
 import { createApp } from '../apps/api/src/bootstrap';
 import { loadConfig } from '../apps/api/src/config/app-config';
-import { createPinoLogger } from '../apps/api/src/logging/app-logger';
+import { createPinoLogger, requestContext } from '../apps/api/src/logging/app-logger';
 import { issueTokens } from './support/api-tokens';
 import { attachSeedModels } from './support/model-seeds';
 import { startTestApp, type TestApp } from './support/test-app';
@@ -60,7 +60,11 @@ describe('logs: JSON lines with a request id, and no secrets', () => {
   });
 
   it('returns the caller\'s x-request-id, or a fresh one, and names it on the request\'s log line', async () => {
+    // Each request runs in a request context, which carries its id into every line it logs.
+    const run = jest.spyOn(requestContext, 'run');
     const given = await request(t.app.getHttpServer()).get('/patterns').set('x-request-id', 'trace-42.a');
+    expect(run).toHaveBeenCalledWith({ reqId: 'trace-42.a' }, expect.any(Function));
+    run.mockRestore();
     expect(given.headers['x-request-id']).toBe('trace-42.a');
     const fresh = await request(t.app.getHttpServer()).get('/patterns');
     expect(fresh.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
@@ -125,12 +129,16 @@ describe('logs: LOG_LEVEL=silent', () => {
     await t?.close();
   });
 
-  it('writes nothing, and still returns the caller\'s x-request-id or a fresh one', async () => {
+  it('writes nothing, and still returns the caller\'s x-request-id or a fresh one, with no request context', async () => {
     const server = t.app.getHttpServer();
+    // No line will be written, so no request enters a context (whose promise hooks cost every promise).
+    const run = jest.spyOn(requestContext, 'run');
     const given = await request(server).post('/graphql').set('x-request-id', 'trace-7').send({ query: '{ patterns { nodes { key } } }' }).expect(200);
     expect(given.headers['x-request-id']).toBe('trace-7');
     const fresh = await request(server).get('/patterns').set('x-request-id', 'a b').expect(200);
     expect(fresh.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    expect(run).not.toHaveBeenCalled();
+    run.mockRestore();
     new Logger('Probe').error('not written');
     expect(written).toEqual([]);
   });
