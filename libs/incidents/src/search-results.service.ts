@@ -267,9 +267,7 @@ export class SearchResultsService {
     let text = search.text;
     for (const c of corrections) text = text.replace(new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(c.word)}(?![\\p{L}\\p{N}])`, 'gu'), c.replacement);
     const corrected = await buildTextSearch(this.prisma, text);
-    const from = this.incidents.resultSetSql({ ...filter, text }, corrected);
-    const [count] = await this.prisma.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM (SELECT 1 ${from} LIMIT 1000) AS m`;
-    const totalCount = count?.n ?? 0;
+    const { count: totalCount } = await this.countUpTo({ ...filter, text }, corrected, 1000);
     return totalCount > 0 ? { text, totalCount, corrections } : null;
   }
 
