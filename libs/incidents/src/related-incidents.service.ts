@@ -47,8 +47,9 @@ interface Shape {
   /**
    * Words an incident with this shape is bound to hold, as a tsquery of lexemes exactly as the
    * `simple` configuration stores them (read with `::tsquery`, not re-parsed, so a hyphenated
-   * word such as 'time-out' stays one lexeme instead of becoming a phrase), so incidents sharing only the shape are found through the document's GIN index; the
-   * shape itself is then checked on their graphs. Shapes decided by links alone have none.
+   * word such as 'time-out' stays one lexeme instead of becoming a phrase), so incidents
+   * sharing only the shape are found through the document's GIN index; the shape itself is
+   * then checked on their graphs. Shapes decided by links alone have none.
    */
   words?: string;
 }

@@ -48,9 +48,13 @@ export const INCIDENT_LIST_ORDERS = {
 } as const satisfies Record<string, { order: IncidentOrder; label: string }>;
 export type IncidentListOrder = keyof typeof INCIDENT_LIST_ORDERS;
 
-/** The list's order when none is chosen: best match for a search, newest first otherwise. */
-export function defaultIncidentOrder(q: string): IncidentListOrder {
-  return q ? 'relevance' : 'newest';
+/**
+ * The order a list is shown in: the one chosen, or when none is (or best match without words to
+ * match), best match for a search and newest first otherwise.
+ */
+export function incidentOrderInForce(q: string, chosen: IncidentListOrder | ''): IncidentListOrder {
+  if (chosen === '' || (chosen === 'relevance' && !q)) return q ? 'relevance' : 'newest';
+  return chosen;
 }
 
 /** The list form as the reader filled it in, echoed back into the fields. */
@@ -116,7 +120,7 @@ export function parseIncidentListQuery(query: Query): ParsedIncidentList {
   let chosen: IncidentListOrder | '' = '';
   if (orderRaw in INCIDENT_LIST_ORDERS) chosen = orderRaw as IncidentListOrder;
   else if (orderRaw !== '') errors.push({ field: 'order', message: 'Choose one of the listed orders.' });
-  const order: IncidentListOrder = chosen === '' || (chosen === 'relevance' && !q) ? defaultIncidentOrder(q) : chosen;
+  const order = incidentOrderInForce(q, chosen);
   const first = pageSize(query, errors);
   const after = one(query, 'after');
   return {

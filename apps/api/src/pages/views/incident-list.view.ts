@@ -1,7 +1,7 @@
 import { ACTIONABLE_STATUSES, type ActionableStatus } from '@hindsight/domain';
 import { RELEVANCE_POOL, type DidYouMean, type Facet, type FacetValue, type IncidentRecord, type PatternRecord, type PatternWithCount, type SearchField, type SearchHighlight } from '@hindsight/incidents';
 import { formatInstant, html, truncateWords, type SafeHtml } from '@hindsight/web';
-import { INCIDENT_LIST_ORDERS, withQuery, type FieldError, type IncidentListForm } from '../list-query.parser';
+import { INCIDENT_LIST_ORDERS, incidentOrderInForce, withQuery, type FieldError, type IncidentListForm } from '../list-query.parser';
 import { formErrorsView, selectField, textField } from './form-fields.view';
 import { layoutView } from './layout.view';
 import { NOT_STATED, STATUS_LABELS } from './labels';
@@ -162,8 +162,7 @@ export function incidentListView(m: IncidentListModel): SafeHtml {
     order: f.order === '' ? null : f.order,
     first: f.first === 20 ? null : f.first,
   };
-  // The order in force: best match when a search has no other order chosen (see the parser).
-  const ranked = f.q !== '' && (f.order === '' || f.order === 'relevance');
+  const ranked = incidentOrderInForce(f.q, f.order) === 'relevance';
   const filtered = f.q || f.pattern.length > 0 || f.organization || f.component || f.year || f.severity || f.tag || f.nearMiss || f.followups;
   // A level the scale no longer lists stays selectable while it is the filter.
   const levels = [...new Set([...(m.severityLevels ?? []), ...(f.severity ? [f.severity] : [])])];
