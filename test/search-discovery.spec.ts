@@ -284,6 +284,32 @@ describe('search across languages, highlights, facets, corrections and related i
     expect(bad.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
   });
 
+  it('counts facets over at most countUpTo matches, and says when that was not all of them', async () => {
+    type Counted = { incidents: { totalCount: number; facets: { kind: string; counted: number; complete: boolean; values: { count: number }[] }[] } };
+    const FACETS = `query($f: IncidentFilterInput, $n: Int) { incidents(filter: $f, first: 1) { totalCount facets(first: 50, countUpTo: $n) { kind counted complete values { count } } } }`;
+    const organizationSum = (r: Counted) => r.incidents.facets.find((f) => f.kind === 'ORGANIZATION')!.values.reduce((n, v) => n + v.count, 0);
+    const all = (await t.gql<Counted>(FACETS, { f: { text: 'retry' } })).data;
+    expect(all.incidents.totalCount).toBeGreaterThanOrEqual(2);
+    // Under the default bound (the list count limit) a small result set is counted whole.
+    expect(all.incidents.facets.every((f) => f.complete && f.counted === all.incidents.totalCount)).toBe(true);
+    const part = (await t.gql<Counted>(FACETS, { f: { text: 'retry' }, n: 1 })).data;
+    expect(part.incidents.facets.every((f) => !f.complete && f.counted === 1)).toBe(true);
+    expect(organizationSum(part)).toBe(1);
+    // Exactly as many matches as the bound: whole.
+    const exact = (await t.gql<Counted>(FACETS, { f: { text: 'retry' }, n: all.incidents.totalCount })).data;
+    expect(exact.incidents.facets.every((f) => f.complete && f.counted === all.incidents.totalCount)).toBe(true);
+    expect(organizationSum(exact)).toBe(all.incidents.totalCount);
+    // The unfiltered list is always counted whole (its background-recounted facets), whatever the bound.
+    const unfiltered = (await t.gql<Counted>(FACETS, { n: 1 })).data;
+    expect(unfiltered.incidents.facets.every((f) => f.complete && f.counted === unfiltered.incidents.totalCount)).toBe(true);
+    expect(organizationSum(unfiltered)).toBe(unfiltered.incidents.totalCount);
+    for (const n of [0, 100_001]) {
+      const refused = await t.gql(FACETS, { f: { text: 'retry' }, n });
+      expect(refused.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+      expect(refused.errors?.[0]?.message).toContain('countUpTo');
+    }
+  });
+
   it('offers a corrected query when a search finds nothing, and none when it finds something', async () => {
     // Words under five letters are not widened by similarity (too noisy), so these find nothing.
     const res = await search('slak mcrb');

@@ -47,9 +47,28 @@ export interface FacetValue {
 
 export interface Facet {
   kind: FacetKind;
-  /** Distinct values in the result set; `values` holds the most frequent `first` of them. */
+  /** Distinct values in the incidents counted; `values` holds the most frequent `first` of them. */
   distinctValues: number;
   values: FacetValue[];
+  /** Matching incidents the counts were taken over. */
+  counted: number;
+  /** False when the result set has more matches than were counted (see `SearchResultsService.facets`). */
+  complete: boolean;
+}
+
+/** The facets of a result set, and whether they are the unfiltered list's (recounted about once a minute) or counted now. */
+export interface ResultFacets {
+  facets: Facet[];
+  recounted: 'now' | 'minute';
+}
+
+function checkFacetValues(first: number): void {
+  if (!Number.isInteger(first) || first < 1 || first > MAX_FACET_VALUES) throw AppError.badField('first', `expected 1 to ${MAX_FACET_VALUES}`);
+}
+
+/** No filter and no text: the whole published list. */
+export function isUnfiltered(f: IncidentFilter): boolean {
+  return !f.text && !f.patterns?.length && !f.organization && !f.component && !f.startedFrom && !f.startedBefore && !f.severity?.length && f.nearMiss == null && !f.tags?.length && !f.actionableStatus?.length;
 }
 
 export interface DidYouMean {
@@ -192,21 +211,25 @@ export class SearchResultsService {
   }
 
   /**
-   * Counts of the result set (all pages) by pattern, organization, component, year and actionable
-   * status. With `limit`, only the first `limit` matches found are counted, which bounds the work
-   * when the result set is most of a large corpus.
+   * Counts of the result set (all pages) by pattern, organization, component, year, actionable
+   * status, severity, near miss and tag. With `limit`, only the first `limit` matches found are
+   * counted, which bounds the work when the result set is most of a large corpus; each facet then
+   * says how many incidents it counted and whether that was all of them.
    */
   async facets(filter: IncidentFilter, search: TextSearch | null, first = 10, limit: number | null = null): Promise<Facet[]> {
-    if (!Number.isInteger(first) || first < 1 || first > MAX_FACET_VALUES) throw AppError.badField('first', `expected 1 to ${MAX_FACET_VALUES}`);
+    checkFacetValues(first);
     const from = this.incidents.resultSetSql(filter, search);
     const columns = Prisma.sql`i."id", i."organization", i."components", i."startedAt", i."severity", i."nearMiss", i."tags"`;
+    // With a limit, one match past it is read (and not counted) to tell whether there are more.
     const resultSet =
       limit === null
-        ? Prisma.sql`rs AS MATERIALIZED (SELECT ${columns} ${from})`
-        : Prisma.sql`matches AS MATERIALIZED (SELECT ${columns} ${from}), rs AS MATERIALIZED (SELECT * FROM matches LIMIT ${limit})`;
-    const rows = await this.prisma.$queryRaw<{ kind: FacetKind; value: string; label: string; n: number }[]>`
+        ? Prisma.sql`rs AS MATERIALIZED (SELECT ${columns} ${from}), found AS (SELECT count(*) AS n FROM rs)`
+        : Prisma.sql`matches AS MATERIALIZED (SELECT ${columns} ${from}), probe AS MATERIALIZED (SELECT * FROM matches LIMIT ${limit + 1}),
+          rs AS MATERIALIZED (SELECT * FROM probe LIMIT ${limit}), found AS (SELECT count(*) AS n FROM probe)`;
+    const rows = await this.prisma.$queryRaw<{ kind: FacetKind | 'FOUND'; value: string; label: string; n: number }[]>`
       WITH ${resultSet}
-      SELECT 'PATTERN' AS kind, p."key" AS value, p."name" AS label, count(*)::int AS n
+      SELECT 'FOUND' AS kind, '' AS value, '' AS label, n::int FROM found
+      UNION ALL SELECT 'PATTERN', p."key", p."name", count(*)::int
         FROM rs JOIN "IncidentPattern" ip ON ip."incidentId" = rs."id" JOIN "Pattern" p ON p."id" = ip."patternId" GROUP BY p."key", p."name"
       UNION ALL SELECT 'ORGANIZATION', rs."organization", rs."organization", count(*)::int FROM rs GROUP BY rs."organization"
       UNION ALL SELECT 'COMPONENT', c, c, count(DISTINCT rs."id")::int FROM rs, unnest(rs."components") AS c GROUP BY c
@@ -215,12 +238,15 @@ export class SearchResultsService {
       UNION ALL SELECT 'SEVERITY', COALESCE(rs."severity", 'none'), COALESCE(rs."severity", 'not stated'), count(*)::int FROM rs GROUP BY rs."severity"
       UNION ALL SELECT 'NEAR_MISS', rs."nearMiss"::text, CASE WHEN rs."nearMiss" THEN 'near miss' ELSE 'incident' END, count(*)::int FROM rs GROUP BY rs."nearMiss"
       UNION ALL SELECT 'TAG', t, t, count(DISTINCT rs."id")::int FROM rs, unnest(rs."tags") AS t GROUP BY t`;
+    const found = rows.find((r) => r.kind === 'FOUND')?.n ?? 0;
+    const counted = limit === null ? found : Math.min(found, limit);
+    const complete = limit === null || found <= limit;
     return FACET_KINDS.map((kind) => {
       const values = rows
         .filter((r) => r.kind === kind)
         .sort((a, b) => b.n - a.n || a.value.localeCompare(b.value))
         .map((r) => ({ value: r.value, label: r.label, count: r.n }));
-      return { kind, distinctValues: values.length, values: values.slice(0, first) };
+      return { kind, distinctValues: values.length, values: values.slice(0, first), counted, complete };
     });
   }
 
@@ -233,6 +259,17 @@ export class SearchResultsService {
    */
   async allIncidentFacets(first: number): Promise<Facet[]> {
     return this.allFacets.get(first, () => this.facets({}, null, first));
+  }
+
+  /**
+   * The facets of a list, the one way the list page and GraphQL both take: the unfiltered list's
+   * come from `allIncidentFacets` (every published incident, recounted about once a minute), any
+   * other's are counted now over at most `limit` matches.
+   */
+  async resultFacets(filter: IncidentFilter, search: TextSearch | null, first: number, limit: number): Promise<ResultFacets> {
+    checkFacetValues(first);
+    if (!search && isUnfiltered(filter)) return { facets: await this.allIncidentFacets(first), recounted: 'minute' };
+    return { facets: await this.facets(filter, search, first, limit), recounted: 'now' };
   }
 
   private readonly allFacets = new RefreshingCache<number, Facet[]>(COMMON_VALUES_TTL_MS, {

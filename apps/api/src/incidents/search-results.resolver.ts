@@ -1,4 +1,6 @@
+import { Inject } from '@nestjs/common';
 import { Args, Int, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
+import { AppError } from '@hindsight/domain';
 import {
   checkRelatedFirst,
   SearchResultsService,
@@ -10,6 +12,8 @@ import {
   type TextSearch,
 } from '@hindsight/incidents';
 import { Loaders } from '../common/gql-context';
+import type { AppConfig } from '../config/app-config';
+import { APP_CONFIG } from '../config/app-config.token';
 import { Incident, IncidentConnection, IncidentEdge } from './types/incident.types';
 import { DidYouMean, Facet, FilterSuggestion, RelatedIncident, SearchHighlight as SearchHighlightType, SuggestionFieldEnum } from './types/search.types';
 
@@ -23,13 +27,30 @@ export interface SearchContext {
   highlights: () => Promise<Map<string, SearchHighlight[]>>;
 }
 
+/** The most matches `facets(countUpTo)` counts: about one second of database time per request at this size. */
+const MAX_FACET_COUNT = 100_000;
+
 @Resolver(() => IncidentConnection)
 export class IncidentConnectionSearchResolver {
-  constructor(private readonly results: SearchResultsService) {}
+  constructor(
+    private readonly results: SearchResultsService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
 
-  @ResolveField(() => [Facet], { description: 'Counts over the whole result set by pattern, organization, component, year and actionable status; `first` values of each (at most 50).' })
-  facets(@Parent() c: { searchContext: SearchContext }, @Args('first', { type: () => Int, nullable: true, defaultValue: 10 }) first: number) {
-    return this.results.facets(c.searchContext.filter, c.searchContext.search, first);
+  @ResolveField(() => [Facet], {
+    description:
+      'Counts of the result set by pattern, organization, component, year, actionable status, severity, near miss and tag; `first` values of each (at most 50). ' +
+      'A filtered or searched list is counted over at most `countUpTo` matches (1 to 100000; by default the server\'s list count limit, `LIST_COUNT_LIMIT`, 1000 unless configured), so a word most incidents hold does not read them all; each facet says whether its counts are `complete`. ' +
+      'The unfiltered list is always counted whole, recounted in the background about once a minute, so its counts may lag the list a little.',
+  })
+  async facets(
+    @Parent() c: { searchContext: SearchContext },
+    @Args('first', { type: () => Int, nullable: true, defaultValue: 10 }) first: number,
+    @Args('countUpTo', { type: () => Int, nullable: true }) countUpTo: number | null,
+  ) {
+    const limit = countUpTo ?? this.config.listCountLimit;
+    if (!Number.isInteger(limit) || limit < 1 || limit > MAX_FACET_COUNT) throw AppError.badField('countUpTo', `expected 1 to ${MAX_FACET_COUNT}; got ${limit}`);
+    return (await this.results.resultFacets(c.searchContext.filter, c.searchContext.search, first, limit)).facets;
   }
 
   @ResolveField(() => DidYouMean, { nullable: true, description: 'For a text search that found nothing: a corrected query that finds something, or null.' })

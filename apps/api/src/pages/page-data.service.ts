@@ -6,6 +6,7 @@ import {
   IncidentLoaders,
   IncidentsService,
   RelatedIncidentsService,
+  isUnfiltered,
   SearchResultsService,
   type IncidentFilter,
   type IncidentRecord,
@@ -34,10 +35,6 @@ export interface IncidentListSearch {
 const FACET_VALUES = 8;
 
 /** True when the filter selects every published incident. */
-function isUnfiltered(f: IncidentFilter): boolean {
-  return !f.text && !f.patterns?.length && !f.organization && !f.component && !f.startedFrom && !f.startedBefore && !f.severity?.length && f.nearMiss == null && !f.tags?.length && !f.actionableStatus?.length;
-}
-
 type IncidentDetails = Pick<IncidentPageModel, 'patterns' | 'timeline' | 'factors' | 'links' | 'actionables'>;
 
 interface Loadable<K, V> {
@@ -145,9 +142,9 @@ export class PageDataService {
       this.withPatterns(found, loaders, total),
       search ? this.searchResults.highlights(search, found.nodes.map((n) => n.id)) : new Map<string, SearchHighlight[]>(),
       search && total.count === 0 ? this.searchResults.didYouMean(parsed.filter, search) : null,
-      total.count === 0 ? [] : unfiltered ? this.searchResults.allIncidentFacets(FACET_VALUES) : this.searchResults.facets(parsed.filter, search, FACET_VALUES, countLimit),
+      total.count === 0 ? null : this.searchResults.resultFacets(parsed.filter, search, FACET_VALUES, countLimit),
     ]);
-    return { patterns, page, errors, suggestions, highlights, didYouMean, facets, facetsRecounted: unfiltered ? 'minute' : 'now' };
+    return { patterns, page, errors, suggestions, highlights, didYouMean, facets: facets?.facets ?? [], facetsRecounted: facets?.recounted ?? 'now' };
   }
 
   /** Incidents related to one, for its page; a failure leaves the section out rather than the page. */

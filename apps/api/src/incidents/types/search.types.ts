@@ -41,11 +41,17 @@ export class FacetValue {
   @Field(() => Int, { description: 'Incidents of the result set with this value (for ACTIONABLE_STATUS: their actionables).' }) count!: number;
 }
 
-@ObjectType({ description: 'Counts of one kind over the whole result set, across pages.' })
+@ObjectType({ description: 'Counts of one kind over the result set, across pages: over all of it, or over the first `countUpTo` matches found (see `complete`).' })
 export class Facet {
   @Field(() => FacetKindEnum) kind!: FacetKind;
-  @Field(() => Int) distinctValues!: number;
+  @Field(() => Int, { description: 'Distinct values among the incidents counted.' }) distinctValues!: number;
   @Field(() => [FacetValue], { description: 'Most frequent first.' }) values!: FacetValue[];
+  @Field(() => Int, { description: 'Matching incidents these counts were taken over.' }) counted!: number;
+  @Field({
+    description:
+      'False when the result set holds more matches than `countUpTo` and only the first `countUpTo` found were counted: the counts are then those of that part, not a share of the whole. Ask `totalCount` for the exact size of the result set.',
+  })
+  complete!: boolean;
 }
 
 @ObjectType()
