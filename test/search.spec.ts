@@ -33,6 +33,15 @@ describe('full-text search over the seeded incidents', () => {
     expect(widened.data.incidents.searchWidened).toEqual([{ word: 'parsiod', alternatives: expect.arrayContaining(['parsoid']) }]);
   });
 
+  it('forgives two neighbouring letters swapped in a short word, which shares too few trigrams with it', async () => {
+    const wedged = await find('wedged');
+    expect(wedged.length).toBeGreaterThan(0);
+    expect(await find('wegded')).toEqual(wedged);
+    expect(await find('mcirb')).toEqual(['slack-cache-metastability-2022']);
+    const widened = await t.gql<{ incidents: { searchWidened: { word: string; alternatives: string[] }[] } }>(`{ incidents(filter: { text: "gihtub" }) { searchWidened { word alternatives } } }`);
+    expect(widened.data.incidents.searchWidened).toEqual([{ word: 'gihtub', alternatives: expect.arrayContaining(['github']) }]);
+  });
+
   it('stems English words: "retry" and "retries" find the same incidents', async () => {
     const retry = await find('retry');
     expect(retry.length).toBeGreaterThanOrEqual(2);

@@ -94,6 +94,29 @@ const underAll = (configs: readonly string[], text: string, parse: 'plainto_tsqu
   Prisma.sql`(${Prisma.join(configs.map((c) => Prisma.sql`${Prisma.raw(parse)}(${c}::regconfig, ${text})`), ' || ')})`;
 
 /**
+ * The known words closest to `q.w` (the word of the enclosing statement), nearest first by edit
+ * distance (at most `maxDistance`) then trigram similarity, each held by a published incident:
+ * one `word` column, at most `limit` rows. The candidates are the lexicon's trigram-similar words
+ * (its `pg_trgm` index) and the word with two neighbouring letters swapped, the commonest typo,
+ * which in a word of five or six letters leaves too few trigrams in common to pass the similarity
+ * threshold ("reigon" → "region", "gihtub" → "github"); both are index lookups.
+ */
+export function closeKnownWords(maxDistance: Prisma.Sql, limit: number): Prisma.Sql {
+  return Prisma.sql`SELECT c.word FROM (
+      SELECT k.word, levenshtein(k.word, q.w) AS d, similarity(k.word, q.w) AS sim FROM (
+        SELECT l."word" AS word FROM "SearchLexicon" l WHERE l."word" % q.w
+        UNION SELECT l."word" FROM "SearchLexicon" l
+          WHERE l."word" = ANY(ARRAY(SELECT overlay(q.w PLACING substr(q.w, n + 1, 1) || substr(q.w, n, 1) FROM n FOR 2) FROM generate_series(1, length(q.w) - 1) AS n))
+      ) k
+      WHERE k.word <> q.w AND levenshtein(k.word, q.w) <= ${maxDistance}
+      ORDER BY d, sim DESC, k.word LIMIT ${CANDIDATES}) c
+    -- One index probe per candidate (LIMIT 1 keeps it a nested loop, not a join over all of SearchWord).
+    CROSS JOIN LATERAL (SELECT 1 FROM "SearchWord" s JOIN "Incident" i ON i."id" = s."incidentId" AND i."status" = 'published'
+                        WHERE s."word" = c.word LIMIT 1) AS published
+    ORDER BY c.d, c.sim DESC, c.word LIMIT ${limit}`;
+}
+
+/**
  * Builds the tsquery for a search: `websearch_to_tsquery` syntax (any order, "quoted phrases",
  * -exclusion, or) under the english (stemmed) and simple configurations, and the stemming
  * configuration of every other language stored incidents come from, with every word the
@@ -108,14 +131,7 @@ export async function buildTextSearch(db: Db, raw: string): Promise<TextSearch> 
     words.length === 0
       ? []
       : await db.$queryRaw<{ word: string; alternatives: string[] }[]>`
-        SELECT q.w AS word,
-          ARRAY(SELECT c.word FROM (
-                  SELECT l."word" AS word, levenshtein(l."word", q.w) AS d, similarity(l."word", q.w) AS sim FROM "SearchLexicon" l
-                  WHERE l."word" % q.w AND levenshtein(l."word", q.w) <= 3 ORDER BY d, sim DESC, word LIMIT ${CANDIDATES}) c
-                -- One index probe per candidate (LIMIT 1 keeps it a nested loop, not a join over all of SearchWord).
-                CROSS JOIN LATERAL (SELECT 1 FROM "SearchWord" s JOIN "Incident" i ON i."id" = s."incidentId" AND i."status" = 'published'
-                                    WHERE s."word" = c.word LIMIT 1) AS published
-                ORDER BY c.d, c.sim DESC, c.word LIMIT ${MAX_ALTERNATIVES}) AS alternatives
+        SELECT q.w AS word, ARRAY(${closeKnownWords(Prisma.sql`3`, MAX_ALTERNATIVES)}) AS alternatives
         FROM unnest(${words}::text[]) AS q(w)
         WHERE NOT EXISTS (SELECT 1 FROM "SearchWord" s JOIN "Incident" i ON i."id" = s."incidentId" AND i."status" = 'published'
                           WHERE s."word" = q.w)`;

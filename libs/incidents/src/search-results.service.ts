@@ -2,7 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { Prisma, PrismaService } from '@hindsight/db';
 import { AppError, foldText, LIMITS } from '@hindsight/domain';
 import { IncidentsService, type IncidentFilter } from './incidents.service';
-import { buildTextSearch, type TextSearch } from './search-query';
+import { buildTextSearch, closeKnownWords, type TextSearch } from './search-query';
 import { RefreshingCache } from './refreshing-cache';
 import { hasCjk } from './search-language';
 
@@ -288,15 +288,7 @@ export class SearchResultsService {
     );
     if (words.length === 0) return null;
     const found = await this.prisma.$queryRaw<{ word: string; replacement: string | null }[]>`
-      SELECT q.w AS word, (
-        SELECT c.word FROM (
-          SELECT l."word" AS word, levenshtein(l."word", q.w) AS d, similarity(l."word", q.w) AS sim FROM "SearchLexicon" l
-          WHERE l."word" % q.w AND l."word" <> q.w AND levenshtein(l."word", q.w) <= GREATEST(1, length(q.w) / 3)
-          ORDER BY d, sim DESC, word LIMIT 20) c
-        CROSS JOIN LATERAL (SELECT 1 FROM "SearchWord" s JOIN "Incident" i ON i."id" = s."incidentId" AND i."status" = 'published'
-                            WHERE s."word" = c.word LIMIT 1) AS published
-        ORDER BY c.d, c.sim DESC, c.word LIMIT 1
-      ) AS replacement
+      SELECT q.w AS word, (${closeKnownWords(Prisma.sql`GREATEST(1, length(q.w) / 3)`, 1)}) AS replacement
       FROM unnest(${words}::text[]) AS q(w)
       WHERE NOT EXISTS (SELECT 1 FROM "SearchWord" s JOIN "Incident" i ON i."id" = s."incidentId" AND i."status" = 'published' WHERE s."word" = q.w)`;
     const corrections = found.filter((f): f is { word: string; replacement: string } => f.replacement !== null);
