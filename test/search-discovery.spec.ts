@@ -208,6 +208,13 @@ describe('search across languages, highlights, facets, corrections and related i
     expect(original?.fragments.filter((f) => f.matched).map((f) => f.text)).toEqual(['erreichbar']);
     // The source's words as written still match.
     expect(await slugs('Überlastungen')).toEqual([draft.slug]);
+    // "war" is a German stopword, not an English one: the German reading of an English query must
+    // not drop it, or "war haproxy" would find every incident holding "haproxy" (and a German
+    // reading of "-war" would lose the exclusion).
+    expect(await slugs('haproxy')).toContain('stackegg-haproxy-session-cap-2015');
+    expect(await slugs('war haproxy')).toEqual([]);
+    expect(await slugs('war Zahlungsdienst')).toEqual([draft.slug]);
+    expect(await slugs('-war Zahlungsdienst')).toEqual([]);
     // Typo widening keeps working beside the extra configuration.
     expect(await slugs('Zahlungsdeinst')).toEqual([draft.slug]);
     expect(await slugs('memcahced')).toEqual(['slack-cache-metastability-2022']);

@@ -63,10 +63,11 @@ function candidateWords(text: string): string[] {
  * a phrase went from 0.1 s to over a second). One statement: a loose scan of the
  * `sourceLanguage` index, one probe per distinct language, whatever the corpus size.
  */
-async function languageConfigs(db: Db, text: string): Promise<string[]> {
+async function languageConfigs(db: Db, text: string): Promise<LanguageReading[]> {
   if (text.includes('"')) return [];
+  const words = queryWords(text);
   // english and simple first, so a language's reading is dropped when it equals theirs.
-  const rows = await db.$queryRaw<{ config: string; reading: string }[]>`
+  const rows = await db.$queryRaw<{ config: string; reading: string; dropped: string[] }[]>`
     WITH RECURSIVE l AS (
       (SELECT "sourceLanguage" AS language FROM "Incident" ORDER BY "sourceLanguage" LIMIT 1)
       UNION ALL
@@ -77,16 +78,42 @@ async function languageConfigs(db: Db, text: string): Promise<string[]> {
       SELECT DISTINCT m.config, 2 FROM l JOIN unnest(${STEMMED_LANGUAGES.map((m) => m.language)}::text[], ${STEMMED_LANGUAGES.map((m) => m.config)}::text[]) AS m(language, config)
         ON m.language = lower(split_part(l.language, '-', 1)) WHERE m.config <> 'english'
     )
-    SELECT config, websearch_to_tsquery(config::regconfig, ${text})::text AS reading FROM configs ORDER BY ord, config`;
+    SELECT config, websearch_to_tsquery(config::regconfig, ${text})::text AS reading,
+      ARRAY(SELECT w FROM unnest(${words.map((w) => w.word)}::text[]) AS w
+            WHERE to_tsvector(config::regconfig, w) = ''::tsvector AND to_tsvector('english', w) <> ''::tsvector) AS dropped
+    FROM configs ORDER BY ord, config`;
   const seen = new Set<string>();
-  const kept: string[] = [];
-  for (const { config, reading } of rows) {
+  const kept: LanguageReading[] = [];
+  for (const { config, reading, dropped } of rows) {
     const known = seen.has(reading);
     seen.add(reading);
     if (config === 'english' || config === 'simple' || known || reading === '') continue;
-    kept.push(config);
+    const negated = new Set(words.filter((w) => w.negated).map((w) => w.word));
+    kept.push({ config, required: dropped.map((word) => ({ word, negated: negated.has(word) })) });
   }
   return kept;
+}
+
+/**
+ * A language's reading of the query, and the words it reads as stopwords where english does not
+ * ("war" in German, "die" in German, "son" in French): its branch must still require each of them
+ * (or, after `-`, exclude it) in the simple configuration, or an English query would be widened
+ * in that language ("war room" would find every incident holding "room").
+ */
+interface LanguageReading {
+  config: string;
+  required: { word: string; negated: boolean }[];
+}
+
+/** The words of a query without quoted phrases, each marked when it follows `-`; the `or` operator left out. */
+function queryWords(text: string): { word: string; negated: boolean }[] {
+  const words = new Map<string, boolean>();
+  for (const token of text.split(/\s+/)) {
+    if (token === 'or') continue;
+    const negated = token.startsWith('-');
+    for (const w of token.split(/[^\p{L}\p{N}]+/u)) if (w && w.length <= 60) words.set(w, negated || (words.get(w) ?? false));
+  }
+  return [...words].map(([word, negated]) => ({ word, negated }));
 }
 
 /** A word or phrase under every configuration of the query, OR-ed. */
@@ -135,8 +162,19 @@ export async function buildTextSearch(db: Db, raw: string): Promise<TextSearch> 
         FROM unnest(${words}::text[]) AS q(w)
         WHERE NOT EXISTS (SELECT 1 FROM "SearchWord" s JOIN "Incident" i ON i."id" = s."incidentId" AND i."status" = 'published'
                           WHERE s."word" = q.w)`;
-  const configs = ['english', 'simple', ...(await languageConfigs(db, text))];
-  let tsquery = underAll(configs, text, 'websearch_to_tsquery');
+  const languages = await languageConfigs(db, text);
+  const configs = ['english', 'simple', ...languages.map((l) => l.config)];
+  let tsquery = Prisma.sql`(${Prisma.join(
+    [
+      underAll(['english', 'simple'], text, 'websearch_to_tsquery'),
+      // Parenthesised: tsquery's && and || are operators of one precedence, read left to right.
+      ...languages.map(
+        ({ config, required }) =>
+          Prisma.sql`(${Prisma.join([Prisma.sql`websearch_to_tsquery(${config}::regconfig, ${text})`, ...required.map((r) => Prisma.sql`${Prisma.raw(r.negated ? '!!' : '')}plainto_tsquery('simple', ${r.word})`)], ' && ')})`,
+      ),
+    ],
+    ' || ',
+  )})`;
   // Each form of an unknown word (one per configuration) is first replaced by a placeholder, then
   // every placeholder by the word's substitute in one rewrite. Rewriting straight to the
   // substitute, form after form, would rewrite the forms inside the substitutes already put in
