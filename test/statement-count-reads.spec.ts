@@ -84,13 +84,23 @@ describe('statement counts of every list and nested read, at 10 and at 1,000 inc
     return 0;
   }
 
+  /** The latest use recorded of any API token (the auth guard records a token's use at most once a minute). */
+  const lastTokenUse = async () => (await prisma().$queryRaw<{ at: string | null }[]>`SELECT max("lastUsedAt")::text AS at FROM "ApiToken"`)[0]!.at;
+
   async function statementsOf(name: string): Promise<{ statements: number; rows: number }> {
     const q = QUERIES[name]!;
-    const before = prisma().statementCount;
-    const res = await t.gql<Record<string, unknown>>(q.query, q.variables, q.admin ? admin : q.editor ? editor : undefined);
-    expect({ name, errors: res.errors }).toEqual({ name, errors: undefined });
-    const statements = prisma().statementCount - before;
-    return { statements, rows: rowsOf(res.data) };
+    for (let attempt = 1; ; attempt++) {
+      const used = await lastTokenUse();
+      const before = prisma().statementCount;
+      const res = await t.gql<Record<string, unknown>>(q.query, q.variables, q.admin ? admin : q.editor ? editor : undefined);
+      expect({ name, errors: res.errors }).toEqual({ name, errors: undefined });
+      const statements = prisma().statementCount - before;
+      // The token's minute can run out between the request that records its use (touchToken, below)
+      // and this one, on a loaded machine: then this request also recorded it, one UPDATE that is
+      // not the read's. Asked once more, the use was just recorded and is not written again.
+      if (attempt === 1 && (await lastTokenUse()) !== used) continue;
+      return { statements, rows: rowsOf(res.data) };
+    }
   }
 
   /**
