@@ -23,6 +23,7 @@ const results = new SearchResultsService(prisma, new IncidentsService(prisma));
 async function pickCases(): Promise<{ label: string; filter: IncidentFilter }[]> {
   const df = await prisma.$queryRaw<{ word: string; n: number }[]>`
     SELECT word, n::int FROM (SELECT "word" AS word, count(*) AS n FROM "SearchWord" WHERE length("word") >= 6 AND "word" ~ '^[a-z]+$' GROUP BY "word") t ORDER BY n DESC`;
+  if (df.length === 0) throw new Error('the database holds no indexed words: fill it with npm run synth first');
   const near = (n: number) => df.reduce((best, w) => (Math.abs(w.n - n) < Math.abs(best.n - n) ? w : best));
   const [org] = await prisma.$queryRaw<{ o: string }[]>`SELECT "organization" AS o FROM "Incident" GROUP BY 1 ORDER BY count(*) DESC LIMIT 1`;
   return [

@@ -1,4 +1,5 @@
 import { PrismaService } from '@hindsight/db';
+import { MAX_UNKNOWN_WORDS } from '@hindsight/incidents';
 import { issueTokens } from './support/api-tokens';
 import { startTestApp, type TestApp } from './support/test-app';
 
@@ -40,6 +41,30 @@ describe('full-text search over the seeded incidents', () => {
     expect(await find('mcirb')).toEqual(['slack-cache-metastability-2022']);
     const widened = await t.gql<{ incidents: { searchWidened: { word: string; alternatives: string[] }[] } }>(`{ incidents(filter: { text: "gihtub" }) { searchWidened { word alternatives } } }`);
     expect(widened.data.incidents.searchWidened).toEqual([{ word: 'gihtub', alternatives: expect.arrayContaining(['github']) }]);
+  });
+
+  it('looks up at most MAX_UNKNOWN_WORDS unknown words of one query, the first ones', async () => {
+    const typos = ['memcahced', 'parsiod', 'wegded', 'mcirb', 'gihtub', 'haporxy', 'sesison', 'timeuot', 'rertied', 'stakcegg'];
+    expect(typos.length).toBeGreaterThan(MAX_UNKNOWN_WORDS);
+    type Widened = { incidents: { searchWidened: { word: string }[] } };
+    // Each is widened on its own...
+    for (const typo of typos) {
+      const one = await t.gql<Widened>(`query($q: String!) { incidents(filter: { text: $q }) { searchWidened { word } } }`, { q: typo });
+      expect(one.data.incidents.searchWidened.map((w) => w.word)).toEqual([typo]);
+    }
+    // ...but in one query only the first ones are, in the query's order; the rest match as written.
+    const all = await t.gql<Widened>(`query($q: String!) { incidents(filter: { text: $q }) { searchWidened { word } } }`, { q: typos.join(' or ') });
+    expect(all.data.incidents.searchWidened.map((w) => w.word)).toEqual(typos.slice(0, MAX_UNKNOWN_WORDS));
+  });
+
+  it('refuses a search text over the limit before looking anything up', async () => {
+    const prisma = t.app.get(PrismaService);
+    const before = prisma.statementCount;
+    const res = await t.gql(SEARCH, { filter: { text: Array.from({ length: 60 }, (_, i) => `wrd${i}x`).join(' ') } });
+    expect(res.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+    expect(res.errors?.[0]?.message).toContain('filter.text');
+    // Not one statement: the unknown words were not looked up in the lexicon first.
+    expect(prisma.statementCount - before).toBe(0);
   });
 
   it('stems English words: "retry" and "retries" find the same incidents', async () => {

@@ -131,10 +131,11 @@ export class IncidentsService {
     args: PageArgs<IncidentOrder> = {},
     options: TreeOptions<IncidentInclude> = {},
   ): Promise<Page<IncidentRecord> & { search: TextSearch | null }> {
+    // The filter is checked (lengths included) before the search it holds is looked up.
+    const where = this.incidentWhere(filter);
     const search = filter.text && filter.text.trim() !== '' ? await buildTextSearch(this.prisma, filter.text) : null;
     const orderBy = args.orderBy ?? (search ? 'RELEVANCE' : 'STARTED_AT_DESC');
     if (orderBy === 'RELEVANCE' && !search) throw AppError.badField('orderBy', 'RELEVANCE orders search results; give filter.text');
-    const where = this.incidentWhere(filter);
     // Ranks compare only within one search, so a relevance cursor is tied to its query too.
     const sort: SortSpec =
       orderBy === 'RELEVANCE' ? { expr: Prisma.sql`ts_rank(i."searchRank", s.q)`, cast: Prisma.sql`real`, desc: true } : INCIDENT_SORT[orderBy];

@@ -10,6 +10,11 @@ const MIN_FUZZY_LENGTH = 5;
 const MAX_ALTERNATIVES = 5;
 /** Close words looked at before checking which of them a published incident holds. */
 const CANDIDATES = 20;
+/**
+ * Unknown words of one query looked up in the lexicon, the first in the query's order: each costs
+ * a trigram search, so without a bound a query of 300 characters could ask for about 50 of them.
+ */
+export const MAX_UNKNOWN_WORDS = 8;
 
 /** A parsed text search: the tsquery expression to match and rank with, and what it was built from. */
 export interface TextSearch {
@@ -57,17 +62,21 @@ function candidateWords(text: string): string[] {
  * its language (search-document.ts), so the query is stemmed the same way, but only in the
  * languages that are there. A configuration whose reading equals one already kept adds nothing
  * but a branch that the planner counts again in its estimate (which then turned phrase searches
- * into sequential scans), so it is left out. A query with a quoted phrase is read in english and
+ * into sequential scans), so it is left out. So is one that takes a word of the query for a
+ * stopword while english does not ("war" and "die" in German, "son" in French): its reading would
+ * drop that word, and OR-ed with the others it would widen the query ("war haproxy" would find
+ * every incident holding "haproxy", and "-war x" would lose its exclusion); the query's words
+ * still match as written and in english. A query with a quoted phrase is read in english and
  * simple only: a phrase under another language's stemmer mixes lexemes of different sections of
  * a document, whose candidates then almost all fail the phrase check (on the synthetic corpus,
  * a phrase went from 0.1 s to over a second). One statement: a loose scan of the
  * `sourceLanguage` index, one probe per distinct language, whatever the corpus size.
  */
-async function languageConfigs(db: Db, text: string): Promise<LanguageReading[]> {
+async function languageConfigs(db: Db, text: string): Promise<string[]> {
   if (text.includes('"')) return [];
-  const words = queryWords(text);
-  // english and simple first, so a language's reading is dropped when it equals theirs.
-  const rows = await db.$queryRaw<{ config: string; reading: string; dropped: string[] }[]>`
+  // english and simple first, so a language's reading is dropped when it equals theirs. The
+  // query's words are its tokens as the parser splits them (the simple configuration keeps all).
+  const rows = await db.$queryRaw<{ config: string; reading: string; dropsWord: boolean }[]>`
     WITH RECURSIVE l AS (
       (SELECT "sourceLanguage" AS language FROM "Incident" ORDER BY "sourceLanguage" LIMIT 1)
       UNION ALL
@@ -79,41 +88,18 @@ async function languageConfigs(db: Db, text: string): Promise<LanguageReading[]>
         ON m.language = lower(split_part(l.language, '-', 1)) WHERE m.config <> 'english'
     )
     SELECT config, websearch_to_tsquery(config::regconfig, ${text})::text AS reading,
-      ARRAY(SELECT w FROM unnest(${words.map((w) => w.word)}::text[]) AS w
-            WHERE to_tsvector(config::regconfig, w) = ''::tsvector AND to_tsvector('english', w) <> ''::tsvector) AS dropped
+      EXISTS (SELECT 1 FROM unnest(tsvector_to_array(to_tsvector('simple', ${text}))) AS w
+              WHERE to_tsvector(config::regconfig, w) = ''::tsvector AND to_tsvector('english', w) <> ''::tsvector) AS "dropsWord"
     FROM configs ORDER BY ord, config`;
   const seen = new Set<string>();
-  const kept: LanguageReading[] = [];
-  for (const { config, reading, dropped } of rows) {
+  const kept: string[] = [];
+  for (const { config, reading, dropsWord } of rows) {
     const known = seen.has(reading);
     seen.add(reading);
-    if (config === 'english' || config === 'simple' || known || reading === '') continue;
-    const negated = new Set(words.filter((w) => w.negated).map((w) => w.word));
-    kept.push({ config, required: dropped.map((word) => ({ word, negated: negated.has(word) })) });
+    if (config === 'english' || config === 'simple' || known || reading === '' || dropsWord) continue;
+    kept.push(config);
   }
   return kept;
-}
-
-/**
- * A language's reading of the query, and the words it reads as stopwords where english does not
- * ("war" in German, "die" in German, "son" in French): its branch must still require each of them
- * (or, after `-`, exclude it) in the simple configuration, or an English query would be widened
- * in that language ("war room" would find every incident holding "room").
- */
-interface LanguageReading {
-  config: string;
-  required: { word: string; negated: boolean }[];
-}
-
-/** The words of a query without quoted phrases, each marked when it follows `-`; the `or` operator left out. */
-function queryWords(text: string): { word: string; negated: boolean }[] {
-  const words = new Map<string, boolean>();
-  for (const token of text.split(/\s+/)) {
-    if (token === 'or') continue;
-    const negated = token.startsWith('-');
-    for (const w of token.split(/[^\p{L}\p{N}]+/u)) if (w && w.length <= 60) words.set(w, negated || (words.get(w) ?? false));
-  }
-  return [...words].map(([word, negated]) => ({ word, negated }));
 }
 
 /** A word or phrase under every configuration of the query, OR-ed. */
@@ -121,26 +107,53 @@ const underAll = (configs: readonly string[], text: string, parse: 'plainto_tsqu
   Prisma.sql`(${Prisma.join(configs.map((c) => Prisma.sql`${Prisma.raw(parse)}(${c}::regconfig, ${text})`), ' || ')})`;
 
 /**
+ * Whether a published incident holds `word` (an SQL text expression): the word's rows in
+ * `SearchWord` (its primary key starts with the word), each incident's status read by its own
+ * primary key. The status is a scalar subquery on purpose: written as a join, the planner may
+ * walk every published incident and probe each for the word (9,756 probes for a word one
+ * incident holds, at 100,000 incidents).
+ */
+const heldByPublished = (word: Prisma.Sql) =>
+  Prisma.sql`EXISTS (SELECT 1 FROM "SearchWord" s WHERE s."word" = ${word} AND (SELECT i."status" FROM "Incident" i WHERE i."id" = s."incidentId") = 'published')`;
+
+/**
  * The known words closest to `q.w` (the word of the enclosing statement), nearest first by edit
  * distance (at most `maxDistance`) then trigram similarity, each held by a published incident:
  * one `word` column, at most `limit` rows. The candidates are the lexicon's trigram-similar words
  * (its `pg_trgm` index) and the word with two neighbouring letters swapped, the commonest typo,
  * which in a word of five or six letters leaves too few trigrams in common to pass the similarity
- * threshold ("reigon" → "region", "gihtub" → "github"); both are index lookups.
+ * threshold ("reigon" → "region", "gihtub" → "github"); both are index lookups. A swap counts as
+ * one edit, as in the optimal-string-alignment distance (`levenshtein` counts it as two).
  */
-export function closeKnownWords(maxDistance: Prisma.Sql, limit: number): Prisma.Sql {
+function closeKnownWords(maxDistance: Prisma.Sql, limit: number): Prisma.Sql {
   return Prisma.sql`SELECT c.word FROM (
-      SELECT k.word, levenshtein(k.word, q.w) AS d, similarity(k.word, q.w) AS sim FROM (
+      SELECT k.word, CASE WHEN k.word = ANY(sw.swaps) THEN 1 ELSE levenshtein(k.word, q.w) END AS d, similarity(k.word, q.w) AS sim
+      FROM (SELECT ARRAY(SELECT overlay(q.w PLACING substr(q.w, n + 1, 1) || substr(q.w, n, 1) FROM n FOR 2) FROM generate_series(1, length(q.w) - 1) AS n) AS swaps) sw
+      CROSS JOIN LATERAL (
         SELECT l."word" AS word FROM "SearchLexicon" l WHERE l."word" % q.w
-        UNION SELECT l."word" FROM "SearchLexicon" l
-          WHERE l."word" = ANY(ARRAY(SELECT overlay(q.w PLACING substr(q.w, n + 1, 1) || substr(q.w, n, 1) FROM n FOR 2) FROM generate_series(1, length(q.w) - 1) AS n))
+        UNION SELECT l."word" FROM "SearchLexicon" l WHERE l."word" = ANY(sw.swaps)
       ) k
-      WHERE k.word <> q.w AND levenshtein(k.word, q.w) <= ${maxDistance}
+      WHERE k.word <> q.w AND (k.word = ANY(sw.swaps) OR levenshtein(k.word, q.w) <= ${maxDistance})
       ORDER BY d, sim DESC, k.word LIMIT ${CANDIDATES}) c
-    -- One index probe per candidate (LIMIT 1 keeps it a nested loop, not a join over all of SearchWord).
-    CROSS JOIN LATERAL (SELECT 1 FROM "SearchWord" s JOIN "Incident" i ON i."id" = s."incidentId" AND i."status" = 'published'
-                        WHERE s."word" = c.word LIMIT 1) AS published
+    WHERE ${heldByPublished(Prisma.sql`c.word`)}
     ORDER BY c.d, c.sim DESC, c.word LIMIT ${limit}`;
+}
+
+/**
+ * The words of `words` that no published incident holds (the first `MAX_UNKNOWN_WORDS` of them,
+ * in the given order; the others are left as they are), each with its closest known words
+ * (`closeKnownWords`): the typo widening of a search and the corrections of did-you-mean. One
+ * statement.
+ */
+export async function unknownWordsWithCloseOnes(db: Db, words: readonly string[], maxDistance: Prisma.Sql, limit: number): Promise<{ word: string; alternatives: string[] }[]> {
+  if (words.length === 0) return [];
+  // The unknown words are found and cut first, so only those kept are looked up.
+  return db.$queryRaw<{ word: string; alternatives: string[] }[]>`
+    WITH unknown AS MATERIALIZED (
+      SELECT u.w, u.n FROM unnest(${[...words]}::text[]) WITH ORDINALITY AS u(w, n)
+      WHERE NOT ${heldByPublished(Prisma.sql`u.w`)}
+      ORDER BY u.n LIMIT ${MAX_UNKNOWN_WORDS})
+    SELECT q.w AS word, ARRAY(${closeKnownWords(maxDistance, limit)}) AS alternatives FROM unknown q ORDER BY q.n`;
 }
 
 /**
@@ -154,27 +167,9 @@ export function closeKnownWords(maxDistance: Prisma.Sql, limit: number): Prisma.
 export async function buildTextSearch(db: Db, raw: string): Promise<TextSearch> {
   const text = normalizeSearchText(raw);
   const words = candidateWords(text);
-  const widened =
-    words.length === 0
-      ? []
-      : await db.$queryRaw<{ word: string; alternatives: string[] }[]>`
-        SELECT q.w AS word, ARRAY(${closeKnownWords(Prisma.sql`3`, MAX_ALTERNATIVES)}) AS alternatives
-        FROM unnest(${words}::text[]) AS q(w)
-        WHERE NOT EXISTS (SELECT 1 FROM "SearchWord" s JOIN "Incident" i ON i."id" = s."incidentId" AND i."status" = 'published'
-                          WHERE s."word" = q.w)`;
-  const languages = await languageConfigs(db, text);
-  const configs = ['english', 'simple', ...languages.map((l) => l.config)];
-  let tsquery = Prisma.sql`(${Prisma.join(
-    [
-      underAll(['english', 'simple'], text, 'websearch_to_tsquery'),
-      // Parenthesised: tsquery's && and || are operators of one precedence, read left to right.
-      ...languages.map(
-        ({ config, required }) =>
-          Prisma.sql`(${Prisma.join([Prisma.sql`websearch_to_tsquery(${config}::regconfig, ${text})`, ...required.map((r) => Prisma.sql`${Prisma.raw(r.negated ? '!!' : '')}plainto_tsquery('simple', ${r.word})`)], ' && ')})`,
-      ),
-    ],
-    ' || ',
-  )})`;
+  const widened = await unknownWordsWithCloseOnes(db, words, Prisma.sql`3`, MAX_ALTERNATIVES);
+  const configs = ['english', 'simple', ...(await languageConfigs(db, text))];
+  let tsquery = underAll(configs, text, 'websearch_to_tsquery');
   // Each form of an unknown word (one per configuration) is first replaced by a placeholder, then
   // every placeholder by the word's substitute in one rewrite. Rewriting straight to the
   // substitute, form after form, would rewrite the forms inside the substitutes already put in

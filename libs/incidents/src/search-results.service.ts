@@ -2,7 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { Prisma, PrismaService } from '@hindsight/db';
 import { AppError, foldText, LIMITS } from '@hindsight/domain';
 import { IncidentsService, type IncidentFilter } from './incidents.service';
-import { buildTextSearch, closeKnownWords, type TextSearch } from './search-query';
+import { buildTextSearch, unknownWordsWithCloseOnes, type TextSearch } from './search-query';
 import { RefreshingCache } from './refreshing-cache';
 import { hasCjk } from './search-language';
 
@@ -63,12 +63,22 @@ export interface ResultFacets {
 }
 
 function checkFacetValues(first: number): void {
-  if (!Number.isInteger(first) || first < 1 || first > MAX_FACET_VALUES) throw AppError.badField('first', `expected 1 to ${MAX_FACET_VALUES}`);
+  if (!Number.isInteger(first) || first < 1 || first > MAX_FACET_VALUES) throw AppError.badField('first', `expected 1 to ${MAX_FACET_VALUES}; got ${first}`);
 }
 
-/** No filter and no text: the whole published list. */
-export function isUnfiltered(f: IncidentFilter): boolean {
-  return !f.text && !f.patterns?.length && !f.organization && !f.component && !f.startedFrom && !f.startedBefore && !f.severity?.length && f.nearMiss == null && !f.tags?.length && !f.actionableStatus?.length;
+/**
+ * The most matches a bounded count reads (the list page's `LIST_COUNT_LIMIT`, GraphQL's
+ * `facets(countUpTo)`): about a second of database time at 100,000 incidents.
+ */
+export const MAX_COUNT_LIMIT = 100_000;
+
+function checkCountLimit(field: string, limit: number): void {
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_COUNT_LIMIT) throw AppError.badField(field, `expected 1 to ${MAX_COUNT_LIMIT}; got ${limit}`);
+}
+
+/** No search and no other filter: the whole published list. */
+export function isUnfiltered(f: IncidentFilter, search: TextSearch | null): boolean {
+  return !search && !f.patterns?.length && !f.organization && !f.component && !f.startedFrom && !f.startedBefore && !f.severity?.length && f.nearMiss == null && !f.tags?.length && !f.actionableStatus?.length;
 }
 
 export interface DidYouMean {
@@ -218,6 +228,7 @@ export class SearchResultsService {
    */
   async facets(filter: IncidentFilter, search: TextSearch | null, first = 10, limit: number | null = null): Promise<Facet[]> {
     checkFacetValues(first);
+    if (limit !== null) checkCountLimit('limit', limit);
     const from = this.incidents.resultSetSql(filter, search);
     const columns = Prisma.sql`i."id", i."organization", i."components", i."startedAt", i."severity", i."nearMiss", i."tags"`;
     // With a limit, one match past it is read (and not counted) to tell whether there are more.
@@ -258,7 +269,10 @@ export class SearchResultsService {
    * no reader waits for it but the very first.
    */
   async allIncidentFacets(first: number): Promise<Facet[]> {
-    return this.allFacets.get(first, () => this.facets({}, null, first));
+    checkFacetValues(first);
+    // One count whatever `first` is asked, cut to it.
+    const all = await this.allFacets.get('all', () => this.facets({}, null, MAX_FACET_VALUES));
+    return all.map((f) => ({ ...f, values: f.values.slice(0, first) }));
   }
 
   /**
@@ -268,12 +282,13 @@ export class SearchResultsService {
    */
   async resultFacets(filter: IncidentFilter, search: TextSearch | null, first: number, limit: number): Promise<ResultFacets> {
     checkFacetValues(first);
-    if (!search && isUnfiltered(filter)) return { facets: await this.allIncidentFacets(first), recounted: 'minute' };
+    checkCountLimit('countUpTo', limit);
+    if (isUnfiltered(filter, search)) return { facets: await this.allIncidentFacets(first), recounted: 'minute' };
     return { facets: await this.facets(filter, search, first, limit), recounted: 'now' };
   }
 
-  private readonly allFacets = new RefreshingCache<number, Facet[]>(COMMON_VALUES_TTL_MS, {
-    onError: (first, error) => this.logger.warn(`recounting the facets of every incident (first ${first}) failed: ${error instanceof Error ? error.message : String(error)}`),
+  private readonly allFacets = new RefreshingCache<'all', Facet[]>(COMMON_VALUES_TTL_MS, {
+    onError: (_key, error) => this.logger.warn(`recounting the facets of every incident failed: ${error instanceof Error ? error.message : String(error)}`),
   });
 
   /**
@@ -286,12 +301,8 @@ export class SearchResultsService {
     const words = [...new Set(search.text.split(/\s+/).filter((t) => !t.startsWith('-') && t !== 'or').flatMap((t) => t.match(WORD) ?? []))].filter(
       (w) => w.length >= 3 && w.length <= 60 && !hasCjk(w),
     );
-    if (words.length === 0) return null;
-    const found = await this.prisma.$queryRaw<{ word: string; replacement: string | null }[]>`
-      SELECT q.w AS word, (${closeKnownWords(Prisma.sql`GREATEST(1, length(q.w) / 3)`, 1)}) AS replacement
-      FROM unnest(${words}::text[]) AS q(w)
-      WHERE NOT EXISTS (SELECT 1 FROM "SearchWord" s JOIN "Incident" i ON i."id" = s."incidentId" AND i."status" = 'published' WHERE s."word" = q.w)`;
-    const corrections = found.filter((f): f is { word: string; replacement: string } => f.replacement !== null);
+    const found = await unknownWordsWithCloseOnes(this.prisma, words, Prisma.sql`GREATEST(1, length(q.w) / 3)`, 1);
+    const corrections = found.flatMap((f) => (f.alternatives.length > 0 ? [{ word: f.word, replacement: f.alternatives[0]! }] : []));
     if (corrections.length === 0) return null;
     let text = search.text;
     for (const c of corrections) text = text.replace(new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(c.word)}(?![\\p{L}\\p{N}])`, 'gu'), c.replacement);

@@ -1,4 +1,5 @@
 import type { TrackerSyncOptions } from '@hindsight/tracker-sync';
+import { MAX_COUNT_LIMIT } from '@hindsight/incidents';
 import { DEFAULT_ORGANIZATION_TRACKERS, DEFAULT_TRACKERS, TRACKER_NAMES, type TrackerBases, type TrackerDirectory } from '@hindsight/tracking';
 import path from 'node:path';
 import { AppError, DEFAULT_SEVERITY_LEVELS, parseSeverityLevels, type FieldProblem } from '@hindsight/domain';
@@ -220,7 +221,7 @@ export function loadConfig(env: Env = process.env, root = process.cwd(), isTty =
       quotaWindowSeconds: int('MODEL_RUN_QUOTA_WINDOW_SECONDS', 3_600, 1, 30 * 86_400),
     },
     severityLevels: severityLevels(env.INCIDENT_SEVERITY_LEVELS, problems),
-    listCountLimit: int('LIST_COUNT_LIMIT', 1_000, 1, 100_000),
+    listCountLimit: int('LIST_COUNT_LIMIT', 1_000, 1, MAX_COUNT_LIMIT),
     imports: {
       maxBytes: int('IMPORT_MAX_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024),
       trackers: {

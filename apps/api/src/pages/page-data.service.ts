@@ -34,7 +34,6 @@ export interface IncidentListSearch {
 /** Values shown per facet on the list page. */
 const FACET_VALUES = 8;
 
-/** True when the filter selects every published incident. */
 type IncidentDetails = Pick<IncidentPageModel, 'patterns' | 'timeline' | 'factors' | 'links' | 'actionables'>;
 
 interface Loadable<K, V> {
@@ -135,7 +134,7 @@ export class PageDataService {
     const suggestions = { organizations, components };
     if (!found) return { patterns, page: null, errors, suggestions, highlights: new Map(), didYouMean: null, facets: [], facetsRecounted: 'now' };
     const search = found.search;
-    const unfiltered = !search && isUnfiltered(parsed.filter);
+    const unfiltered = isUnfiltered(parsed.filter, search);
     // Did-you-mean and facets depend on whether anything matched: the count comes first.
     const total = unfiltered ? { count: await found.count(), complete: true } : await this.searchResults.countUpTo(parsed.filter, search, countLimit);
     const [page, highlights, didYouMean, facets] = await Promise.all([
