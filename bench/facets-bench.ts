@@ -19,17 +19,26 @@ const BOUND = 1_000;
 const prisma = new PrismaService({ url, poolMax: 2, connectTimeoutMs: 10_000, statementTimeoutMs: 30_000 });
 const results = new SearchResultsService(prisma, new IncidentsService(prisma));
 
-/** A common word, a word a few hundred incidents hold, a rare word, and a plain filter. */
+/** A common word, a word a few hundred incidents match, a rare word, and a plain filter. */
 async function pickCases(): Promise<{ label: string; filter: IncidentFilter }[]> {
   const df = await prisma.$queryRaw<{ word: string; n: number }[]>`
-    SELECT word, n::int FROM (SELECT "word" AS word, count(*) AS n FROM "SearchWord" WHERE length("word") >= 6 AND "word" ~ '^[a-z]+$' GROUP BY "word") t ORDER BY n DESC`;
+    SELECT word, n::int FROM (SELECT "word" AS word, count(*) AS n FROM "SearchWord" WHERE length("word") >= 6 AND "word" ~ '^[a-z]+$' GROUP BY "word") t ORDER BY n DESC, word`;
   if (df.length === 0) throw new Error('the database holds no indexed words: fill it with npm run synth first');
-  const near = (n: number) => df.reduce((best, w) => (Math.abs(w.n - n) < Math.abs(best.n - n) ? w : best));
+  // A search matches stems and every stored language's reading, so a word's matches are counted
+  // (up to 2,000) rather than read off the word list; candidates from every part of the list.
+  const matches = async (word: string) => (await results.countUpTo({ text: word }, await buildTextSearch(prisma, word), 2_000)).count;
+  let rare: { word: string; n: number } | null = null;
+  let middle: { word: string; n: number } | null = null;
+  for (let i = df.length - 1, probes = 0; i >= 0 && probes < 200 && !(rare && middle); i -= Math.max(1, Math.floor(df.length / 200)), probes++) {
+    const n = await matches(df[i]!.word);
+    if (!rare && n >= 1 && n <= 10) rare = { word: df[i]!.word, n };
+    if (!middle && n >= 150 && n <= 600) middle = { word: df[i]!.word, n };
+  }
   const [org] = await prisma.$queryRaw<{ o: string }[]>`SELECT "organization" AS o FROM "Incident" GROUP BY 1 ORDER BY count(*) DESC LIMIT 1`;
   return [
-    { label: `common word "${df[0]!.word}" (${df[0]!.n} incidents hold it)`, filter: { text: df[0]!.word } },
-    { label: `word held by about 300 ("${near(300).word}", ${near(300).n})`, filter: { text: near(300).word } },
-    { label: `rare word "${near(2).word}" (${near(2).n})`, filter: { text: near(2).word } },
+    { label: `common word "${df[0]!.word}"`, filter: { text: df[0]!.word } },
+    ...(middle ? [{ label: `word matching ${middle.n} incidents ("${middle.word}")`, filter: { text: middle.word } }] : []),
+    ...(rare ? [{ label: `rare word matching ${rare.n} ("${rare.word}")`, filter: { text: rare.word } }] : []),
     { label: `organization filter "${org!.o.slice(0, 3)}"`, filter: { organization: org!.o.slice(0, 3) } },
   ];
 }
