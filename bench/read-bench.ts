@@ -13,7 +13,9 @@
  *
  * BENCH_DATABASE_URL is a database filled by `npm run synth` (it is migrated, never written).
  * Prints a JSON line per measurement and a markdown table of medians and same-run ratios, with
- * each server's CPU time per answered request (read from /proc on Linux).
+ * each server's CPU time per answered request and the time its main thread spent runnable but
+ * waiting for a core (both read from /proc on Linux): on a shared machine the second is where a
+ * slow tail at one connection comes from.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -173,7 +175,7 @@ async function main() {
     const ports: Record<Target, number> = { hindsight: appPort, baseline: baselinePort, postgraphile: pglPort, floor: floorPort };
     const pids: Partial<Record<Target, number | undefined>> = { hindsight: app.pid, baseline: BASELINE_ROOT ? children[1]!.pid : undefined, postgraphile: pgl.pid, floor: floor.pid };
 
-    const results: Record<string, { p50: number; p97_5: number; p99: number; rps: number; cpuMs: number | null }[]> = {};
+    const results: Record<string, { p50: number; p97_5: number; p99: number; rps: number; cpuMs: number | null; waitMs: number | null }[]> = {};
     for (const cse of cases(slug)) {
       for (const connections of CONNECTIONS) {
         for (let round = 0; round < ROUNDS; round++) {
@@ -188,14 +190,19 @@ async function main() {
             };
             if (round === 0) await autocannon({ ...opts, duration: 2 });
             const cpu0 = cpuMsOf(pids[target]);
+            const wait0 = runQueueWaitMsOf(pids[target]);
             const r = await autocannon({ ...opts, duration: DURATION });
             const cpu1 = cpuMsOf(pids[target]);
+            const wait1 = runQueueWaitMsOf(pids[target]);
             if (r.non2xx > 0 || r.errors > 0) throw new Error(`${cse.name} ${target}: ${r.non2xx} non-2xx, ${r.errors} errors`);
             const served = r.requests.average * DURATION;
             // The server process's CPU time (user + system) per answered request: what a request costs
             // the server itself, which waiting for a core on a shared machine does not inflate.
             const cpuMs = cpu0 !== null && cpu1 !== null && served > 0 ? (cpu1 - cpu0) / served : null;
-            const row = { p50: r.latency.p50, p97_5: r.latency.p97_5, p99: r.latency.p99, rps: r.requests.average, cpuMs };
+            // How long the server's main thread was ready to run but had no core, per request: at one
+            // connection every such wait adds straight to the request's latency.
+            const waitMs = wait0 !== null && wait1 !== null && served > 0 ? (wait1 - wait0) / served : null;
+            const row = { p50: r.latency.p50, p97_5: r.latency.p97_5, p99: r.latency.p99, rps: r.requests.average, cpuMs, waitMs };
             (results[`${cse.name}|${connections}|${target}`] ??= []).push(row);
             console.log(JSON.stringify({ case: cse.name, connections, target, round, ...row }));
           }
@@ -203,8 +210,8 @@ async function main() {
       }
     }
     const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)]!;
-    console.log(`\n| query | conns | target | p50 ms | p97.5 ms | p99 ms | req/s | req/s vs PostGraphile | p97.5 vs floor | server CPU ms per request |`);
-    console.log(`|---|---|---|---|---|---|---|---|---|---|`);
+    console.log(`\n| query | conns | target | p50 ms | p97.5 ms | p99 ms | req/s | req/s vs PostGraphile | p97.5 vs floor | server CPU ms per request | main thread waiting for a core, ms per request |`);
+    console.log(`|---|---|---|---|---|---|---|---|---|---|---|`);
     for (const cse of cases(slug)) {
       for (const connections of CONNECTIONS) {
         const get = (t: Target) => results[`${cse.name}|${connections}|${t}`];
@@ -217,7 +224,9 @@ async function main() {
           const vsFloor = fl && t !== 'floor' ? (median(rs.map((r) => r.p97_5)) / Math.max(median(fl.map((r) => r.p97_5)), 1)).toFixed(2) : '';
           const cpus = rs.flatMap((r) => (r.cpuMs === null ? [] : [r.cpuMs]));
           const cpu = cpus.length > 0 ? median(cpus).toFixed(2) : '';
-          console.log(`| ${cse.name} | ${connections} | ${t} | ${median(rs.map((r) => r.p50))} | ${median(rs.map((r) => r.p97_5))} | ${median(rs.map((r) => r.p99))} | ${rps.toFixed(0)} | ${vsPgl} | ${vsFloor} | ${cpu} |`);
+          const waits = rs.flatMap((r) => (r.waitMs === null ? [] : [r.waitMs]));
+          const wait = waits.length > 0 ? median(waits).toFixed(2) : '';
+          console.log(`| ${cse.name} | ${connections} | ${t} | ${median(rs.map((r) => r.p50))} | ${median(rs.map((r) => r.p97_5))} | ${median(rs.map((r) => r.p99))} | ${rps.toFixed(0)} | ${vsPgl} | ${vsFloor} | ${cpu} | ${wait} |`);
         }
       }
     }
@@ -234,6 +243,21 @@ function cpuMsOf(pid: number | undefined): number | null {
     const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Time the process's main thread has spent runnable but waiting on a run queue, in ms, from
+ * /proc's schedstat (Linux; the second of its three numbers, in ns); null elsewhere. For a
+ * Node.js server the main thread is where every request runs.
+ */
+function runQueueWaitMsOf(pid: number | undefined): number | null {
+  if (!pid) return null;
+  try {
+    const [, waitNs] = fs.readFileSync(`/proc/${pid}/task/${pid}/schedstat`, 'utf8').trim().split(' ');
+    return Number(waitNs) / 1e6;
   } catch {
     return null;
   }

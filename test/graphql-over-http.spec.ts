@@ -42,7 +42,7 @@ describe('GraphQL over HTTP', () => {
     expect(((await bare.json()) as GqlBody).errors[0].extensions.code).toBe('BAD_REQUEST');
   });
 
-  it('marks every answer no-store: data, errors, POST and GET alike', async () => {
+  it('marks every answer no-store, with no ETag (nothing would revalidate one): data, errors, POST and GET alike', async () => {
     const json = { 'content-type': 'application/json', accept: 'application/json' };
     const answers = [
       await fetch(url, { method: 'POST', headers: json, body: JSON.stringify({ query: '{ __typename }' }) }),
@@ -50,6 +50,7 @@ describe('GraphQL over HTTP', () => {
       await fetch(`${url}?query=${encodeURIComponent('{ __typename }')}`, { headers: { accept: 'application/graphql-response+json' } }),
     ];
     expect(answers.map((a) => a.headers.get('cache-control'))).toEqual(['no-store', 'no-store', 'no-store']);
+    expect(answers.map((a) => a.headers.get('etag'))).toEqual([null, null, null]);
   });
 
   it('never runs a mutation over GET', async () => {

@@ -49,6 +49,19 @@ describe('list pages', () => {
 
   const get = (url: string) => request(t.app.getHttpServer()).get(url);
 
+  it('sends pages and assets with an ETag, and answers 304 when it still matches', async () => {
+    for (const url of ['/incidents', '/patterns', '/assets/pages.css']) {
+      const first = await get(url);
+      expect({ url, status: first.status, cacheControl: first.headers['cache-control'] }).toEqual({ url, status: 200, cacheControl: 'no-cache' });
+      const tag = first.headers.etag as string;
+      expect({ url, tag }).toEqual({ url, tag: expect.stringMatching(/^W\/"[0-9a-f]+-[A-Za-z0-9+/]{27}"$/) });
+      const again = await get(url).set('If-None-Match', tag);
+      expect({ url, status: again.status, body: again.text ?? '' }).toEqual({ url, status: 304, body: '' });
+      const other = await get(url).set('If-None-Match', 'W/"0-other"');
+      expect({ url, status: other.status }).toEqual({ url, status: 200 });
+    }
+  });
+
   describe('incidents', () => {
     it('lists every incident, newest first, on / and /incidents alike', async () => {
       const home = await get('/');

@@ -112,6 +112,10 @@ export async function createApp(config: AppConfig, databaseUrl: string, options:
   });
   // Nothing tells a client which framework answers.
   app.disable('x-powered-by');
+  // Express would hash every body it sends into an ETag, GraphQL answers included, which are
+  // no-store (and mostly POSTs): work for nothing on every request. What clients revalidate
+  // (pages, exports, assets) is sent with its own ETag (common/revalidated.ts).
+  app.set('etag', false);
   const metrics = app.get(MetricsService);
   app.use(requestLogger(log));
   app.use(httpMetrics(metrics));

@@ -3,6 +3,7 @@ import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import { Controller, Get, Inject, NotFoundException, Param, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
+import { sendRevalidated } from '../common/revalidated';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/app-config.token';
 import { EXPLORER_ASSETS, explorerAssetPath } from './explorer.plugin';
@@ -36,7 +37,7 @@ export class ExplorerController {
     const body = await this.body(name, encoding, () => fs.promises.readFile(explorerAssetPath(name, asset)));
     res.type(asset.type).setHeader('Cache-Control', 'public, max-age=86400').setHeader('Vary', 'Accept-Encoding');
     if (encoding !== 'identity') res.setHeader('Content-Encoding', encoding);
-    res.send(body);
+    sendRevalidated(res, body);
   }
 
   private body(name: string, encoding: 'br' | 'gzip' | 'identity', read: () => Promise<Buffer>): Promise<Buffer> {

@@ -3,6 +3,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { AppError } from '@hindsight/domain';
 import type { IncidentRecord } from '@hindsight/incidents';
+import { sendRevalidated } from '../common/revalidated';
 import { INCIDENT_MODEL_PANEL, type ActionableVerdict, type IncidentModelPanel } from './incident-model-panel.token';
 import { parsePageQuery } from './list-query.parser';
 import { PageDataService } from './page-data.service';
@@ -19,8 +20,8 @@ export function wantsJson(req: Request): boolean {
 function send(res: Response, format: ExportFormat, body: Record<string, unknown> | string): void {
   res.setHeader('Cache-Control', 'no-cache');
   res.setHeader('Vary', 'Accept');
-  if (format === 'json') res.status(200).type('application/json; charset=utf-8').send(JSON.stringify(body, null, 2));
-  else res.status(200).type('text/markdown; charset=utf-8').send(body as string);
+  if (format === 'json') sendRevalidated(res.status(200).type('application/json; charset=utf-8'), JSON.stringify(body, null, 2));
+  else sendRevalidated(res.status(200).type('text/markdown; charset=utf-8'), body as string);
 }
 
 /** Builds and sends the export documents; shared by the export routes and the incident page. */

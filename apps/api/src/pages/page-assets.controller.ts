@@ -3,6 +3,7 @@ import path from 'node:path';
 import { Controller, Get, NotFoundException, Param, Res, UseFilters } from '@nestjs/common';
 import type { Response } from 'express';
 import { Public } from '../auth/roles.decorator';
+import { sendRevalidated } from '../common/revalidated';
 import { PageErrorFilter } from './page-error.filter';
 
 /** The pages' own stylesheet and script, served by the app: no CDN, nothing third-party. */
@@ -35,6 +36,6 @@ export class PageAssetsController {
     // Revalidated on every use (Express answers 304 from the ETag), so an upgrade never
     // leaves a reader with a stale script next to new markup.
     res.type(type).setHeader('Cache-Control', 'no-cache');
-    res.send(body);
+    sendRevalidated(res, body);
   }
 }

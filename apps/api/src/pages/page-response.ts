@@ -1,9 +1,10 @@
 import type { Request, Response } from 'express';
 import type { SafeHtml } from '@hindsight/web';
+import { sendRevalidated } from '../common/revalidated';
 
 export function sendPage(res: Response, status: number, page: SafeHtml): void {
   res.status(status).type('text/html; charset=utf-8').setHeader('Cache-Control', 'no-cache');
-  res.send(page.value);
+  sendRevalidated(res, page.value);
 }
 
 /** Scheme, host and port the reader used, for absolute links in runbook snippets. */
