@@ -47,6 +47,16 @@ describe('database sessions', () => {
     ]);
   });
 
+  it('never compiles a statement with JIT, whatever its cost estimate', async () => {
+    const [{ jit }] = await prisma.$queryRawUnsafe<{ jit: string }[]>(`SHOW jit`);
+    expect(jit).toBe('off');
+    // A statement the planner costs far above jit_above_cost is still planned without JIT.
+    const plan = (await prisma.$queryRawUnsafe<{ 'QUERY PLAN': string }[]>(`EXPLAIN (COSTS ON) SELECT count(*) FROM big a, big b WHERE a.pad < b.pad`))
+      .map((r) => r['QUERY PLAN'])
+      .join('\n');
+    expect(plan).not.toContain('JIT');
+  });
+
   it('would not, with the server default (the control: this is what the setting prevents)', async () => {
     const client = new Client({ connectionString: db.url });
     await client.connect();

@@ -72,6 +72,18 @@ describe('operation limits: a request too large to run is refused before it runs
     expect(statements).toBe(0);
   });
 
+  it('costs a bounded count by the matches it may read, so aliases cannot repeat a large one', async () => {
+    const facets = (n: number) => `incidents(first: 1) { facets(first: 1, countUpTo: ${n}) { kind } }`;
+    // One count of 100,000 matches fits under the limit of 150,000; two do not.
+    expect((await post(t, `{ ${facets(100_000)} }`)).errors).toBeUndefined();
+    const { result, statements } = await counting(t, () => post(t, aliases(2, facets(100_000))));
+    expect(result.errors?.[0]?.extensions).toMatchObject({ code: 'QUERY_TOO_COMPLEX', measure: 'cost' });
+    expect(result.errors?.[0]?.extensions?.cost).toBeGreaterThan(200_000);
+    expect(statements).toBe(0);
+    // Omitted, countUpTo costs the list count limit (1,000 by default): fifteen aliases fit.
+    expect((await post(t, aliases(15, 'incidents(first: 1) { facets(first: 1) { kind } }'))).errors).toBeUndefined();
+  });
+
   it('counts list sizes: a smaller page of the same selection is admitted', async () => {
     const small = await post(t, aliases(10, HEAVY_PAGE.replace('first: 100', 'first: 5')));
     expect(small.errors).toBeUndefined();

@@ -37,8 +37,10 @@ export class PrismaService extends PrismaClient implements OnModuleDestroy {
       application_name: 'hindsight',
       // A sequential scan of a large table otherwise starts where the last one (of any session)
       // stopped, so "the first matches" of a search's relevance pool, or of a bounded count,
-      // would change from one call to the next on the same data.
-      options: '-c synchronize_seqscans=off',
+      // would change from one call to the next on the same data. JIT compilation is off: the
+      // app's statements are short, and a cost estimate past `jit_above_cost` (a typo lookup of
+      // ten words, whose real work is 2 ms) made the server spend 20–75 ms compiling it.
+      options: '-c synchronize_seqscans=off -c jit=off',
     });
     pool.on('connect', (client: PoolClient) => countStatements(client, () => this.statements++));
     // An idle client losing its server must not crash the process; the pool replaces it.

@@ -45,7 +45,7 @@ export class IncidentConnectionSearchResolver {
     @Args('countUpTo', {
       type: () => Int,
       nullable: true,
-      description: 'Most matches to count, 1 to 100000; by default the list count limit (LIST_COUNT_LIMIT, 1000 unless configured). Not used by the unfiltered list, which is counted whole.',
+      description: 'Most matches to count, 1 to 100000; by default the list count limit (LIST_COUNT_LIMIT, 1000 unless configured). The unfiltered list is counted whole whatever its value. Counts in the cost of the operation.',
     })
     countUpTo: number | null,
   ) {

@@ -40,7 +40,7 @@ export class GraphqlAdmissionPlugin implements ApolloServerPlugin<GqlContext> {
     private readonly rateLimits: RateLimits,
     private readonly penaltyBox: PenaltyBox,
   ) {
-    this.limits = new OperationLimits(config.graphql);
+    this.limits = new OperationLimits(config.graphql, config.listCountLimit);
   }
 
   /**

@@ -67,7 +67,14 @@ export class OperationLimits {
    */
   private readonly analysed = new WeakMap<DocumentNode, { shape: AppError | null; costs: Map<string, number> }>();
 
-  constructor(private readonly limits: AppConfig['graphql']) {}
+  /**
+   * @param countLimit what a field's `countUpTo` is when omitted (`LIST_COUNT_LIMIT`): a bounded
+   * count costs the matches it may read, like the values of a list.
+   */
+  constructor(
+    private readonly limits: AppConfig['graphql'],
+    private readonly countLimit: number,
+  ) {}
 
   /**
    * Counts the document's tokens with graphql's own lexer, stopping one past the limit. (graphql-
@@ -131,7 +138,8 @@ export class OperationLimits {
    * The operation's cost: every field counts 1, and a list multiplies its selection by its
    * size, which is its `first`/`last` argument (100 when a connection's `first` is omitted) or,
    * for a list without one, GRAPHQL_ASSUMED_LIST_SIZE. So the cost bounds the number of values
-   * an answer can hold, aliases included.
+   * an answer can hold, aliases included. A bounded count (`facets(countUpTo)`) adds the matches
+   * it may read, so aliases cannot repeat a count of 100,000 matches.
    */
   cost(schema: GraphQLSchema, document: DocumentNode, operationName: string | undefined, variables: Record<string, unknown> | undefined): number {
     try {
@@ -166,6 +174,8 @@ export class OperationLimits {
     if (paginated) size = Math.max(1, Math.min(pageArg ?? MAX_PAGE_SIZE, MAX_PAGE_SIZE));
     // A connection's `nodes`/`edges` hold the page its field has counted already.
     else if (isList) size = getNamedType(type).name.endsWith('Connection') ? 1 : this.limits.assumedListSize;
-    return 1 + size * childComplexity;
+    // A bounded count (facets' `countUpTo`) reads up to that many matches: each costs like a value.
+    const counted = field.args.some((a) => a.name === 'countUpTo') ? (typeof args.countUpTo === 'number' ? Math.max(0, args.countUpTo) : this.countLimit) : 0;
+    return 1 + counted + size * childComplexity;
   }
 }
