@@ -229,7 +229,16 @@ export class IncidentsService {
       : Prisma.sql`FROM "Incident" i WHERE ${where}`;
   }
 
+  /** No search and no other filter: the whole published list (its only condition is being published). */
+  isUnfiltered(filter: IncidentFilter, search: TextSearch | null): boolean {
+    return !search && this.incidentConditions(filter).length === 1;
+  }
+
   private incidentWhere(filter: IncidentFilter): Prisma.Sql {
+    return Prisma.join(this.incidentConditions(filter), ' AND ');
+  }
+
+  private incidentConditions(filter: IncidentFilter): Prisma.Sql[] {
     const patterns = Object.fromEntries((filter.patterns ?? []).map((p, i) => [`patterns[${i}]`, p]));
     const listed = (name: string, values: string[] | null | undefined) => Object.fromEntries((values ?? []).map((v, i) => [`${name}[${i}]`, v]));
     checkFilterTexts('filter', {
@@ -258,7 +267,7 @@ export class IncidentsService {
     }
     const tags = normalizeTags(filter.tags ?? []);
     if (tags.length > 0) parts.push(Prisma.sql`i."tags" @> ${tags}::text[]`);
-    return Prisma.join(parts, ' AND ');
+    return parts;
   }
 
   private actionableWhere(filter: ActionableFilter): Prisma.Sql {

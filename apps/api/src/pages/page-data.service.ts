@@ -6,7 +6,6 @@ import {
   IncidentLoaders,
   IncidentsService,
   RelatedIncidentsService,
-  isUnfiltered,
   SearchResultsService,
   type IncidentFilter,
   type IncidentRecord,
@@ -134,7 +133,7 @@ export class PageDataService {
     const suggestions = { organizations, components };
     if (!found) return { patterns, page: null, errors, suggestions, highlights: new Map(), didYouMean: null, facets: [], facetsRecounted: 'now' };
     const search = found.search;
-    const unfiltered = isUnfiltered(parsed.filter, search);
+    const unfiltered = this.incidents.isUnfiltered(parsed.filter, search);
     // Did-you-mean and facets depend on whether anything matched: the count comes first.
     const total = unfiltered ? { count: await found.count(), complete: true } : await this.searchResults.countUpTo(parsed.filter, search, countLimit);
     const [page, highlights, didYouMean, facets] = await Promise.all([
