@@ -217,6 +217,10 @@ describe('search across languages, highlights, facets, corrections and related i
     expect(await slugs('-war Zahlungsdienst')).toEqual([]);
     expect(await slugs('Zahlungsdienst (-war')).toEqual([]);
     expect(await slugs('memcached or war')).toContain('slack-cache-metastability-2022');
+    // A German query with a German stopword is still stemmed in German, the stopword kept as written.
+    expect(await slugs('die Erreichbarkeit')).toEqual([draft.slug]);
+    expect(await slugs('Erreichbarkeit -die')).toEqual([]);
+    expect(await slugs('war Erreichbarkeit')).toEqual([draft.slug]);
     // Typo widening keeps working beside the extra configuration.
     expect(await slugs('Zahlungsdeinst')).toEqual([draft.slug]);
     expect(await slugs('memcahced')).toEqual(['slack-cache-metastability-2022']);

@@ -58,25 +58,23 @@ function candidateWords(text: string): string[] {
 
 /**
  * The stemming configurations of the languages stored incidents come from, besides english, that
- * read this query differently from english and simple: a document's original text is stemmed in
- * its language (search-document.ts), so the query is stemmed the same way, but only in the
- * languages that are there. A configuration whose reading equals one already kept adds nothing
- * but a branch that the planner counts again in its estimate (which then turned phrase searches
- * into sequential scans), so it is left out. So is one that takes a word of the query for a
- * stopword while english does not ("war" and "die" in German, "son" in French): its reading would
- * drop that word, and OR-ed with the others it would widen the query ("war haproxy" would find
- * every incident holding "haproxy", and "-war x" would lose its exclusion); the query's words
- * still match as written and in english. A query with a quoted phrase is read in english and
- * simple only: a phrase under another language's stemmer mixes lexemes of different sections of
- * a document, whose candidates then almost all fail the phrase check (on the synthetic corpus,
- * a phrase went from 0.1 s to over a second). One statement: a loose scan of the
- * `sourceLanguage` index, one probe per distinct language, whatever the corpus size.
+ * read this query differently from english and simple, each with the tsquery of its branch: a
+ * document's original text is stemmed in its language (search-document.ts), so the query is
+ * stemmed the same way, but only in the languages that are there. A configuration whose reading
+ * equals one already kept adds nothing but a branch that the planner counts again in its estimate
+ * (which then turned phrase searches into sequential scans), so it is left out. A query with a
+ * quoted phrase is read in english and simple only: a phrase under another language's stemmer
+ * mixes lexemes of different sections of a document, whose candidates then almost all fail the
+ * phrase check (on the synthetic corpus, a phrase went from 0.1 s to over a second). One
+ * statement: a loose scan of the `sourceLanguage` index, one probe per distinct language,
+ * whatever the corpus size (and a second, see `keepingStopwords`, only when a language reads one
+ * of the query's words as a stopword).
  */
-async function languageConfigs(db: Db, text: string): Promise<string[]> {
+async function languageConfigs(db: Db, text: string): Promise<{ config: string; branch: Prisma.Sql }[]> {
   if (text.includes('"')) return [];
   // english and simple first, so a language's reading is dropped when it equals theirs. The
   // query's words are its tokens as the parser splits them (the simple configuration keeps all).
-  const rows = await db.$queryRaw<{ config: string; reading: string; dropsWord: boolean }[]>`
+  const rows = await db.$queryRaw<{ config: string; reading: string; dropped: string[] }[]>`
     WITH RECURSIVE l AS (
       (SELECT "sourceLanguage" AS language FROM "Incident" ORDER BY "sourceLanguage" LIMIT 1)
       UNION ALL
@@ -88,18 +86,61 @@ async function languageConfigs(db: Db, text: string): Promise<string[]> {
         ON m.language = lower(split_part(l.language, '-', 1)) WHERE m.config <> 'english'
     )
     SELECT config, websearch_to_tsquery(config::regconfig, ${text})::text AS reading,
-      EXISTS (SELECT 1 FROM unnest(tsvector_to_array(to_tsvector('simple', ${text}))) AS w
-              WHERE to_tsvector(config::regconfig, w) = ''::tsvector AND to_tsvector('english', w) <> ''::tsvector) AS "dropsWord"
+      ARRAY(SELECT w FROM unnest(tsvector_to_array(to_tsvector('simple', ${text}))) AS w
+            WHERE to_tsvector(config::regconfig, w) = ''::tsvector AND to_tsvector('english', w) <> ''::tsvector ORDER BY w) AS dropped
     FROM configs ORDER BY ord, config`;
   const seen = new Set<string>();
-  const kept: string[] = [];
-  for (const { config, reading, dropsWord } of rows) {
+  const kept: { config: string; branch: Prisma.Sql; dropped: string[] }[] = [];
+  for (const { config, reading, dropped } of rows) {
     const known = seen.has(reading);
     seen.add(reading);
-    if (config === 'english' || config === 'simple' || known || reading === '' || dropsWord) continue;
-    kept.push(config);
+    if (config === 'english' || config === 'simple' || known || reading === '') continue;
+    const branch = dropped.length === 0 ? Prisma.sql`websearch_to_tsquery(${config}::regconfig, ${text})` : keepingStopwords(config, text, dropped);
+    if (branch) kept.push({ config, branch, dropped });
   }
-  return kept;
+  if (!kept.some((k) => k.dropped.length > 0)) return kept;
+  // A branch that keeps its stopwords may now read the query as another branch does ("die timeout"
+  // in German reads as simple does): those are left out as above, by their final readings.
+  const finals = await db.$queryRaw<{ readings: string[] }[]>`
+    SELECT ARRAY[websearch_to_tsquery('english', ${text})::text, websearch_to_tsquery('simple', ${text})::text,
+                 ${Prisma.join(kept.map((k) => Prisma.sql`(${k.branch})::text`))}] AS readings`;
+  const readings = finals[0]!.readings;
+  const distinct = new Set(readings.slice(0, 2));
+  return kept.filter((_k, i) => {
+    const known = distinct.has(readings[i + 2]!);
+    distinct.add(readings[i + 2]!);
+    return !known;
+  });
+}
+
+/** Digits no query holds in practice: a language's parser keeps such a number as it is (as the simple configuration does). */
+const STOPWORD_MARKER = 8_159_320_647;
+
+/**
+ * The branch of a language that takes some of the query's words (`dropped`) for stopwords while
+ * english does not ("war" and "die" in German, "son" in French). Read as it is, the branch would
+ * drop them, and OR-ed with the others it would widen the query: "war haproxy" would find every
+ * incident holding "haproxy", and "-war x" would lose its exclusion. So each such word is replaced
+ * in the text by a number the parser keeps, and the number in the parsed query by the word as
+ * written: Postgres's own parse keeps the query's operators (`-`, `or`, parentheses), and the
+ * other words are still stemmed in the language. Null (the language is left out) when a word
+ * cannot be found whole in the text or the text holds a marker already.
+ */
+function keepingStopwords(config: string, text: string, dropped: readonly string[]): Prisma.Sql | null {
+  let marked = text;
+  for (const [i, word] of dropped.entries()) {
+    const marker = String(STOPWORD_MARKER + i);
+    if (text.includes(marker)) return null;
+    const whole = new RegExp(`(?<![\\p{L}\\p{N}])${word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\p{L}\\p{N}])`, 'gu');
+    const next = marked.replace(whole, marker);
+    if (next === marked) return null;
+    marked = next;
+  }
+  let branch = Prisma.sql`websearch_to_tsquery(${config}::regconfig, ${marked})`;
+  for (const [i, word] of dropped.entries()) {
+    branch = Prisma.sql`ts_rewrite(${branch}, ${String(STOPWORD_MARKER + i)}::tsquery, plainto_tsquery('simple', ${word}))`;
+  }
+  return branch;
 }
 
 /** A word or phrase under every configuration of the query, OR-ed. */
@@ -172,8 +213,9 @@ export async function buildTextSearch(db: Db, raw: string): Promise<TextSearch> 
   const text = normalizeSearchText(raw);
   const words = candidateWords(text);
   const widened = await unknownWordsWithCloseOnes(db, words, Prisma.sql`3`, MAX_ALTERNATIVES);
-  const configs = ['english', 'simple', ...(await languageConfigs(db, text))];
-  let tsquery = underAll(configs, text, 'websearch_to_tsquery');
+  const languages = await languageConfigs(db, text);
+  const configs = ['english', 'simple', ...languages.map((l) => l.config)];
+  let tsquery = Prisma.sql`(${Prisma.join([underAll(['english', 'simple'], text, 'websearch_to_tsquery'), ...languages.map((l) => l.branch)], ' || ')})`;
   // Each form of an unknown word (one per configuration) is first replaced by a placeholder, then
   // every placeholder by the word's substitute in one rewrite. Rewriting straight to the
   // substitute, form after form, would rewrite the forms inside the substitutes already put in
