@@ -10,6 +10,7 @@
  */
 import { PrismaService } from '@hindsight/db';
 import { buildTextSearch, IncidentsService, SearchResultsService, type IncidentFilter } from '@hindsight/incidents';
+import { percentile, time } from './timing';
 
 const rounds = Number(process.argv.find((a) => /^\d+$/.test(a)) ?? 4);
 const url = process.env.DATABASE_URL;
@@ -42,14 +43,6 @@ async function pickCases(): Promise<{ label: string; filter: IncidentFilter }[]>
     { label: `organization filter "${org!.o.slice(0, 3)}"`, filter: { organization: org!.o.slice(0, 3) } },
   ];
 }
-
-async function time(run: () => Promise<unknown>): Promise<number> {
-  const start = process.hrtime.bigint();
-  await run();
-  return Number(process.hrtime.bigint() - start) / 1e6;
-}
-
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 
 async function main(): Promise<void> {
   const cases = await pickCases();

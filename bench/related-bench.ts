@@ -15,6 +15,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { PrismaService } from '@hindsight/db';
 import { findRelatedIncidents } from '@hindsight/incidents';
+import { percentile } from './timing';
 
 type Find = typeof findRelatedIncidents;
 
@@ -23,10 +24,6 @@ const count = numbers[0] ?? 20;
 const baselineCount = numbers[1] ?? 3;
 const url = process.env.DATABASE_URL;
 if (!url) throw new Error('set DATABASE_URL to a database filled by npm run synth');
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-}
 
 function summary(times: number[]): string {
   const s = [...times].sort((a, b) => a - b);

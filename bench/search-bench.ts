@@ -20,6 +20,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Prisma, PrismaService } from '@hindsight/db';
 import { buildTextSearch, IncidentsService, RELEVANCE_POOL } from '@hindsight/incidents';
+import { percentile, time } from './timing';
 
 const rounds = Number(process.argv.find((a) => /^\d+$/.test(a)) ?? 5);
 const writePlans = process.argv.includes('--plans');
@@ -93,16 +94,6 @@ async function countBefore(text: string): Promise<() => Promise<number>> {
     const [row] = await prisma.$queryRaw<{ n: number }[]>(Prisma.sql`SELECT count(*)::int AS n ${matches(search.tsquery)}`);
     return row?.n ?? 0;
   };
-}
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-}
-
-async function time(run: () => Promise<unknown>): Promise<number> {
-  const start = process.hrtime.bigint();
-  await run();
-  return Number(process.hrtime.bigint() - start) / 1e6;
 }
 
 async function explain(kind: Kind, text: string): Promise<void> {

@@ -7,13 +7,14 @@
  * - many unknown words: 30 made-up words of five to seven letters, about 250 characters;
  * - did-you-mean: a short word with a swap beside one no incident holds, so nothing matches.
  *
- * The same file runs against another checkout for an A B comparison in one run (copy it into
- * that checkout's bench/ and run the two in turns):
+ * The same file runs against another checkout for an A B comparison in one run (copy it and
+ * bench/timing.ts into that checkout's bench/ and run the two in turns):
  *   DATABASE_URL=postgresql://…/db node -r ./scripts/register-ts.js bench/typo-bench.ts [rounds]
  * Bounded: `rounds` (default 6) passes over every query, one at a time, each statement limited to 30 s.
  */
 import { PrismaService } from '@hindsight/db';
 import { buildTextSearch, IncidentsService, SearchResultsService } from '@hindsight/incidents';
+import { percentile, time } from './timing';
 
 const rounds = Number(process.argv.find((a) => /^\d+$/.test(a)) ?? 6);
 const url = process.env.DATABASE_URL;
@@ -40,14 +41,6 @@ async function pickQueries(): Promise<Record<string, string[]>> {
     'many unknown words': [Array.from({ length: 30 }, (_, i) => made(i)).join(' ')],
   };
 }
-
-async function time(run: () => Promise<unknown>): Promise<number> {
-  const start = process.hrtime.bigint();
-  await run();
-  return Number(process.hrtime.bigint() - start) / 1e6;
-}
-
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 
 async function main(): Promise<void> {
   const queries = await pickQueries();
