@@ -113,6 +113,11 @@ async function languageConfigs(db: Db, text: string): Promise<{ config: string; 
   });
 }
 
+/** Every place `word` stands whole in a text (not inside a longer word), for replacing it. */
+export function wholeWord(word: string): RegExp {
+  return new RegExp(`(?<![\\p{L}\\p{N}])${word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\p{L}\\p{N}])`, 'gu');
+}
+
 /** Digits no query holds in practice: a language's parser keeps such a number as it is (as the simple configuration does). */
 const STOPWORD_MARKER = 8_159_320_647;
 
@@ -131,8 +136,7 @@ function keepingStopwords(config: string, text: string, dropped: readonly string
   for (const [i, word] of dropped.entries()) {
     const marker = String(STOPWORD_MARKER + i);
     if (text.includes(marker)) return null;
-    const whole = new RegExp(`(?<![\\p{L}\\p{N}])${word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\p{L}\\p{N}])`, 'gu');
-    const next = marked.replace(whole, marker);
+    const next = marked.replace(wholeWord(word), marker);
     if (next === marked) return null;
     marked = next;
   }

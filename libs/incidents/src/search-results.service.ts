@@ -2,7 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { Prisma, PrismaService } from '@hindsight/db';
 import { AppError, foldText, LIMITS } from '@hindsight/domain';
 import { IncidentsService, type IncidentFilter } from './incidents.service';
-import { buildTextSearch, unknownWordsWithCloseOnes, type TextSearch } from './search-query';
+import { buildTextSearch, unknownWordsWithCloseOnes, wholeWord, type TextSearch } from './search-query';
 import { RefreshingCache } from './refreshing-cache';
 import { hasCjk } from './search-language';
 
@@ -281,7 +281,8 @@ export class SearchResultsService {
    * other's are counted now over at most `limit` matches.
    */
   async resultFacets(filter: IncidentFilter, search: TextSearch | null, first: number, limit: number): Promise<ResultFacets> {
-    checkFacetValues(first);
+    // `first` is checked where the facets are counted or cut; the bound here, before the unfiltered
+    // list (which does not use it) is told apart.
     checkCountLimit('countUpTo', limit);
     if (this.incidents.isUnfiltered(filter, search)) return { facets: await this.allIncidentFacets(first), recounted: 'minute' };
     return { facets: await this.facets(filter, search, first, limit), recounted: 'now' };
@@ -305,7 +306,7 @@ export class SearchResultsService {
     const corrections = found.flatMap((f) => (f.alternatives.length > 0 ? [{ word: f.word, replacement: f.alternatives[0]! }] : []));
     if (corrections.length === 0) return null;
     let text = search.text;
-    for (const c of corrections) text = text.replace(new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(c.word)}(?![\\p{L}\\p{N}])`, 'gu'), c.replacement);
+    for (const c of corrections) text = text.replace(wholeWord(c.word), c.replacement);
     const corrected = await buildTextSearch(this.prisma, text);
     const { count: totalCount } = await this.countUpTo({ ...filter, text }, corrected, 1000);
     return totalCount > 0 ? { text, totalCount, corrections } : null;
@@ -352,10 +353,6 @@ export class SearchResultsService {
       ORDER BY bool_or(v.value ILIKE ${prefix}) DESC, count(*) DESC, v.value
       LIMIT ${first}`;
   }
-}
-
-function escapeRegExp(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 /** The lexemes a tsquery requires or offers, leaving out negated ones (`!'x'`). */
