@@ -2,16 +2,16 @@ import type { ApolloServerPlugin } from '@apollo/server' with { 'resolution-mode
 import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/disabled';
 import { ApolloDriver, type ApolloDriverConfig } from '@nestjs/apollo';
 import { Global, Logger, Module, type DynamicModule } from '@nestjs/common';
-import { APP_FILTER, APP_INTERCEPTOR } from '@nestjs/core';
+import { APP_FILTER } from '@nestjs/core';
 import { GraphQLModule } from '@nestjs/graphql';
 import type { Request } from 'express';
 import { PrismaService } from '@hindsight/db';
 import { AuthModule } from './auth/auth.module';
 import { AppErrorFilter } from './common/app-error.filter';
-import { MutationInterceptor } from './common/mutation.interceptor';
 import { DateTimeScalar } from './common/date-time.scalar';
 import { graphqlErrorFormatter } from './common/errors/graphql-error.formatter';
 import { inputGuardPlugin } from './common/input-guard.plugin';
+import { aroundMutations } from './common/mutation-fields';
 import type { GqlContext } from './common/gql-context';
 import { RequestLoaders } from './common/request-loaders';
 import type { AppConfig } from './config/app-config';
@@ -86,6 +86,8 @@ export class AppModule {
               ApolloServerPluginCacheControlDisabled() as ApolloServerPlugin<GqlContext>,
             ],
             buildSchemaOptions: { scalarsMap: [{ type: Date, scalar: DateTimeScalar }] },
+            // Loaders reset and `input.` error paths for mutations only (see mutation-fields.ts).
+            transformSchema: aroundMutations,
             // Errors are mapped once, in formatError; stacks stay on the server unless HINDSIGHT_DEV_ERRORS.
             autoTransformHttpErrors: false,
             includeStacktraceInErrorResponses: false,
@@ -113,7 +115,6 @@ export class AppModule {
       controllers: [HealthController, ExplorerController],
       providers: [
         { provide: APP_FILTER, useClass: AppErrorFilter },
-        { provide: APP_INTERCEPTOR, useClass: MutationInterceptor },
       ],
     };
   }

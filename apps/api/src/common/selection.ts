@@ -16,6 +16,27 @@ export function selectionOf(info: GraphQLResolveInfo): Selection {
   return build(info.fieldNodes.map((f) => f.selectionSet).filter((s): s is SelectionSetNode => s !== undefined), info.fragments);
 }
 
+/**
+ * `derive(selectionOf(info))`, worked out once per field of a parsed document. Apollo keeps one
+ * parse per distinct query text, so a repeated query brings back the same field node, and what
+ * a field selected depends on nothing else (not on variables: fields under @skip/@include count
+ * as selected). A field selected twice under one name (two nodes) is worked out every time.
+ * `derive`'s result is shared by every request of that document: it must not be changed.
+ */
+export function perSelection<T>(derive: (selection: Selection) => T): (info: GraphQLResolveInfo) => T {
+  const known = new WeakMap<FieldNode, T>();
+  return (info) => {
+    const node = info.fieldNodes.length === 1 ? info.fieldNodes[0]! : null;
+    if (node === null) return derive(selectionOf(info));
+    let value = known.get(node);
+    if (value === undefined) {
+      value = derive(selectionOf(info));
+      known.set(node, value);
+    }
+    return value;
+  };
+}
+
 function build(sets: SelectionSetNode[], fragments: Record<string, FragmentDefinitionNode>): Selection {
   const fields = new Map<string, FieldNode[]>();
   const visit = (set: SelectionSetNode, seen: Set<string>) => {

@@ -14,8 +14,7 @@ import { CalendarDateScalar } from '../common/calendar-date.scalar';
 import { ActionableOrderEnum } from '../common/graphql-enums';
 import { Loaders, type GqlContext } from '../common/gql-context';
 import { toConnection } from '../common/page-info.type';
-import { nodesOf, selectionOf } from '../common/selection';
-import { actionableInclude } from './includes';
+import { actionablePageInclude } from './includes';
 import { Actionable, ActionableConnection, ActionableFilterInput, CausalFactor, Incident } from './types/incident.types';
 
 @Resolver(() => Actionable)
@@ -43,7 +42,7 @@ export class ActionablesResolver {
     }
     // The input guard has checked the day; the service compares it as midnight UTC.
     const dueBefore = rest.dueBefore ? parseCalendarDate(rest.dueBefore) : null;
-    const page = await this.service.listActionables({ ...rest, dueBefore, assignedTo }, { orderBy, first, after, last, before }, { loaders, include: actionableInclude(nodesOf(selectionOf(info))) });
+    const page = await this.service.listActionables({ ...rest, dueBefore, assignedTo }, { orderBy, first, after, last, before }, { loaders, include: actionablePageInclude(info) });
     return toConnection(page);
   }
 

@@ -13,8 +13,7 @@ import {
 import { IncidentOrderEnum } from '../common/graphql-enums';
 import { Loaders, type GqlContext } from '../common/gql-context';
 import { toConnection } from '../common/page-info.type';
-import { nodesOf, selectionOf } from '../common/selection';
-import { incidentInclude } from './includes';
+import { incidentFieldInclude, incidentPageInclude } from './includes';
 import {
   Actionable,
   CausalFactor,
@@ -40,7 +39,7 @@ export class IncidentsResolver {
   })
   async incident(@Args('slug') slug: string, @Loaders() loaders: IncidentLoaders, @Info() info: GraphQLResolveInfo, @Context('req') req: Request) {
     const principal = await principalOf(req);
-    return this.service.findBySlug(slug, { loaders, include: incidentInclude(selectionOf(info)), includeDrafts: principal !== null && roleAllows(principal.role, 'editor') });
+    return this.service.findBySlug(slug, { loaders, include: incidentFieldInclude(info), includeDrafts: principal !== null && roleAllows(principal.role, 'editor') });
   }
 
   @Query(() => IncidentConnection, { description: 'Incidents, newest first by default. Pages both ways: first/after or last/before (at most 100); a cursor belongs to its orderBy (and, for RELEVANCE, its search).' })
@@ -54,7 +53,7 @@ export class IncidentsResolver {
     @Loaders() loaders: IncidentLoaders,
     @Info() info: GraphQLResolveInfo,
   ) {
-    const include = incidentInclude(nodesOf(selectionOf(info)));
+    const include = incidentPageInclude(info);
     const page = await this.service.listIncidents(filter ?? {}, { orderBy, first, after, last, before }, { loaders, include });
     const connection = toConnection(page);
     const searchContext = this.searchResults.context(filter ?? {}, page.search, page.count, page.nodes.map((n) => n.id));

@@ -1,5 +1,5 @@
 import type { ActionableInclude, IncidentInclude } from '@hindsight/incidents';
-import type { Selection } from '../common/selection';
+import { nodesOf, perSelection, type Selection } from '../common/selection';
 
 /** Which nested collections of an incident the query selected, so one statement loads exactly those. */
 export function incidentInclude(sel: Selection): IncidentInclude {
@@ -23,3 +23,12 @@ export function incidentInclude(sel: Selection): IncidentInclude {
 export function actionableInclude(sel: Selection): ActionableInclude {
   return { references: sel.has('references'), addresses: sel.has('addresses'), incident: sel.has('incident') };
 }
+
+/** What an `incident` field selected, once per parsed field (see perSelection). */
+export const incidentFieldInclude = perSelection(incidentInclude);
+
+/** What the nodes of an `incidents` page selected, once per parsed field. */
+export const incidentPageInclude = perSelection((sel) => incidentInclude(nodesOf(sel)));
+
+/** What the nodes of an `actionables` page selected, once per parsed field. */
+export const actionablePageInclude = perSelection((sel) => actionableInclude(nodesOf(sel)));

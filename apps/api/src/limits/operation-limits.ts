@@ -41,6 +41,11 @@ const MAX_COSTS_PER_DOCUMENT = 64;
 /** Longest variables JSON a cost is kept under; longer ones are recomputed every time. */
 const MAX_COST_KEY_LENGTH = 2_048;
 
+/** Query texts remembered as within the token limit (the oldest is forgotten first). */
+const MAX_COUNTED_SOURCES = 1_000;
+/** Longest query text remembered so; longer ones are counted every time. */
+const MAX_COUNTED_SOURCE_LENGTH = 16_384;
+
 function tooComplex(measure: Measure, limit: number, found: number | null, explanation: string): AppError {
   const what = found === null ? `more than ${limit}` : String(found);
   const size = measure === 'cost' ? `its cost is ${what}` : measure === 'depth' ? `it is nested ${what} levels deep` : `it has ${what} ${measure}`;
@@ -68,6 +73,13 @@ export class OperationLimits {
   private readonly analysed = new WeakMap<DocumentNode, { shape: AppError | null; costs: Map<string, number> }>();
 
   /**
+   * Query texts already counted and found within the token limit. Clients send the same few
+   * documents again and again, so looking the text up (hashing it once) replaces lexing it on
+   * every request; only texts that passed are kept, so a refusal is always counted afresh.
+   */
+  private readonly withinTokenLimit = new Set<string>();
+
+  /**
    * @param countLimit what a field's `countUpTo` is when omitted (`LIST_COUNT_LIMIT`): a bounded
    * count costs the matches it may read, like the values of a list.
    */
@@ -83,6 +95,7 @@ export class OperationLimits {
    * runs for every request before anything else.) A syntax error is left to Apollo's parse.
    */
   checkTokens(source: string): AppError | null {
+    if (this.withinTokenLimit.has(source)) return null;
     const lexer = new Lexer(new Source(source));
     let tokens = 0;
     try {
@@ -91,6 +104,10 @@ export class OperationLimits {
       }
     } catch {
       // Not a GraphQL document: Apollo's parse reports where and why.
+    }
+    if (source.length <= MAX_COUNTED_SOURCE_LENGTH) {
+      if (this.withinTokenLimit.size >= MAX_COUNTED_SOURCES) this.withinTokenLimit.delete(this.withinTokenLimit.values().next().value!);
+      this.withinTokenLimit.add(source);
     }
     return null;
   }

@@ -1,33 +1,36 @@
-import { Injectable, type CallHandler, type ExecutionContext, type NestInterceptor } from '@nestjs/common';
-import { GqlExecutionContext, type GqlContextType } from '@nestjs/graphql';
-import { catchError, type Observable } from 'rxjs';
+import { defaultFieldResolver, type GraphQLFieldResolver, type GraphQLSchema } from 'graphql';
 import { AppError } from '@hindsight/domain';
 import { toAppError } from './errors/app-error.mapping';
 import type { GqlContext } from './gql-context';
 
 /**
- * Around every mutation (of any module: it is registered once, for the whole app):
+ * Around every mutation, whichever module declares it (every field of the schema's Mutation
+ * type is wrapped once, when the schema is built):
  *
  * - Mutations in one operation run one after another and share the request's DataLoaders; every
  *   kind of loader is reset first, so the fields a mutation returns never show what an earlier
  *   field or mutation of the same operation cached.
  * - Every mutation takes one `input` argument, so the fields its errors name are under it: the
  *   libs name `patch.title` or `expectedVersion`, the client sent `input.patch.title`.
+ *
+ * Query fields are left as they are. (This was a Nest interceptor registered for the whole app,
+ * which put every query's root field through Nest's interceptor chain, observables and async
+ * resources included, only to find it was not a mutation.)
  */
-@Injectable()
-export class MutationInterceptor implements NestInterceptor {
-  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
-    if (context.getType<GqlContextType>() !== 'graphql') return next.handle();
-    const gql = GqlExecutionContext.create(context);
-    if (gql.getInfo()?.parentType?.name !== 'Mutation') return next.handle();
-    gql.getContext<GqlContext>().loaders?.reset();
-    return next.handle().pipe(
-      catchError((error: unknown) => {
+export function aroundMutations(schema: GraphQLSchema): GraphQLSchema {
+  for (const field of Object.values(schema.getMutationType()?.getFields() ?? {})) {
+    const resolve: GraphQLFieldResolver<unknown, GqlContext> = field.resolve ?? defaultFieldResolver;
+    field.resolve = async (source, args, context: GqlContext, info) => {
+      context.loaders?.reset();
+      try {
+        return await resolve(source, args, context, info);
+      } catch (error) {
         const mapped = toAppError(error);
         throw mapped ? underInput(mapped) : error;
-      }),
-    );
+      }
+    };
   }
+  return schema;
 }
 
 const under = (field: unknown) => (typeof field === 'string' && field !== '' && !field.startsWith('input.') && field !== 'input' ? `input.${field}` : field);
