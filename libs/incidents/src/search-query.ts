@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { Prisma } from '@hindsight/db';
 import { foldText } from '@hindsight/domain';
 import { cjkBigrams, STEMMED_LANGUAGES } from './search-language';
+import { phrasePairsQuery } from './search-pairs';
 
 type Db = Pick<Prisma.TransactionClient, '$queryRaw'>;
 
@@ -28,6 +29,12 @@ export interface TextSearch {
   fingerprint: string;
   /** The text-search configurations the query is parsed under: english, simple, then the stemming configurations of the stored incidents' languages. */
   configs: string[];
+  /**
+   * For a quoted phrase: the word pairs every match holds (a tsquery over `search_pairs`
+   * tokens, see search-pairs.ts), which the pairs index answers before any document is read;
+   * null when the query requires none.
+   */
+  pairs: string | null;
 }
 
 /**
@@ -233,5 +240,7 @@ export async function buildTextSearch(db: Db, raw: string): Promise<TextSearch> 
     tsquery = Prisma.sql`ts_rewrite(${tsquery}, ${placeholder}, (${substitute}))`;
   });
   const fingerprint = createHash('sha256').update(text).digest('base64url').slice(0, 10);
-  return { text, tsquery, widened: widened.filter((w) => w.alternatives.length > 0), fingerprint, configs };
+  // The pairs are read off the final query (readings, typo widening and all), so they follow it exactly.
+  const pairs = text.includes('"') ? phrasePairsQuery((await db.$queryRaw<{ q: string }[]>`SELECT (${tsquery})::text AS q`)[0]!.q) : null;
+  return { text, tsquery, widened: widened.filter((w) => w.alternatives.length > 0), fingerprint, configs, pairs };
 }
