@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { Prisma, PrismaService } from '@hindsight/db';
 import { AppError, LIMITS, normalizeTags, type ActionableStatus } from '@hindsight/domain';
-import { buildTextSearch, type TextSearch } from './search-query';
+import { buildTextSearch, searchMatch, type TextSearch } from './search-query';
 import { encodeCursor, pageWindow } from './keyset';
 import type { ActionableRecord, IncidentRecord, Page, PatternRecord } from './incident.types';
 import { IncidentLoaders } from './incident-loaders';
@@ -98,16 +98,6 @@ function checkFilterTexts(prefix: string, values: Record<string, string | null |
     .filter(([, v]) => typeof v === 'string' && v.length > LIMITS.shortText)
     .map(([k, v]) => ({ field: `${prefix}.${k}`, reason: `is ${v!.length} characters long; the limit is ${LIMITS.shortText}` }));
   if (problems.length > 0) throw AppError.badInput(problems);
-}
-
-/**
- * The condition that `alias` (an `Incident`) matches a search whose tsquery is `q`: its search
- * document matches, and for a phrase search its word pairs first (see search-pairs.ts), which
- * the pairs index answers without reading any document; the document's match is the exact check.
- */
-function matching(alias: 'i' | 'm', search: TextSearch, q: Prisma.Sql): Prisma.Sql {
-  const doc = Prisma.raw(`${alias}."searchDocument"`);
-  return search.pairs === null ? Prisma.sql`${doc} @@ ${q}` : Prisma.sql`search_pairs(${doc}) @@ ${search.pairs}::tsquery AND ${doc} @@ ${q}`;
 }
 
 /** Matches a relevance-ordered search ranks; see `relevancePool`. */
@@ -219,7 +209,7 @@ export class IncidentsService {
    */
   private relevancePool(where: Prisma.Sql, search: TextSearch): Prisma.Sql {
     return Prisma.sql`FROM (WITH matches AS MATERIALIZED (
-        SELECT i."id", i."searchRank", s.q FROM "Incident" i CROSS JOIN (SELECT ${search.tsquery} AS q) s WHERE ${where} AND ${matching('i', search, Prisma.sql`s.q`)})
+        SELECT i."id", i."searchRank", s.q FROM "Incident" i CROSS JOIN (SELECT ${search.tsquery} AS q) s WHERE ${where} AND ${searchMatch('i', search, Prisma.sql`s.q`)})
       SELECT * FROM matches LIMIT ${RELEVANCE_POOL}) i CROSS JOIN LATERAL (SELECT i.q) s WHERE true`;
   }
 
@@ -230,12 +220,12 @@ export class IncidentsService {
    * instead and test each row's document. Run through `fromSearchIndex`.
    */
   private countedFromIndex(where: Prisma.Sql, search: TextSearch): Prisma.Sql {
-    return Prisma.sql`FROM (SELECT * FROM "Incident" m WHERE ${matching('m', search, search.tsquery)} OFFSET 0) i WHERE ${where}`;
+    return Prisma.sql`FROM (SELECT * FROM "Incident" m WHERE ${searchMatch('m', search, search.tsquery)} OFFSET 0) i WHERE ${where}`;
   }
 
   private fromWhere(where: Prisma.Sql, search: TextSearch | null): Prisma.Sql {
     return search
-      ? Prisma.sql`FROM "Incident" i CROSS JOIN (SELECT ${search.tsquery} AS q) s WHERE ${where} AND ${matching('i', search, Prisma.sql`s.q`)}`
+      ? Prisma.sql`FROM "Incident" i CROSS JOIN (SELECT ${search.tsquery} AS q) s WHERE ${where} AND ${searchMatch('i', search, Prisma.sql`s.q`)}`
       : Prisma.sql`FROM "Incident" i WHERE ${where}`;
   }
 
