@@ -87,24 +87,18 @@ function parseTsquery(text: string): Node | null {
       left = { kind: 'phrase', distance: m[1] === '-' ? 1 : Number(m[1]), left, right: operand() };
     }
   };
-  const and = (): Node => {
-    let left = phrase();
+  /** Operands of `next` joined left to right by `symbol`. */
+  const joined = (symbol: '&' | '|', kind: 'and' | 'or', next: () => Node) => (): Node => {
+    let left = next();
     for (;;) {
       skip();
-      if (text[at] !== '&') return left;
+      if (text[at] !== symbol) return left;
       at++;
-      left = { kind: 'and', left, right: phrase() };
+      left = { kind, left, right: next() };
     }
   };
-  const or = (): Node => {
-    let left = and();
-    for (;;) {
-      skip();
-      if (text[at] !== '|') return left;
-      at++;
-      left = { kind: 'or', left, right: and() };
-    }
-  };
+  const and = joined('&', 'and', phrase);
+  const or = joined('|', 'or', and);
   skip();
   if (at >= text.length) return null;
   const tree = or();
