@@ -18,10 +18,12 @@
 -- incidents before compression), and Postgres keeps the index in the very statement that writes
 -- the document it derives from, so it is never stale. Computing a document's pairs takes a few
 -- milliseconds, so the query is written so that they are never computed to recheck a match (see
--- `searchMatch`, libs/incidents/src/search-query.ts), and the index's statistics target is 0:
--- ANALYZE would otherwise compute the pairs of every sampled row.
+-- `searchMatch`, libs/incidents/src/search-query.ts); the function's declared cost (50,000
+-- operator costs, about 125 page reads) tells the planner so, lest it prefer a plan that
+-- computes the pairs of each row another index returns; and the index's statistics target is
+-- 0: ANALYZE would otherwise compute the pairs of every sampled row.
 CREATE FUNCTION "search_pairs"(doc tsvector) RETURNS tsvector
-LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE COST 50000 AS $$
   WITH w AS MATERIALIZED (SELECT u.lexeme, p FROM unnest(doc) AS u, unnest(u.positions) AS p)
   SELECT COALESCE(array_to_tsvector(array_agg(t)), ''::tsvector) FROM (
     SELECT a.lexeme || ' ' || b.lexeme AS t FROM w a JOIN w b ON b.p = a.p + 1
