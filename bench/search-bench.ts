@@ -19,7 +19,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { Prisma, PrismaService } from '@hindsight/db';
-import { buildTextSearch, IncidentsService, RELEVANCE_POOL } from '@hindsight/incidents';
+import { buildTextSearch, IncidentsService, RELEVANCE_POOL, searchMatch, type TextSearch } from '@hindsight/incidents';
 import { percentile, time } from './timing';
 
 const rounds = Number(process.argv.find((a) => /^\d+$/.test(a)) ?? 5);
@@ -61,8 +61,9 @@ const poolBefore = (tsquery: Prisma.Sql) =>
   Prisma.sql`FROM (WITH matches AS MATERIALIZED (SELECT i."id", i."searchDocument" AS v, s.q ${matches(tsquery)}) SELECT * FROM matches LIMIT ${RELEVANCE_POOL}) i
     CROSS JOIN LATERAL (SELECT i.q) s`;
 /** The relevance pool as IncidentsService builds it now: the rank vector (in the row) ranked. */
-const poolNow = (tsquery: Prisma.Sql) =>
-  Prisma.sql`FROM (WITH matches AS MATERIALIZED (SELECT i."id", i."searchRank" AS v, s.q ${matches(tsquery)}) SELECT * FROM matches LIMIT ${RELEVANCE_POOL}) i
+const poolNow = (search: TextSearch) =>
+  Prisma.sql`FROM (WITH matches AS MATERIALIZED (SELECT i."id", i."searchRank" AS v, s.q FROM "Incident" i CROSS JOIN (SELECT ${search.tsquery} AS q) s
+    WHERE i."status" = 'published' AND ${searchMatch('i', search, Prisma.sql`s.q`)}) SELECT * FROM matches LIMIT ${RELEVANCE_POOL}) i
     CROSS JOIN LATERAL (SELECT i.q) s`;
 const pageSql = (from: Prisma.Sql) => Prisma.sql`SELECT i."id"::text AS id, ts_rank(i.v, s.q)::text AS sort ${from} ORDER BY ts_rank(i.v, s.q) DESC, i."id" DESC LIMIT 21`;
 /** What IncidentsService sets for a search statement (see `fromSearchIndex`). */
@@ -101,9 +102,9 @@ async function explain(kind: Kind, text: string): Promise<void> {
   const plans: string[] = [];
   const analyze = Prisma.sql`EXPLAIN (ANALYZE, BUFFERS, COSTS OFF, TIMING OFF, SUMMARY OFF)`;
   for (const [label, sql, throughIndex] of [
-    ['page now (rank vector, planner\'s choice)', Prisma.sql`${analyze} ${pageSql(poolNow(search.tsquery))}`, false],
+    ['page now (rank vector, planner\'s choice)', Prisma.sql`${analyze} ${pageSql(poolNow(search))}`, false],
     ['page as it was (whole document ranked, planner\'s choice)', Prisma.sql`${analyze} ${pageSql(poolBefore(search.tsquery))}`, false],
-    ['count now (read through the index)', Prisma.sql`${analyze} SELECT count(*) FROM (SELECT * FROM "Incident" m WHERE m."searchDocument" @@ ${search.tsquery} OFFSET 0) i WHERE i."status" = 'published'`, true],
+    ['count now (read through the index)', Prisma.sql`${analyze} SELECT count(*) FROM (SELECT * FROM "Incident" m WHERE ${searchMatch('m', search, search.tsquery)} OFFSET 0) i WHERE i."status" = 'published'`, true],
     ['count as it was (planner\'s choice)', Prisma.sql`${analyze} SELECT count(*) ${matches(search.tsquery)}`, false],
   ] as const) {
     const client = await prisma.pool.connect();

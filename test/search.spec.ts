@@ -1,5 +1,5 @@
-import { PrismaService } from '@hindsight/db';
-import { MAX_UNKNOWN_WORDS } from '@hindsight/incidents';
+import { Prisma, PrismaService } from '@hindsight/db';
+import { buildTextSearch, MAX_UNKNOWN_WORDS, searchMatch } from '@hindsight/incidents';
 import { issueTokens } from './support/api-tokens';
 import { startTestApp, type TestApp } from './support/test-app';
 
@@ -246,6 +246,61 @@ describe('full-text search over the seeded incidents', () => {
     );
     expect(res.errors).toBeUndefined();
     expect(await find('wombat')).toEqual([changeprop]);
+  });
+
+  it('finds a phrase through its word pairs exactly as before: only adjacent, in either reading, across a stopword, right after the edit', async () => {
+    const prisma = t.app.get(PrismaService);
+    const slug = 'apache-outbound-calls-without-timeouts-2011';
+    const { version, summary } = (await t.gql<{ incident: { version: number; summary: string } }>(`{ incident(slug: "${slug}") { version summary } }`)).data.incident;
+    const edit = await t.gql(
+      `mutation($input: UpdateIncidentInput!) { updateIncident(input: $input) { incident { version } } }`,
+      { input: { slug, expectedVersion: version, patch: { summary: `${summary} The zebrafish quokkas outage before narwhal migrations.` } } },
+      editor,
+    );
+    expect(edit.errors).toBeUndefined();
+    const phrases: [string, boolean][] = [
+      ['"zebrafish quokkas"', true],
+      // english only: "quokka" is the stem of "quokkas", the simple reading keeps the plural.
+      ['"zebrafish quokka outages"', true],
+      ['"quokkas zebrafish"', false],
+      ['"zebrafish outage"', false],
+      // A stopword inside: english reads `outag <2> narwhal`, which any word between satisfies.
+      ['"outage before narwhal"', true],
+      ['"outage after narwhal migration"', true],
+      ['"outage narwhal"', false],
+    ];
+    for (const [phrase, found] of phrases) {
+      if (found) expect(await find(phrase)).toEqual([slug]);
+      else expect(await find(phrase)).not.toContain(slug);
+      // The pairs condition holds for every incident the phrase matches, and the index gives it.
+      const search = await buildTextSearch(prisma, phrase);
+      expect(search.pairs).not.toBeNull();
+      const [row] = await prisma.$queryRaw<{ matched: number; paired: number }[]>`
+        SELECT count(*)::int AS matched, count(*) FILTER (WHERE search_pairs("searchDocument") @@ ${search.pairs}::tsquery)::int AS paired
+        FROM "Incident" WHERE "searchDocument" @@ ${search.tsquery}`;
+      expect(row!.paired).toBe(row!.matched);
+    }
+    // The app's match reads the pairs index alone (with the document's index beside it, the
+    // planner ANDs both and recomputes every candidate's pairs to recheck them). Sequential
+    // scans are off: a handful of incidents are read faster without any index.
+    const search = await buildTextSearch(prisma, '"zebrafish quokkas"');
+    const plan = await prisma.$transaction(async (tx) => {
+      await tx.$executeRaw`SET LOCAL enable_seqscan = off`;
+      return tx.$queryRaw<{ 'QUERY PLAN': string }[]>(Prisma.sql`EXPLAIN SELECT count(*) FROM "Incident" m WHERE ${searchMatch('m', search, search.tsquery)}`);
+    });
+    const text = plan.map((r) => r['QUERY PLAN']).join('\n');
+    expect(text).toContain('"Incident_searchPairs_idx"');
+    expect(text).not.toContain('"Incident_searchDocument_idx"');
+  });
+
+  it('keeps pairs at the 16383-position cap consistent with the phrase check, which reads the same capped positions', async () => {
+    const prisma = t.app.get(PrismaService);
+    // "alpha" stands at 16382; "beta" and "gamma" both pass the cap and are stored at 16383.
+    const [row] = await prisma.$queryRaw<{ ab: boolean; abPair: boolean; bg: boolean; bgPair: boolean }[]>`
+      WITH d AS (SELECT to_tsvector('simple', repeat('w ', 16381) || 'alpha beta gamma') AS v)
+      SELECT v @@ 'alpha <-> beta'::tsquery AS ab, search_pairs(v) @@ '''alpha beta'''::tsquery AS "abPair",
+             v @@ 'beta <-> gamma'::tsquery AS bg, search_pairs(v) @@ '''beta gamma'''::tsquery AS "bgPair" FROM d`;
+    expect(row).toEqual({ ab: true, abPair: true, bg: false, bgPair: false });
   });
 
   // Last, so the check of the rank vector covers every kind of write the suite made above.

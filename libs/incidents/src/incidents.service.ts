@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { Prisma, PrismaService } from '@hindsight/db';
 import { AppError, LIMITS, normalizeTags, type ActionableStatus } from '@hindsight/domain';
-import { buildTextSearch, type TextSearch } from './search-query';
+import { buildTextSearch, searchMatch, type TextSearch } from './search-query';
 import { encodeCursor, pageWindow } from './keyset';
 import type { ActionableRecord, IncidentRecord, Page, PatternRecord } from './incident.types';
 import { IncidentLoaders } from './incident-loaders';
@@ -209,7 +209,7 @@ export class IncidentsService {
    */
   private relevancePool(where: Prisma.Sql, search: TextSearch): Prisma.Sql {
     return Prisma.sql`FROM (WITH matches AS MATERIALIZED (
-        SELECT i."id", i."searchRank", s.q FROM "Incident" i CROSS JOIN (SELECT ${search.tsquery} AS q) s WHERE ${where} AND i."searchDocument" @@ s.q)
+        SELECT i."id", i."searchRank", s.q FROM "Incident" i CROSS JOIN (SELECT ${search.tsquery} AS q) s WHERE ${where} AND ${searchMatch('i', search, Prisma.sql`s.q`)})
       SELECT * FROM matches LIMIT ${RELEVANCE_POOL}) i CROSS JOIN LATERAL (SELECT i.q) s WHERE true`;
   }
 
@@ -220,12 +220,12 @@ export class IncidentsService {
    * instead and test each row's document. Run through `fromSearchIndex`.
    */
   private countedFromIndex(where: Prisma.Sql, search: TextSearch): Prisma.Sql {
-    return Prisma.sql`FROM (SELECT * FROM "Incident" m WHERE m."searchDocument" @@ ${search.tsquery} OFFSET 0) i WHERE ${where}`;
+    return Prisma.sql`FROM (SELECT * FROM "Incident" m WHERE ${searchMatch('m', search, search.tsquery)} OFFSET 0) i WHERE ${where}`;
   }
 
   private fromWhere(where: Prisma.Sql, search: TextSearch | null): Prisma.Sql {
     return search
-      ? Prisma.sql`FROM "Incident" i CROSS JOIN (SELECT ${search.tsquery} AS q) s WHERE ${where} AND i."searchDocument" @@ s.q`
+      ? Prisma.sql`FROM "Incident" i CROSS JOIN (SELECT ${search.tsquery} AS q) s WHERE ${where} AND ${searchMatch('i', search, Prisma.sql`s.q`)}`
       : Prisma.sql`FROM "Incident" i WHERE ${where}`;
   }
 

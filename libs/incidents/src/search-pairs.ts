@@ -1,0 +1,192 @@
+/**
+ * The word-pair condition of a phrase search. The database indexes, for every incident, each pair
+ * of lexemes standing one or two positions apart in its search document (`search_pairs`, migration
+ * 20261207010000_search_phrase_pairs): a token of the two lexemes joined by as many spaces as
+ * their distance. A phrase step `a <-> b` (or `a <2> b`, where a stopword stood between) can only
+ * match a document holding the token of its pair, so a search whose every reading holds such a
+ * step can first ask the pairs index, which needs no look at the documents, and check the phrase
+ * only on what it returns. The condition is necessary, never sufficient: it prunes candidates and
+ * cannot change a result.
+ */
+
+/** The longest lexeme, and so token, a tsvector holds (bytes); the index leaves longer tokens out, and so does the query. */
+const MAX_TOKEN_BYTES = 2047;
+/** The distances the index holds a pair for. */
+const MAX_PAIR_DISTANCE = 2;
+
+type Node =
+  | { kind: 'lexeme'; text: string; exact: boolean }
+  | { kind: 'not'; arg: Node }
+  | { kind: 'and' | 'or'; left: Node; right: Node }
+  | { kind: 'phrase'; distance: number; left: Node; right: Node };
+
+/** A formula over pair tokens; `true` where a part of the query requires no pair. */
+type Condition = true | { kind: 'token'; token: string } | { kind: 'and' | 'or'; parts: Exclude<Condition, true>[] };
+
+/** Parses the text form of a tsquery (as Postgres prints it): quoted lexemes, `!`, `<N>`/`<->`, `&`, `|`, parentheses. */
+function parseTsquery(text: string): Node | null {
+  let at = 0;
+  const skip = () => {
+    while (text[at] === ' ') at++;
+  };
+  const fail = (): never => {
+    throw new Error(`unexpected tsquery text at ${at}: ${text}`);
+  };
+  const operand = (): Node => {
+    skip();
+    if (text[at] === '!') {
+      at++;
+      return { kind: 'not', arg: operand() };
+    }
+    if (text[at] === '(') {
+      at++;
+      const inner = or();
+      skip();
+      if (text[at] !== ')') fail();
+      at++;
+      return inner;
+    }
+    if (text[at] !== "'") fail();
+    at++;
+    let lexeme = '';
+    for (;;) {
+      if (at >= text.length) fail();
+      const c = text[at]!;
+      if (c === "'" && text[at + 1] === "'") {
+        lexeme += "'";
+        at += 2;
+      } else if (c === "'") {
+        at++;
+        break;
+      } else if (c === '\\') {
+        lexeme += text[at + 1] ?? fail();
+        at += 2;
+      } else {
+        lexeme += c;
+        at++;
+      }
+    }
+    // `:*` (prefix) or `:AB` (weights): a prefix stands for many lexemes, so it gives no pair.
+    let exact = true;
+    if (text[at] === ':') {
+      at++;
+      while (/[*A-Da-d]/.test(text[at] ?? '')) {
+        if (text[at] === '*') exact = false;
+        at++;
+      }
+    }
+    return { kind: 'lexeme', text: lexeme, exact };
+  };
+  const phrase = (): Node => {
+    let left = operand();
+    for (;;) {
+      skip();
+      const m = /^<(-|\d+)>/.exec(text.slice(at));
+      if (!m) return left;
+      at += m[0].length;
+      left = { kind: 'phrase', distance: m[1] === '-' ? 1 : Number(m[1]), left, right: operand() };
+    }
+  };
+  /** Operands of `next` joined left to right by `symbol`. */
+  const joined = (symbol: '&' | '|', kind: 'and' | 'or', next: () => Node) => (): Node => {
+    let left = next();
+    for (;;) {
+      skip();
+      if (text[at] !== symbol) return left;
+      at++;
+      left = { kind, left, right: next() };
+    }
+  };
+  const and = joined('&', 'and', phrase);
+  const or = joined('|', 'or', and);
+  skip();
+  if (at >= text.length) return null;
+  const tree = or();
+  skip();
+  if (at < text.length) fail();
+  return tree;
+}
+
+/**
+ * The lexemes that can stand at a node's first (`side` left) or last position when it matches
+ * inside a phrase, or null when that is not one known set: a lexeme; an OR of lexemes (what the
+ * typo widening puts in place of a word); a phrase, whose ends are its operands' outer ends.
+ */
+function ends(node: Node, side: 'left' | 'right'): string[] | null {
+  switch (node.kind) {
+    case 'lexeme':
+      return node.exact ? [node.text] : null;
+    case 'or': {
+      if (!isLexemeChoice(node)) return null;
+      const l = ends(node.left, side);
+      const r = ends(node.right, side);
+      return l && r ? [...new Set([...l, ...r])] : null;
+    }
+    case 'phrase':
+      return ends(side === 'left' ? node.left : node.right, side);
+    default:
+      return null;
+  }
+}
+
+/** An OR whose every branch is a single exact lexeme (all match with width 0 inside a phrase). */
+function isLexemeChoice(node: Node): boolean {
+  if (node.kind === 'lexeme') return node.exact;
+  return node.kind === 'or' && isLexemeChoice(node.left) && isLexemeChoice(node.right);
+}
+
+const pairToken = (a: string, b: string, distance: number) => `${a}${' '.repeat(distance)}${b}`;
+
+/** `parts` joined by `kind`, flattened, each distinct part once (the english and simple readings often give the same pair). */
+function all(kind: 'and' | 'or', parts: Condition[]): Condition {
+  if (kind === 'or' && parts.some((p) => p === true)) return true;
+  const kept = new Map<string, Exclude<Condition, true>>();
+  for (const part of parts) {
+    if (part === true) continue;
+    for (const p of part.kind === kind ? part.parts : [part]) kept.set(print(p), p);
+  }
+  if (kept.size === 0) return true;
+  return kept.size === 1 ? [...kept.values()][0]! : { kind, parts: [...kept.values()] };
+}
+
+/** What a document matching `node` necessarily holds in its pairs. */
+function required(node: Node): Condition {
+  switch (node.kind) {
+    case 'lexeme':
+    case 'not':
+      return true;
+    case 'and':
+    case 'or':
+      return all(node.kind, [required(node.left), required(node.right)]);
+    case 'phrase': {
+      const parts = [required(node.left), required(node.right)];
+      const last = ends(node.left, 'right');
+      const first = ends(node.right, 'left');
+      if (node.distance >= 1 && node.distance <= MAX_PAIR_DISTANCE && last && first) {
+        const tokens = last.flatMap((a) => first.map((b) => pairToken(a, b, node.distance)));
+        if (tokens.every((t) => Buffer.byteLength(t, 'utf8') <= MAX_TOKEN_BYTES)) {
+          parts.push(all('or', tokens.map((token) => ({ kind: 'token', token }))));
+        }
+      }
+      return all('and', parts);
+    }
+  }
+}
+
+function print(condition: Exclude<Condition, true>): string {
+  if (condition.kind === 'token') return `'${condition.token.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;
+  return `(${condition.parts.map(print).join(condition.kind === 'and' ? ' & ' : ' | ')})`;
+}
+
+/**
+ * The tsquery (text) over `search_pairs` tokens that every document matching `tsquery` (a
+ * tsquery's text form) satisfies, or null when the query requires no pair: no phrase, or some
+ * reading of it whose phrases are all negated, OR-ed with a plain word, or spaced by more than
+ * two positions.
+ */
+export function phrasePairsQuery(tsquery: string): string | null {
+  const tree = parseTsquery(tsquery);
+  if (!tree) return null;
+  const condition = required(tree);
+  return condition === true ? null : print(condition);
+}
