@@ -303,6 +303,24 @@ describe('full-text search over the seeded incidents', () => {
     expect(row).toEqual({ ab: true, abPair: true, bg: false, bgPair: false });
   });
 
+  it('accepts a narrative whose word pairs would not fit in a tsvector, and still finds its phrases', async () => {
+    const slug = 'apache-outbound-calls-without-timeouts-2011';
+    const { version } = (await t.gql<{ incident: { version: number } }>(`{ incident(slug: "${slug}") { version } }`)).data.incident;
+    // 13,000 distinct log-like words (200,000 characters, the narrative's limit): the document
+    // holds them, but their pairs (two readings, words past position 16383 all paired with the
+    // last ones before it) come to about 1.4 MB, over the 1 MB a tsvector may hold.
+    const words = Array.from({ length: 13_400 }, (_v, i) => `replica${1_000_000 + i}`);
+    const narrative = `Wombatquux zebrinella. ${words.join(' ')}`.slice(0, 200_000);
+    const edit = await t.gql(
+      `mutation($input: UpdateIncidentInput!) { updateIncident(input: $input) { incident { version } } }`,
+      { input: { slug, expectedVersion: version, patch: { narrative } } },
+      editor,
+    );
+    expect(edit.errors).toBeUndefined();
+    expect(await find('"wombatquux zebrinella"')).toEqual([slug]);
+    expect(await find('"replica1000001 replica1000002"')).toEqual([slug]);
+  });
+
   // Last, so the check of the rank vector covers every kind of write the suite made above.
   it('ranks by title and summary: matches only further down tie and come by id, and a summary edit moves one up', async () => {
     const prisma = t.app.get(PrismaService);

@@ -14,6 +14,13 @@ const MAX_TOKEN_BYTES = 2047;
 /** The distances the index holds a pair for. */
 const MAX_PAIR_DISTANCE = 2;
 
+/**
+ * The token `search_pairs` gives, alone, for a document whose pairs would not fit in a tsvector
+ * (1 MB of lexemes; migration 20261207020000_search_pairs_overflow): one space, which no pair is.
+ * Every pairs condition is OR-ed with it, so such a document stays a candidate of every phrase.
+ */
+export const SEARCH_PAIRS_OVERFLOW = "' '";
+
 type Node =
   | { kind: 'lexeme'; text: string; exact: boolean }
   | { kind: 'not'; arg: Node }

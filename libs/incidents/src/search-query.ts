@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { Prisma } from '@hindsight/db';
 import { foldText } from '@hindsight/domain';
 import { cjkBigrams, STEMMED_LANGUAGES } from './search-language';
-import { phrasePairsQuery } from './search-pairs';
+import { phrasePairsQuery, SEARCH_PAIRS_OVERFLOW } from './search-pairs';
 
 type Db = Pick<Prisma.TransactionClient, '$queryRaw'>;
 
@@ -32,7 +32,7 @@ export interface TextSearch {
   /**
    * For a quoted phrase: the word pairs every match holds (a tsquery over `search_pairs`
    * tokens, see search-pairs.ts), which the pairs index answers before any document is read;
-   * null when the query requires none.
+   * null when the query requires none. Always OR-ed with the token of a document whose pairs did not fit (`SEARCH_PAIRS_OVERFLOW`).
    */
   pairs: string | null;
 }
@@ -255,6 +255,7 @@ export async function buildTextSearch(db: Db, raw: string): Promise<TextSearch> 
   });
   const fingerprint = createHash('sha256').update(text).digest('base64url').slice(0, 10);
   // The pairs are read off the final query (readings, typo widening and all), so they follow it exactly.
-  const pairs = text.includes('"') ? phrasePairsQuery((await db.$queryRaw<{ q: string }[]>`SELECT (${tsquery})::text AS q`)[0]!.q) : null;
+  const required = text.includes('"') ? phrasePairsQuery((await db.$queryRaw<{ q: string }[]>`SELECT (${tsquery})::text AS q`)[0]!.q) : null;
+  const pairs = required === null ? null : `( ${required} ) | ${SEARCH_PAIRS_OVERFLOW}`;
   return { text, tsquery, widened: widened.filter((w) => w.alternatives.length > 0), fingerprint, configs, pairs };
 }
