@@ -16,7 +16,7 @@ const MAX_PAIR_DISTANCE = 2;
 
 /**
  * The token `search_pairs` gives, alone, for a document whose pairs would not fit in a tsvector
- * (1 MB of lexemes; migration 20261207020000_search_pairs_overflow): one space, which no pair is.
+ * (1 MB of lexemes; migration 20261207010000_search_phrase_pairs): one space, which no pair is.
  * Every pairs condition is OR-ed with it, so such a document stays a candidate of every phrase.
  */
 export const SEARCH_PAIRS_OVERFLOW = "' '";

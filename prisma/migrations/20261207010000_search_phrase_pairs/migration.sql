@@ -22,14 +22,28 @@
 -- operator costs, about 125 page reads) tells the planner so, lest it prefer a plan that
 -- computes the pairs of each row another index returns; and the index's statistics target is
 -- 0: ANALYZE would otherwise compute the pairs of every sampled row.
+--
+-- A tsvector holds at most 1 MB of lexeme text, and a document's pairs can pass that where the
+-- document does not (a narrative of 200,000 characters of distinct log-like words gives about
+-- 1.4 MB of pairs: every word past position 16383 pairs with the last words before it). Such a
+-- document gets a single token instead, one space, which no pair can be; the query builder ORs
+-- it into every pairs condition (`SEARCH_PAIRS_OVERFLOW`, libs/incidents/src/search-pairs.ts),
+-- so the document stays a candidate of every phrase and its own `@@` decides.
 CREATE FUNCTION "search_pairs"(doc tsvector) RETURNS tsvector
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE COST 50000 AS $$
   WITH w AS MATERIALIZED (SELECT u.lexeme, p FROM unnest(doc) AS u, unnest(u.positions) AS p)
-  SELECT COALESCE(array_to_tsvector(array_agg(t)), ''::tsvector) FROM (
+  SELECT CASE
+    WHEN a IS NULL THEN ''::tsvector
+    -- The pairs as listed, repeats included, are within the limit: the common case, no dedup needed.
+    WHEN n <= 1048575 THEN array_to_tsvector(a)
+    WHEN (SELECT sum(octet_length(d)) FROM (SELECT DISTINCT unnest(a) AS d) s) <= 1048575 THEN array_to_tsvector(a)
+    ELSE array_to_tsvector(ARRAY[' '])
+  END
+  FROM (SELECT sum(octet_length(t)) AS n, array_agg(t) AS a FROM (
     SELECT a.lexeme || ' ' || b.lexeme AS t FROM w a JOIN w b ON b.p = a.p + 1
     UNION ALL
     SELECT a.lexeme || '  ' || b.lexeme FROM w a JOIN w b ON b.p = a.p + 2) x
-  WHERE octet_length(t) <= 2047
+    WHERE octet_length(t) <= 2047) pairs
 $$;
 
 -- Building the index computes the pairs of every document: minutes at 100,000 incidents.
