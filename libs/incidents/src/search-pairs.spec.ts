@@ -27,6 +27,15 @@ describe('phrasePairsQuery', () => {
 
   it('offers every pair of a word widened to its close words', () => {
     expect(phrasePairsQuery(`'x' <-> ( 'parsiod' | 'parsoid' )`)).toBe(`('x parsiod' | 'x parsoid')`);
+    // Two steps each widened: their AND is narrow enough for the planner to use the index.
+    expect(phrasePairsQuery(`'x' <-> ( 'a' | 'b' | 'c' | 'd' ) <-> 'y'`)).toBe(`(('x a' | 'x b' | 'x c' | 'x d') & ('a y' | 'b y' | 'c y' | 'd y'))`);
+  });
+
+  it('gives no condition that Postgres would estimate wider than three tokens OR-ed', () => {
+    expect(phrasePairsQuery(`'x' <-> ( 'a' | 'b' | 'c' )`)).toBe(`('x a' | 'x b' | 'x c')`);
+    expect(phrasePairsQuery(`'x' <-> ( 'a' | 'b' | 'c' | 'd' )`)).toBeNull();
+    expect(phrasePairsQuery(`'a' <-> 'b' | 'c' <-> 'd' | 'e' <-> 'f' | 'g' <-> 'h'`)).toBeNull();
+    expect(phrasePairsQuery(`('a' <-> 'b' & 'c' <-> 'd') | ('e' <-> 'f' & 'g' <-> 'h')`)).toBe(`(('a b' & 'c d') | ('e f' & 'g h'))`);
   });
 
   it('takes the inner ends of nested phrases and gives no pair for a prefix or an AND inside a phrase', () => {

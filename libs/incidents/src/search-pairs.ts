@@ -13,6 +13,18 @@
 const MAX_TOKEN_BYTES = 2047;
 /** The distances the index holds a pair for. */
 const MAX_PAIR_DISTANCE = 2;
+/**
+ * The pairs index has no statistics (sampling them would compute the pairs of every sampled row),
+ * so Postgres estimates a pairs condition as it does any tsquery without them: a share of 0.005
+ * (`DEFAULT_TS_MATCH_SEL`) per token, multiplied under `&`, combined as independent events under
+ * `|`. Past the share of three tokens OR-ed, it guesses so many candidates that an ordered page
+ * walks its sort index instead, computing the pairs of every row it passes (the whole table for a
+ * phrase nothing matches: measured at 100,000 incidents with four OR-ed tokens and more, as a
+ * typo widened to its close words gives). A condition estimated above that is not used; the
+ * phrase is then matched on the document alone, as before the pairs index.
+ */
+const TOKEN_SHARE = 0.005;
+const MAX_ESTIMATED_SHARE = 1 - (1 - TOKEN_SHARE) ** 3;
 
 /**
  * The token `search_pairs` gives, alone, for a document whose pairs would not fit in a tsvector
@@ -189,11 +201,18 @@ function print(condition: Exclude<Condition, true>): string {
  * The tsquery (text) over `search_pairs` tokens that every document matching `tsquery` (a
  * tsquery's text form) satisfies, or null when the query requires no pair: no phrase, or some
  * reading of it whose phrases are all negated, OR-ed with a plain word, or spaced by more than
- * two positions.
+ * two positions; or estimated to match too many rows for the planner to use it (TOKEN_SHARE).
  */
 export function phrasePairsQuery(tsquery: string): string | null {
   const tree = parseTsquery(tsquery);
   if (!tree) return null;
   const condition = required(tree);
-  return condition === true ? null : print(condition);
+  return condition === true || estimatedShare(condition) > MAX_ESTIMATED_SHARE * (1 + 1e-9) ? null : print(condition);
+}
+
+/** The share of rows Postgres expects a condition to match with no statistics (see TOKEN_SHARE). */
+function estimatedShare(condition: Exclude<Condition, true>): number {
+  if (condition.kind === 'token') return TOKEN_SHARE;
+  const shares = condition.parts.map(estimatedShare);
+  return condition.kind === 'and' ? shares.reduce((a, b) => a * b, 1) : 1 - shares.reduce((a, b) => a * (1 - b), 1);
 }
