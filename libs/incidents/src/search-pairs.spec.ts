@@ -48,6 +48,11 @@ describe('phrasePairsQuery', () => {
     expect(phrasePairsQuery(`'it''s' <-> 'a\\\\b'`)).toBe(`'it''s a\\\\b'`);
   });
 
+  it('requires nothing of a query text it cannot read, rather than failing the search', () => {
+    expect(phrasePairsQuery(`'a' <-> 'b' ~ 'c'`)).toBeNull();
+    expect(phrasePairsQuery(`'a' <-> ('b'`)).toBeNull();
+  });
+
   it('leaves out a pair longer than a lexeme may be, as the index does', () => {
     const long = 'x'.repeat(1500);
     expect(phrasePairsQuery(`'${long}' <-> '${long}'`)).toBeNull();

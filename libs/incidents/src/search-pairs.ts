@@ -204,7 +204,13 @@ function print(condition: Exclude<Condition, true>): string {
  * two positions; or estimated to match too many rows for the planner to use it (TOKEN_SHARE).
  */
 export function phrasePairsQuery(tsquery: string): string | null {
-  const tree = parseTsquery(tsquery);
+  let tree: Node | null;
+  try {
+    tree = parseTsquery(tsquery);
+  } catch {
+    // A form this reader does not know: the condition only prunes, so the search goes without it.
+    return null;
+  }
   if (!tree) return null;
   const condition = required(tree);
   return condition === true || estimatedShare(condition) > MAX_ESTIMATED_SHARE * (1 + 1e-9) ? null : print(condition);
