@@ -9,6 +9,8 @@
  * cannot change a result.
  */
 
+import { parseTsquery, type TsqueryNode } from './tsquery-text';
+
 /** The longest lexeme, and so token, a tsvector holds (bytes); the index leaves longer tokens out, and so does the query. */
 const MAX_TOKEN_BYTES = 2047;
 /** The distances the index holds a pair for. */
@@ -33,105 +35,15 @@ const MAX_ESTIMATED_SHARE = 1 - (1 - TOKEN_SHARE) ** 3;
  */
 export const SEARCH_PAIRS_OVERFLOW = "' '";
 
-type Node =
-  | { kind: 'lexeme'; text: string; exact: boolean }
-  | { kind: 'not'; arg: Node }
-  | { kind: 'and' | 'or'; left: Node; right: Node }
-  | { kind: 'phrase'; distance: number; left: Node; right: Node };
-
 /** A formula over pair tokens; `true` where a part of the query requires no pair. */
 type Condition = true | { kind: 'token'; token: string } | { kind: 'and' | 'or'; parts: Exclude<Condition, true>[] };
-
-/** Parses the text form of a tsquery (as Postgres prints it): quoted lexemes, `!`, `<N>`/`<->`, `&`, `|`, parentheses. */
-function parseTsquery(text: string): Node | null {
-  let at = 0;
-  const skip = () => {
-    while (text[at] === ' ') at++;
-  };
-  const fail = (): never => {
-    throw new Error(`unexpected tsquery text at ${at}: ${text}`);
-  };
-  const operand = (): Node => {
-    skip();
-    if (text[at] === '!') {
-      at++;
-      return { kind: 'not', arg: operand() };
-    }
-    if (text[at] === '(') {
-      at++;
-      const inner = or();
-      skip();
-      if (text[at] !== ')') fail();
-      at++;
-      return inner;
-    }
-    if (text[at] !== "'") fail();
-    at++;
-    let lexeme = '';
-    for (;;) {
-      if (at >= text.length) fail();
-      const c = text[at]!;
-      if (c === "'" && text[at + 1] === "'") {
-        lexeme += "'";
-        at += 2;
-      } else if (c === "'") {
-        at++;
-        break;
-      } else if (c === '\\') {
-        lexeme += text[at + 1] ?? fail();
-        at += 2;
-      } else {
-        lexeme += c;
-        at++;
-      }
-    }
-    // `:*` (prefix) or `:AB` (weights): a prefix stands for many lexemes, so it gives no pair.
-    let exact = true;
-    if (text[at] === ':') {
-      at++;
-      while (/[*A-Da-d]/.test(text[at] ?? '')) {
-        if (text[at] === '*') exact = false;
-        at++;
-      }
-    }
-    return { kind: 'lexeme', text: lexeme, exact };
-  };
-  const phrase = (): Node => {
-    let left = operand();
-    for (;;) {
-      skip();
-      const m = /^<(-|\d+)>/.exec(text.slice(at));
-      if (!m) return left;
-      at += m[0].length;
-      left = { kind: 'phrase', distance: m[1] === '-' ? 1 : Number(m[1]), left, right: operand() };
-    }
-  };
-  /** Operands of `next` joined left to right by `symbol`. */
-  const joined = (symbol: '&' | '|', kind: 'and' | 'or', next: () => Node) => (): Node => {
-    let left = next();
-    for (;;) {
-      skip();
-      if (text[at] !== symbol) return left;
-      at++;
-      left = { kind, left, right: next() };
-    }
-  };
-  const and = joined('&', 'and', phrase);
-  const or = joined('|', 'or', and);
-  skip();
-  if (at >= text.length) return null;
-  const tree = or();
-  skip();
-  if (at < text.length) fail();
-  return tree;
-}
 
 /**
  * The lexemes that can stand at a node's first (`side` left) or last position when it matches
  * inside a phrase, or null when that is not one known set: a lexeme; an OR of lexemes (what the
  * typo widening puts in place of a word); a phrase, whose ends are its operands' outer ends.
  */
-function ends(node: Node, side: 'left' | 'right'): string[] | null {
+function ends(node: TsqueryNode, side: 'left' | 'right'): string[] | null {
   switch (node.kind) {
     case 'lexeme':
       return node.exact ? [node.text] : null;
@@ -149,7 +61,7 @@ function ends(node: Node, side: 'left' | 'right'): string[] | null {
 }
 
 /** An OR whose every branch is a single exact lexeme (all match with width 0 inside a phrase). */
-function isLexemeChoice(node: Node): boolean {
+function isLexemeChoice(node: TsqueryNode): boolean {
   if (node.kind === 'lexeme') return node.exact;
   return node.kind === 'or' && isLexemeChoice(node.left) && isLexemeChoice(node.right);
 }
@@ -169,7 +81,7 @@ function all(kind: 'and' | 'or', parts: Condition[]): Condition {
 }
 
 /** What a document matching `node` necessarily holds in its pairs. */
-function required(node: Node): Condition {
+function required(node: TsqueryNode): Condition {
   switch (node.kind) {
     case 'lexeme':
     case 'not':
@@ -204,7 +116,7 @@ function print(condition: Exclude<Condition, true>): string {
  * two positions; or estimated to match too many rows for the planner to use it (TOKEN_SHARE).
  */
 export function phrasePairsQuery(tsquery: string): string | null {
-  let tree: Node | null;
+  let tree: TsqueryNode | null;
   try {
     tree = parseTsquery(tsquery);
   } catch {

@@ -5,6 +5,7 @@ import { IncidentsService, type IncidentFilter } from './incidents.service';
 import { buildTextSearch, unknownWordsWithCloseOnes, wholeWord, type TextSearch } from './search-query';
 import { RefreshingCache } from './refreshing-cache';
 import { hasCjk } from './search-language';
+import { positiveTerms } from './tsquery-text';
 
 /** Where a result matched, in the order a reader scans a record (and roughly by weight). */
 export const SEARCH_FIELDS = [
@@ -353,13 +354,6 @@ export class SearchResultsService {
       ORDER BY bool_or(v.value ILIKE ${prefix}) DESC, count(*) DESC, v.value
       LIMIT ${first}`;
   }
-}
-
-/** The lexemes a tsquery requires or offers, leaving out negated ones (`!'x'`). */
-export function positiveTerms(tree: string): Set<string> {
-  const terms = new Set<string>();
-  for (const m of tree.matchAll(/(!?)\s*'((?:[^']|'')+)'/g)) if (m[1] !== '!') terms.add(m[2]!.replace(/''/g, "'"));
-  return terms;
 }
 
 /** Character ranges of `text` that match: words whose lexemes are query terms, and CJK bigrams that are. */
