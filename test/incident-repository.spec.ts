@@ -65,6 +65,23 @@ describe('the incident repository', () => {
     expect(rows.map((r) => r.version)).toEqual(beforeRows.map((r, i) => (i === 0 ? r.version + 1 : r.version)));
   });
 
+  it('writes an edited incident row once: its columns, its version and its search document in one statement', async () => {
+    // Every version of the row outside a HOT update computes the phrase pairs index's entries
+    // (search_pairs over the whole document) again, so each extra write of the row costs an edit.
+    const edited = structuredClone((await stored(doc.slug))!.doc);
+    edited.summary = `${edited.summary} Edited once more.`;
+    const updates = await prisma.$transaction(async (tx) => {
+      const count = async () =>
+        Number((await tx.$queryRaw<{ n: bigint }[]>`SELECT pg_stat_get_xact_tuples_updated('"Incident"'::regclass) AS n`)[0]!.n);
+      const before = await count();
+      await writeIncidentDocument(tx, edited, { status: 'draft' });
+      return (await count()) - before;
+    });
+    expect(updates).toBe(1);
+    const found = await prisma.$queryRaw<{ n: bigint }[]>`SELECT count(*) AS n FROM "Incident" WHERE slug = ${doc.slug} AND "searchDocument" @@ to_tsquery('simple', 'edited & once & more')`;
+    expect(Number(found[0]!.n)).toBe(1);
+  });
+
   it('refuses a stale version with CONFLICT and writes nothing of it', async () => {
     const before = (await stored(doc.slug))!;
     const edited = structuredClone(before.doc);
@@ -80,5 +97,33 @@ describe('the incident repository', () => {
     const raced = await prisma.$transaction((tx) => writeIncident(tx, { before, after: { doc: edited, status: 'draft' } })).catch((e: unknown) => e);
     expect(raced).toMatchObject({ code: 'CONFLICT', details: { currentVersion: before.row.version + 1 } });
     expect((await prisma.incident.findUniqueOrThrow({ where: { id: before.row.id } })).title).toBe('Repository test');
+  });
+
+  it('makes the second of two edits from the same version wait for the first, then answers it CONFLICT', async () => {
+    const before = (await stored(doc.slug))!;
+    const edit = (title: string) => ({ before, after: { doc: { ...structuredClone(before.doc), title }, status: 'draft' as const } });
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let claimed!: () => void;
+    const firstClaimed = new Promise<void>((resolve) => (claimed = resolve));
+    const first = prisma.$transaction(async (tx) => {
+      await writeIncident(tx, edit('First writer'));
+      claimed();
+      await held;
+    });
+    await Promise.race([firstClaimed, first]);
+    const second = prisma.$transaction((tx) => writeIncident(tx, edit('Second writer'))).catch((e: unknown) => e);
+    // The second writer's claim is queued on the first one's row lock before the first commits.
+    for (;;) {
+      const waiting = await prisma.$queryRaw<{ n: bigint }[]>`SELECT count(*) AS n FROM pg_stat_activity
+        WHERE datname = current_database() AND wait_event_type = 'Lock' AND pid <> pg_backend_pid()`;
+      if (Number(waiting[0]!.n) > 0) break;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    release();
+    await first;
+    expect(await second).toMatchObject({ code: 'CONFLICT', details: { expectedVersion: before.row.version, currentVersion: before.row.version + 1 } });
+    const row = await prisma.incident.findUniqueOrThrow({ where: { id: before.row.id } });
+    expect([row.title, row.version]).toEqual(['First writer', before.row.version + 1]);
   });
 });

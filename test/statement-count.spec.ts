@@ -24,8 +24,8 @@ async function cloneIncidents(url: string, times: number): Promise<void> {
     await c.query('BEGIN');
     await c.query(`CREATE TEMP TABLE inc_map AS
       SELECT i.id AS old_id, gen_random_uuid() AS new_id, n FROM "Incident" i CROSS JOIN generate_series(1, $1) n`, [times]);
-    await c.query(`INSERT INTO "Incident" (id, slug, title, organization, components, summary, narrative, impact, "sourceTitle", "sourceUrl", "sourceLanguage", "startedAt", "startedPrecision", "searchText")
-      SELECT m.new_id, i.slug || '-copy-' || m.n, i.title, i.organization, i.components, i.summary, i.narrative, i.impact, i."sourceTitle", i."sourceUrl", i."sourceLanguage", i."startedAt" - make_interval(days => m.n), i."startedPrecision", i."searchText"
+    await c.query(`INSERT INTO "Incident" (id, slug, title, organization, components, summary, narrative, impact, "sourceTitle", "sourceUrl", "sourceLanguage", "startedAt", "startedPrecision")
+      SELECT m.new_id, i.slug || '-copy-' || m.n, i.title, i.organization, i.components, i.summary, i.narrative, i.impact, i."sourceTitle", i."sourceUrl", i."sourceLanguage", i."startedAt" - make_interval(days => m.n), i."startedPrecision"
       FROM inc_map m JOIN "Incident" i ON i.id = m.old_id`);
     await c.query(`INSERT INTO "TimelineEvent" ("incidentId", key, position, at, precision, "asWritten", kind, text)
       SELECT m.new_id, e.key, e.position, e.at, e.precision, e."asWritten", e.kind, e.text FROM inc_map m JOIN "TimelineEvent" e ON e."incidentId" = m.old_id`);

@@ -70,7 +70,7 @@ export class IncidentLoaders {
   constructor(private readonly prisma: PrismaService) {}
 
   readonly incident = new TreeLoader<IncidentRecord | null>(async (ids) =>
-    byId(ids, await this.prisma.incident.findMany({ where: { id: { in: [...ids] } }, omit: { searchText: true } })),
+    byId(ids, await this.prisma.incident.findMany({ where: { id: { in: [...ids] } } })),
   );
 
   readonly timeline = new TreeLoader<TimelineEventRecord[]>(async (incidentIds) =>
@@ -144,7 +144,7 @@ export class IncidentLoaders {
       for (const [first, p] of byFirst) found.set(first, await p);
       const wanted = [...new Set([...found.values()].flatMap((m) => (m instanceof Error ? [] : [...m.values()].flat().map((r) => r.id))))];
       // One statement even when nothing is related, so the count does not depend on the data.
-      const rows = await this.prisma.incident.findMany({ where: { id: { in: wanted } }, omit: { searchText: true } });
+      const rows = await this.prisma.incident.findMany({ where: { id: { in: wanted } } });
       for (const r of rows) this.incident.prime(r.id, r);
       const records = new Map(rows.map((r) => [r.id, r]));
       return keys.map((k) => {

@@ -1,28 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { Prisma } from '@hindsight/db';
-import { AppError, foldText, type IncidentDocument } from '@hindsight/domain';
+import { AppError, type IncidentDocument } from '@hindsight/domain';
 import { diffIncident, incidentColumns, isEmptyDiff, type IncidentDiff } from './incident-diff';
 import { incidentValues, linkKey, loadIncidentSnapshot, type EditableIncident, type IncidentSnapshot } from './incident-snapshot';
-import { writeSearchDocuments } from './search-document';
+import { searchDocumentsOf, SET_SEARCH_COLUMNS, writeSearchDocuments, writeSearchWords } from './search-document';
 
 type Tx = Prisma.TransactionClient;
-
-/** Everything a reader may search for, folded once at write time. */
-export function searchTextOf(doc: IncidentDocument): string {
-  return foldText(
-    [
-      doc.title,
-      doc.organization,
-      doc.components.join(' '),
-      doc.summary,
-      doc.impact,
-      doc.narrative,
-      ...doc.timeline.map((e) => e.text),
-      ...doc.causalFactors.map((f) => `${f.title ?? ''} ${f.component} ${f.text}`),
-      ...doc.actionables.map((a) => `${a.title} ${a.description}`),
-    ].join('\n'),
-  );
-}
 
 /** One incident to write: the stored record (null: a new incident) and what it becomes. */
 export interface IncidentChange {
@@ -48,11 +31,12 @@ const toDate = (iso: string | null | undefined) => (iso ? new Date(iso) : null);
 /**
  * The one writer of incident records. Applies the diff between the stored record and the new
  * document inside the caller's transaction: a new incident is diffed against the empty record,
- * an existing one claims its version in SQL (`UPDATE … WHERE version = expected`) before any
- * child row is touched, so of two concurrent writers one gets CONFLICT and nothing of its write
- * lands. New rows go in with one multi-row INSERT per table for the whole batch (ids are chosen
- * here, so links, references and addressed factors need no round trip); changed rows are
- * updated one by one; gone rows are deleted per table. Nothing is touched when nothing changed
+ * an existing one claims its version before any child row is touched (its row locked, `FOR NO
+ * KEY UPDATE`, and its version checked), so of two concurrent writers one gets CONFLICT and
+ * nothing of its write lands; its row itself is written once, at the end, with its search
+ * document (`writeEditedRows`). New rows go in with one multi-row INSERT per table for the
+ * whole batch (ids are chosen here, so links, references and addressed factors need no round
+ * trip); changed rows are updated one by one; gone rows are deleted per table. Nothing is touched when nothing changed
  * (same version, same timestamps). The search document is rewritten in the same transaction.
  */
 export async function writeIncidents(tx: Tx, changes: IncidentChange[]): Promise<IncidentWrite[]> {
@@ -64,21 +48,7 @@ export async function writeIncidents(tx: Tx, changes: IncidentChange[]): Promise
 
   const created = work.filter((w) => w.before === null);
   if (created.length > 0) {
-    const rows = created.map((w) => ({ id: w.id, ...incidentColumns(w.after), searchText: searchTextOf(w.after.doc) }));
-    await tx.$executeRaw`INSERT INTO "Incident" ("id", "slug", "status", "title", "organization", "components", "summary", "narrative", "impact",
-        "sourceTitle", "sourceUrl", "sourceLanguage", "sourceOriginalText", "startedAt", "startedPrecision", "detectedAt", "detectedPrecision",
-        "mitigatedAt", "mitigatedPrecision", "resolvedAt", "resolvedPrecision", "severity", "nearMiss", "tags",
-        "customerImpactMinutes", "customerImpactPrecision", "searchText")
-      SELECT r."id", r."slug", r."status"::"IncidentStatus", r."title", r."organization", r."components", r."summary", r."narrative", r."impact",
-        r."sourceTitle", r."sourceUrl", r."sourceLanguage", r."sourceOriginalText", r."startedAt", r."startedPrecision"::"TimePrecision",
-        r."detectedAt", r."detectedPrecision"::"TimePrecision", r."mitigatedAt", r."mitigatedPrecision"::"TimePrecision",
-        r."resolvedAt", r."resolvedPrecision"::"TimePrecision", r."severity", r."nearMiss", r."tags",
-        r."customerImpactMinutes", r."customerImpactPrecision"::"TimePrecision", r."searchText"
-      FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS r("id" uuid, "slug" text, "status" text, "title" text, "organization" text,
-        "components" text[], "summary" text, "narrative" text, "impact" text, "sourceTitle" text, "sourceUrl" text, "sourceLanguage" text,
-        "sourceOriginalText" text, "startedAt" timestamptz, "startedPrecision" text, "detectedAt" timestamptz, "detectedPrecision" text,
-        "mitigatedAt" timestamptz, "mitigatedPrecision" text, "resolvedAt" timestamptz, "resolvedPrecision" text, "severity" text,
-        "nearMiss" boolean, "tags" text[], "customerImpactMinutes" int, "customerImpactPrecision" text, "searchText" text)`;
+    await insertRows(tx, 'Incident', { id: 'uuid', ...INCIDENT_COLUMNS }, created.map((w) => ({ id: w.id, ...incidentColumns(w.after) })));
   }
 
   for (const w of work) {
@@ -93,11 +63,9 @@ export async function writeIncidents(tx: Tx, changes: IncidentChange[]): Promise
       results.push({ incidentId: w.id, created: false, changed: false, version: w.before.row.version, diff: w.diff });
       continue;
     }
-    const claimed = await tx.incident.updateMany({
-      where: { id: w.id, version: expected },
-      data: { ...Object.assign({}, ...w.diff.scalars.map((s) => s.columns)), version: { increment: 1 }, updatedAt: now },
-    });
-    if (claimed.count !== 1) {
+    // The claim: the row locked, and its version still the one this write was based on.
+    const locked = await tx.$queryRaw<{ version: number }[]>`SELECT "version" FROM "Incident" WHERE "id" = ${w.id}::uuid FOR NO KEY UPDATE`;
+    if (locked[0]?.version !== expected) {
       const current = await loadIncidentSnapshot(tx, { id: w.id });
       if (!current) throw AppError.notFound('Incident', w.before.doc.slug, 'slug');
       throw AppError.staleVersion('Incident', w.before.doc.slug, expected, current.row.version, incidentValues(current));
@@ -109,15 +77,53 @@ export async function writeIncidents(tx: Tx, changes: IncidentChange[]): Promise
   await writePatterns(tx, touched, patternIds);
   await writeChildren(tx, touched);
   await writeSearchDocuments(tx, touched.filter((w) => w.before === null).map((w) => ({ incidentId: w.id, doc: w.after.doc })));
-  // An existing incident is read back under the row lock its claim holds: its actionables change
-  // through their own writes (libs/tracking), and one committed since `before` was read must
-  // not drop out of the search document.
-  await refreshSearchDocuments(tx, touched.filter((w) => w.before !== null).map((w) => w.id));
+  await writeEditedRows(tx, touched.filter((w) => w.before !== null), now);
   return results;
 }
 
 /**
- * Rewrites the search text and search document of stored incidents from what their rows hold
+ * The incident row's columns a document sets, as `insertRows` reads them from JSON. Every write
+ * of these goes through `writeIncidents` and its version claim.
+ */
+const INCIDENT_COLUMNS: Record<string, string> = {
+  slug: 'text', status: 'IncidentStatus', title: 'text', organization: 'text', components: 'text[]', summary: 'text', narrative: 'text',
+  impact: 'text', sourceTitle: 'text', sourceUrl: 'text', sourceLanguage: 'text', sourceOriginalText: 'text',
+  startedAt: 'timestamptz', startedPrecision: 'TimePrecision', detectedAt: 'timestamptz', detectedPrecision: 'TimePrecision',
+  mitigatedAt: 'timestamptz', mitigatedPrecision: 'TimePrecision', resolvedAt: 'timestamptz', resolvedPrecision: 'TimePrecision',
+  severity: 'text', nearMiss: 'boolean', tags: 'text[]', customerImpactMinutes: 'int', customerImpactPrecision: 'TimePrecision',
+};
+
+/**
+ * Writes claimed incidents' rows in one UPDATE: the document's columns, the version and the
+ * search document together, so the row gets one new version per edit. (Every version
+ * outside a HOT update computes the phrase pairs of its whole document, `search_pairs`; a version
+ * claim written on its own, before the search document, paid that for the old document.) The
+ * columns all come from the new document: under the claim's lock the stored ones are still
+ * `before`'s, so the unchanged ones are written with the values they hold. The child rows are
+ * read back first: an incident's actionables also change through their own writes
+ * (libs/tracking), and one committed since `before` was read must not drop out of the search
+ * document.
+ */
+async function writeEditedRows(tx: Tx, edited: Work[], now: Date): Promise<void> {
+  if (edited.length === 0) return;
+  const items: { incidentId: string; doc: IncidentDocument }[] = [];
+  for (const w of edited) {
+    const stored = (await loadIncidentSnapshot(tx, { id: w.id }))!;
+    const { patterns, timeline, causalFactors, causalLinks, actionables } = stored.doc;
+    items.push({ incidentId: w.id, doc: { ...w.after.doc, patterns, timeline, causalFactors, causalLinks, actionables } });
+  }
+  const documents = await searchDocumentsOf(tx, items);
+  const names = Object.keys(INCIDENT_COLUMNS);
+  const rows = edited.map((w) => ({ id: w.id, ...incidentColumns(w.after) }));
+  await tx.$executeRaw`UPDATE "Incident" i SET ${Prisma.raw(names.map((n) => `"${n}" = ${fromRecord(n, INCIDENT_COLUMNS)}`).join(', '))},
+      "version" = i."version" + 1, "updatedAt" = ${now}, ${SET_SEARCH_COLUMNS}
+    FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS r(${recordColumns({ id: 'uuid', ...INCIDENT_COLUMNS })}), ${documents.table}
+    WHERE i."id" = r."id" AND d."id" = r."id"`;
+  await writeSearchWords(tx, documents);
+}
+
+/**
+ * Rewrites the search document of stored incidents from what their rows hold
  * now, inside the caller's transaction. For writes that change indexed content outside an
  * incident document: an actionable's own create, edit or delete, a pattern renamed. The
  * incident rows are locked first (`FOR NO KEY UPDATE`, in id order), so of two writers touching
@@ -131,8 +137,6 @@ export async function refreshSearchDocuments(tx: Tx, incidentIds: readonly strin
   for (const id of ids) {
     const snapshot = await loadIncidentSnapshot(tx, { id });
     if (!snapshot) continue;
-    // Raw, so the incident's updatedAt and version stay as they are: its own record did not change.
-    await tx.$executeRaw`UPDATE "Incident" SET "searchText" = ${searchTextOf(snapshot.doc)} WHERE "id" = ${id}::uuid`;
     items.push({ incidentId: id, doc: snapshot.doc });
   }
   await writeSearchDocuments(tx, items);
@@ -173,15 +177,23 @@ async function writePatterns(tx: Tx, work: Work[], patternIds: Map<string, strin
   if (rows.length > 0) await tx.incidentPattern.createMany({ data: rows, skipDuplicates: true });
 }
 
+/** Column types JSON gives directly; any other type named is an enum, read as text and cast. */
+const JSON_TYPES = new Set(['uuid', 'int', 'text', 'text[]', 'boolean', 'timestamptz', 'date']);
+
+/** A column of the JSON record `r`, cast to its enum where it is one. */
+const fromRecord = (name: string, columns: Record<string, string>) => (JSON_TYPES.has(columns[name]!) ? `r."${name}"` : `r."${name}"::"${columns[name]}"`);
+
+/** The column list of `jsonb_to_recordset(…) AS r(…)` for these columns. */
+const recordColumns = (columns: Record<string, string>) =>
+  Prisma.raw(Object.entries(columns).map(([name, type]) => `"${name}" ${JSON_TYPES.has(type) ? type : 'text'}`).join(', '));
+
 /** Inserts rows of one table from JSON, one statement whatever their number. */
 async function insertRows(tx: Tx, table: string, columns: Record<string, string>, rows: Record<string, unknown>[]): Promise<void> {
   if (rows.length === 0) return;
   const names = Object.keys(columns);
-  const cast = (n: string) => (['uuid', 'int', 'text', 'timestamptz', 'date'].includes(columns[n]!) ? `r."${n}"` : `r."${n}"::"${columns[n]}"`);
-  const recordType = (n: string) => `"${n}" ${['uuid', 'int', 'text', 'timestamptz', 'date'].includes(columns[n]!) ? columns[n] : 'text'}`;
   const into = Prisma.raw(`"${table}" (${names.map((n) => `"${n}"`).join(', ')})`);
-  await tx.$executeRaw`INSERT INTO ${into} SELECT ${Prisma.raw(names.map(cast).join(', '))}
-    FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS r(${Prisma.raw(names.map(recordType).join(', '))})`;
+  await tx.$executeRaw`INSERT INTO ${into} SELECT ${Prisma.raw(names.map((n) => fromRecord(n, columns)).join(', '))}
+    FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS r(${recordColumns(columns)})`;
 }
 
 /** Positions of items whose only change is that others were added, moved or removed. */

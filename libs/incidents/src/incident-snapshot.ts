@@ -16,7 +16,7 @@ export interface EditableIncident {
 
 /** The database state of an incident, with the ids the writer needs to address rows by key. */
 export interface IncidentSnapshot extends EditableIncident {
-  row: IncidentRecord & { searchText: string };
+  row: IncidentRecord;
   eventIds: Map<string, { id: string; position: number }>;
   factorIds: Map<string, { id: string; position: number }>;
   actionableIds: Map<string, { id: string; position: number }>;

@@ -14,9 +14,6 @@ export interface TreeOptions<I> {
   include?: I;
 }
 
-/** Everything but the search columns, which only search reads. */
-const INCIDENT_OMIT = { searchText: true } as const;
-
 export const INCIDENT_ORDERS = ['STARTED_AT_DESC', 'STARTED_AT_ASC', 'TITLE_ASC', 'UPDATED_AT_DESC', 'RELEVANCE'] as const;
 export type IncidentOrder = (typeof INCIDENT_ORDERS)[number];
 

@@ -255,7 +255,7 @@ export class RelatedIncidentsService {
   async related(incidentId: string, first = 5): Promise<RelatedIncident[]> {
     const top = (await findRelatedIncidents(this.prisma, [incidentId], first)).get(incidentId) ?? [];
     if (top.length === 0) return [];
-    const rows = await this.prisma.incident.findMany({ where: { id: { in: top.map((t) => t.id) } }, omit: { searchText: true } });
+    const rows = await this.prisma.incident.findMany({ where: { id: { in: top.map((t) => t.id) } } });
     const byId = new Map(rows.map((r) => [r.id, r]));
     return top.flatMap((t) => {
       const incident = byId.get(t.id);

@@ -85,6 +85,24 @@ export async function writeSearchDocument(tx: Tx, incidentId: string, doc: Incid
 /** `writeSearchDocument` for many incidents at once: the same rows, in five statements whatever their number. */
 export async function writeSearchDocuments(tx: Tx, items: { incidentId: string; doc: IncidentDocument }[]): Promise<void> {
   if (items.length === 0) return;
+  const documents = await searchDocumentsOf(tx, items);
+  await tx.$executeRaw`UPDATE "Incident" i SET ${SET_SEARCH_COLUMNS} FROM ${documents.table} WHERE i."id" = d."id"`;
+  await writeSearchWords(tx, documents);
+}
+
+/**
+ * The search documents of these incidents as a derived table `d("id", "doc")`, for a statement
+ * that writes them (`SET_SEARCH_COLUMNS`), and their word lists for `writeSearchWords`. The
+ * incident writer puts them in the same UPDATE as an edit's own columns: every new version of
+ * the row outside a HOT update computes the phrase pairs of its whole document again
+ * (`search_pairs`), so an edit that wrote the row twice paid for the old document's pairs too.
+ */
+export interface SearchDocuments {
+  table: Prisma.Sql;
+  words: { ids: string[]; words: (readonly [string, string])[] };
+}
+
+export async function searchDocumentsOf(tx: Tx, items: { incidentId: string; doc: IncidentDocument }[]): Promise<SearchDocuments> {
   const keys = [...new Set(items.flatMap((i) => i.doc.patterns))];
   const patterns = keys.length > 0 ? await tx.pattern.findMany({ where: { key: { in: keys } }, select: { key: true, name: true } }) : [];
   const nameOf = new Map(patterns.map((p) => [p.key, p.name]));
@@ -100,17 +118,24 @@ export async function writeSearchDocuments(tx: Tx, items: { incidentId: string; 
     const text = Prisma.raw(`r."${column}"`);
     return Prisma.sql`setweight(to_tsvector('english', ${text}), ${weight}::"char") || setweight(to_tsvector('simple', ${text}), ${weight}::"char")`;
   };
-  // The rank vector is the document's A and B weights (see SEARCH_RANK_WEIGHTS), cut from the
-  // document itself so the two never disagree.
-  await tx.$executeRaw`UPDATE "Incident" i SET "searchDocument" = d.doc, "searchRank" = ts_filter(d.doc, ${SEARCH_RANK_WEIGHTS}::"char"[])
-    FROM (SELECT r."id", ${weighted('A', 'A')} || ${weighted('B', 'B')} || ${weighted('C', 'C')} || ${weighted('D', 'D')}
+  const table = Prisma.sql`(SELECT r."id", ${weighted('A', 'A')} || ${weighted('B', 'B')} || ${weighted('C', 'C')} || ${weighted('D', 'D')}
             || CASE WHEN r."cfg" IS NULL THEN ''::tsvector ELSE setweight(to_tsvector(r."cfg"::regconfig, r."O"), 'B') END AS doc
           FROM jsonb_to_recordset(${JSON.stringify(rows.map((r) => ({ id: r.id, ...r.sections, ...r.original })))}::jsonb)
-            AS r("id" uuid, "A" text, "B" text, "C" text, "D" text, "O" text, "cfg" text)) d
-    WHERE i."id" = d."id"`;
-  const ids = rows.map((r) => r.id);
+            AS r("id" uuid, "A" text, "B" text, "C" text, "D" text, "O" text, "cfg" text)) d`;
+  return { table, words: { ids: rows.map((r) => r.id), words: rows.flatMap((r) => searchWordsOf(r.sections).map((w) => [w, r.id] as const)) } };
+}
+
+/**
+ * The SET items that store the documents of `searchDocumentsOf` (its table `d`) in the incident row. The rank
+ * vector is the document's A and B weights (see SEARCH_RANK_WEIGHTS), cut from the document
+ * itself so the two never disagree.
+ */
+export const SET_SEARCH_COLUMNS = Prisma.sql`"searchDocument" = d."doc", "searchRank" = ts_filter(d."doc", ${SEARCH_RANK_WEIGHTS}::"char"[])`;
+
+/** Replaces the word lists of the documents' incidents, and adds new words to the lexicon. */
+export async function writeSearchWords(tx: Tx, documents: SearchDocuments): Promise<void> {
+  const { ids, words } = documents.words;
   await tx.$executeRaw`DELETE FROM "SearchWord" WHERE "incidentId" = ANY(${ids}::uuid[])`;
-  const words = rows.flatMap((r) => searchWordsOf(r.sections).map((w) => [w, r.id] as const));
   await tx.$executeRaw`INSERT INTO "SearchWord" ("word", "incidentId")
     SELECT w, i FROM unnest(${words.map((w) => w[0])}::text[], ${words.map((w) => w[1])}::uuid[]) AS x(w, i)`;
   // Sorted, so concurrent writers take the lexicon's row locks in the same order.
