@@ -8,6 +8,10 @@
  *                   returning the recorded `data.incident` from memory (no database)
  *   nest-express    a minimal Nest app, GraphQLModule + ApolloDriver on the Express platform, same resolver
  *   nest-fastify    the same on @nestjs/platform-fastify + @as-integrations/fastify (from bench/peers)
+ *   nest-express-sql, nest-fastify-sql
+ *                   the two Nest apps with a resolver that first runs the floor's statement through
+ *                   `pg` (same pool size), then returns the recorded object: the stack plus the
+ *                   floor's database work, without the app's own code
  *   app             the app itself (scripts/start.js, as read-bench.ts starts it)
  *
  * The client is a closed loop on one kept-alive socket (one request, its whole answer, the next),
@@ -41,7 +45,7 @@ const peers = path.join(root, 'bench', 'peers');
 /** Clock ticks per second of /proc's CPU times (USER_HZ: 100 on Linux). */
 const CLOCK_TICKS = 100;
 
-const TARGETS = ['floor', 'node-json', 'express-apollo', 'nest-express', 'nest-fastify', 'app'] as const;
+const TARGETS = ['floor', 'node-json', 'express-apollo', 'nest-express', 'nest-fastify', 'nest-express-sql', 'nest-fastify-sql', 'app'] as const;
 type Target = (typeof TARGETS)[number];
 
 interface RequestSpec {
@@ -273,11 +277,29 @@ async function serveExpressApollo(port: number, recorded: Recorded): Promise<voi
 }
 
 /**
+ * The floor's statement for the recorded incident through a `pg` pool the size of the floor's, as
+ * a function a resolver awaits before it answers: the database work of the floor, minus its HTTP.
+ */
+function floorStatement(url: string, slug: string): () => Promise<void> {
+  const { Pool } = createRequire(path.join(root, 'package.json'))('pg') as typeof import('pg');
+  // The floor's own statement (read-floor-server.ts), from the module itself rather than the
+  // package's index, which would load the whole incidents library into this server.
+  const { incidentTreeStatement } = require('../libs/incidents/src/incident-tree-query') as typeof import('../libs/incidents/src/incident-tree-query');
+  const pool = new Pool({ connectionString: url, max: 10, statement_timeout: 10_000 });
+  const detail = incidentTreeStatement('slug', { narrative: true, patterns: true, timeline: true, factors: true, links: true, actionables: true, references: true, addresses: true });
+  return async () => {
+    const r = await pool.query({ ...detail, values: [slug] });
+    if (r.rows.length !== 1) throw new Error(`the floor's statement found ${r.rows.length} rows`);
+  };
+}
+
+/**
  * A minimal Nest app with the GraphQL module on Apollo: on the Express platform from the app's
  * own install, on the Fastify platform from bench/peers (Nest, its GraphQL packages and Apollo
- * there are pinned to the versions the app uses).
+ * there are pinned to the versions the app uses). With `databaseUrl`, the resolver runs the
+ * floor's statement before it answers.
  */
-async function serveNest(port: number, recorded: Recorded, platform: 'express' | 'fastify'): Promise<void> {
+async function serveNest(port: number, recorded: Recorded, platform: 'express' | 'fastify', databaseUrl?: string): Promise<void> {
   const load = createRequire(path.join(platform === 'express' ? root : peers, 'package.json'));
   const { NestFactory } = load('@nestjs/core') as typeof import('@nestjs/core', { with: { 'resolution-mode': 'import' } });
   const { Module } = load('@nestjs/common') as typeof import('@nestjs/common', { with: { 'resolution-mode': 'import' } });
@@ -286,13 +308,20 @@ async function serveNest(port: number, recorded: Recorded, platform: 'express' |
   const { ApolloServerPluginCacheControlDisabled } = load('@apollo/server/plugin/disabled') as typeof import('@apollo/server/plugin/disabled', {
     with: { 'resolution-mode': 'import' },
   });
+  const sql = databaseUrl ? floorStatement(databaseUrl, (recorded.incident as { slug: string }).slug) : null;
+  const incident = sql
+    ? async () => {
+        await sql();
+        return recorded.incident;
+      }
+    : () => recorded.incident;
   class StackModule {}
   Module({
     imports: [
       GraphQLModule.forRoot({
         driver: ApolloDriver,
         typeDefs: typeDefs(),
-        resolvers: { Query: { incident: () => recorded.incident } },
+        resolvers: { Query: { incident } },
         graphiql: false,
         plugins: [ApolloServerPluginCacheControlDisabled()],
       }),
@@ -308,12 +337,14 @@ async function serveNest(port: number, recorded: Recorded, platform: 'express' |
   }
 }
 
-async function serve(target: Target, port: number, answerFile: string): Promise<void> {
+async function serve(target: Target, port: number, answerFile: string, databaseUrl: string | undefined): Promise<void> {
   const recorded = readRecorded(answerFile);
   if (target === 'node-json') await serveNodeJson(port, recorded);
   else if (target === 'express-apollo') await serveExpressApollo(port, recorded);
   else if (target === 'nest-express') await serveNest(port, recorded, 'express');
   else if (target === 'nest-fastify') await serveNest(port, recorded, 'fastify');
+  else if (target === 'nest-express-sql') await serveNest(port, recorded, 'express', databaseUrl);
+  else if (target === 'nest-fastify-sql') await serveNest(port, recorded, 'fastify', databaseUrl);
   else throw new Error(`no in-memory server for ${target}`);
   console.log(`${target} listening on ${port}`);
   process.on('SIGTERM', () => process.exit(0));
@@ -434,6 +465,8 @@ async function main(): Promise<void> {
     'express-apollo': graphql,
     'nest-express': graphql,
     'nest-fastify': graphql,
+    'nest-express-sql': graphql,
+    'nest-fastify-sql': graphql,
     app: graphql,
   };
   console.error(`stack floor bench on ${n} incidents; detail of ${slug}; targets ${targets.join(', ')}; ${ROUNDS} rounds of ${DURATION} s per cell after ${WARMUP} s`);
@@ -477,7 +510,7 @@ async function main(): Promise<void> {
       const child =
         t === 'floor'
           ? await start([...tsNode, 'bench/read-floor-server.ts', url, String(ports[t]), '10'], {}, /listening/)
-          : await start([...tsNode, 'bench/stack-floor-bench.ts', 'serve', t, String(ports[t]), answerFile], { NODE_ENV: 'production' }, /listening/);
+          : await start([...tsNode, 'bench/stack-floor-bench.ts', 'serve', t, String(ports[t]), answerFile, url], { NODE_ENV: 'production' }, /listening/);
       children.push(child);
       pids[t] = child.pid!;
     }
@@ -532,7 +565,7 @@ const run =
         process.exit(0);
       })
     : mode === 'serve'
-      ? serve(rest[0] as Target, Number(rest[1]), rest[2]!)
+      ? serve(rest[0] as Target, Number(rest[1]), rest[2]!, rest[3])
       : main();
 run.catch((e: unknown) => {
   console.error(e);
