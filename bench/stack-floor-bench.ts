@@ -1,6 +1,6 @@
 /**
  * How much of a read's latency is the web stack itself: the incident detail (read-queries.ts,
- * DETAIL_FIELDS) at one connection, from six servers measured in turn within each round:
+ * DETAIL_FIELDS) at one connection, from eight servers measured in turn within each round:
  *
  *   floor           read-floor-server.ts: the same rows by hand-written SQL through `pg`, bare node:http
  *   node-json       bare node:http answering the app's recorded answer bytes (no database, no GraphQL)
@@ -20,8 +20,7 @@
  * wait for a core from /proc (Linux) around the measured seconds.
  *
  *   npm --prefix bench/peers ci      # Nest's Fastify platform and its Apollo integration, outside the app's install
- *   flock <lock file> env BENCH_DATABASE_URL=postgresql://…/<a database filled by npm run synth> \
- *     node -r ./scripts/register-ts.js bench/stack-floor-bench.ts
+ *   BENCH_DATABASE_URL=postgresql://…/<a database filled by npm run synth> node -r ./scripts/register-ts.js bench/stack-floor-bench.ts
  *
  * DURATION (seconds measured per cell, default 5), WARMUP (seconds before each cell, default 1;
  * three times that before the first round), ROUNDS (default 4) and TARGETS (e.g. floor,app)
