@@ -22,6 +22,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Client } from 'pg';
 import { freePort, projectRoot } from '@hindsight/db';
+import { DETAIL_FIELDS } from './read-queries';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const autocannon = require(path.join(projectRoot(), 'bench', 'peers', 'node_modules', 'autocannon')) as (
@@ -39,13 +40,6 @@ const ONLY = process.env.CASES ? new Set(process.env.CASES.split(',')) : null;
 const root = projectRoot();
 /** Clock ticks per second of /proc's CPU times (USER_HZ: 100 on Linux). */
 const CLOCK_TICKS = 100;
-
-const DETAIL_FIELDS = `slug title organization components summary narrative impact source { title url language } started { at precision } detected { at precision }
-  mitigated { at precision } resolved { at precision } version patterns { key name }
-  timeline { key asWritten at precision kind text }
-  causalFactors { key role component text }
-  causalLinks { kind from { key } to { key } }
-  actionables { key title description owner status dueDate priority references { kind ref url } addresses { key } }`;
 
 const PGL_DETAIL = `slug title organization components summary narrative impact sourceTitle sourceUrl sourceLanguage startedAt startedPrecision detectedAt detectedPrecision
   mitigatedAt mitigatedPrecision resolvedAt resolvedPrecision version

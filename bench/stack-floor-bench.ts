@@ -1,0 +1,572 @@
+/**
+ * How much of a read's latency is the web stack itself: the incident detail (read-queries.ts,
+ * DETAIL_FIELDS) at one connection, from eight servers measured in turn within each round:
+ *
+ *   floor           read-floor-server.ts: the same rows by hand-written SQL through `pg`, bare node:http
+ *   node-json       bare node:http answering the app's recorded answer bytes (no database, no GraphQL)
+ *   express-apollo  Express 5 + Apollo Server 5 (@as-integrations/express5), the app's SDL, a resolver
+ *                   returning the recorded `data.incident` from memory (no database)
+ *   nest-express    a minimal Nest app, GraphQLModule + ApolloDriver on the Express platform, same resolver
+ *   nest-fastify    the same on @nestjs/platform-fastify + @as-integrations/fastify (from bench/peers)
+ *   nest-express-sql, nest-fastify-sql
+ *                   the two Nest apps with a resolver that first runs the floor's statement through
+ *                   `pg` (same pool size), then returns the recorded object: the stack plus the
+ *                   floor's database work, without the app's own code
+ *   app             the app itself (scripts/start.js, as read-bench.ts starts it)
+ *
+ * The client is a closed loop on one kept-alive socket (one request, its whole answer, the next),
+ * in a process of its own, timing each request with process.hrtime.bigint(); it reports p50, p90,
+ * p95 and p99 in ms and requests a second, and reads the server's CPU time and its main thread's
+ * wait for a core from /proc (Linux) around the measured seconds.
+ *
+ *   npm --prefix bench/peers ci      # Nest's Fastify platform and its Apollo integration, outside the app's install
+ *   BENCH_DATABASE_URL=postgresql://…/<a database filled by npm run synth> node -r ./scripts/register-ts.js bench/stack-floor-bench.ts
+ *
+ * DURATION (seconds measured per cell, default 5), WARMUP (seconds before each cell, default 1;
+ * three times that before the first round), ROUNDS (default 4) and TARGETS (e.g. floor,app)
+ * narrow a run. The database is only read. Before measuring, the app's answer is recorded once and
+ * every GraphQL target's answer is checked to be byte-equal to it; the floor's (its own JSON shape,
+ * every column of the rows) is checked to hold the same incident and the same number of each
+ * nested row. Prints a JSON line per cell, then a markdown table of medians over the rounds.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import { createRequire } from 'node:module';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { DETAIL_FIELDS } from './read-queries';
+import { percentile } from './timing';
+
+const root = path.resolve(__dirname, '..');
+const peers = path.join(root, 'bench', 'peers');
+/** Clock ticks per second of /proc's CPU times (USER_HZ: 100 on Linux). */
+const CLOCK_TICKS = 100;
+
+const TARGETS = ['floor', 'node-json', 'express-apollo', 'nest-express', 'nest-fastify', 'nest-express-sql', 'nest-fastify-sql', 'app'] as const;
+type Target = (typeof TARGETS)[number];
+
+interface RequestSpec {
+  method: 'GET' | 'POST';
+  path: string;
+  body?: string;
+}
+interface ClientSpec {
+  port: number;
+  request: RequestSpec;
+  warmupS: number;
+  seconds: number;
+  serverPid: number;
+}
+interface Cell {
+  p50: number;
+  p90: number;
+  p95: number;
+  p99: number;
+  max: number;
+  rps: number;
+  n: number;
+  reconnects: number;
+  cpuMs: number | null;
+  waitMs: number | null;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The client: one socket, one request at a time.
+// ---------------------------------------------------------------------------------------------
+
+function rawRequest(port: number, r: RequestSpec): Buffer {
+  const body = r.body === undefined ? Buffer.alloc(0) : Buffer.from(r.body);
+  const head =
+    `${r.method} ${r.path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nConnection: keep-alive\r\nAccept: application/json\r\n` +
+    (r.method === 'POST' ? `Content-Type: application/json\r\nContent-Length: ${body.length}\r\n` : '') +
+    '\r\n';
+  return Buffer.concat([Buffer.from(head, 'latin1'), body]);
+}
+
+/**
+ * Where a whole HTTP/1.1 answer ends in `buf` (its length), or -1 while more bytes are due.
+ * Handles Content-Length and chunked bodies; throws on anything but a 200.
+ */
+function answerEnd(buf: Buffer): number {
+  const headEnd = buf.indexOf('\r\n\r\n');
+  if (headEnd < 0) return -1;
+  const head = buf.toString('latin1', 0, headEnd);
+  const status = Number(head.slice(9, 12));
+  if (status !== 200) throw new Error(`status ${status}: ${buf.toString('utf8', 0, Math.min(buf.length, 500))}`);
+  const length = /\r\ncontent-length:\s*(\d+)/i.exec(head);
+  if (length) {
+    const end = headEnd + 4 + Number(length[1]);
+    return buf.length >= end ? end : -1;
+  }
+  if (!/\r\ntransfer-encoding:\s*chunked/i.test(head)) throw new Error(`an answer with neither length nor chunks: ${head}`);
+  let at = headEnd + 4;
+  for (;;) {
+    const lineEnd = buf.indexOf('\r\n', at);
+    if (lineEnd < 0) return -1;
+    const size = parseInt(buf.toString('latin1', at, lineEnd), 16);
+    const next = lineEnd + 2 + size + 2;
+    if (buf.length < next) return -1;
+    if (size === 0) return next; // no trailers are sent by these servers
+    at = next;
+  }
+}
+
+/** CPU time (user + system) a process has used, in ms, from /proc (Linux); null elsewhere. */
+function cpuMsOf(pid: number): number | null {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+  } catch {
+    return null;
+  }
+}
+
+/** Time the process's main thread spent runnable but waiting for a core, in ms (Linux schedstat); null elsewhere. */
+function runQueueWaitMsOf(pid: number): number | null {
+  try {
+    const [, waitNs] = fs.readFileSync(`/proc/${pid}/task/${pid}/schedstat`, 'utf8').trim().split(' ');
+    return Number(waitNs) / 1e6;
+  } catch {
+    return null;
+  }
+}
+
+function runClient(spec: ClientSpec): Promise<Cell> {
+  const request = rawRequest(spec.port, spec.request);
+  const latencies: number[] = [];
+  return new Promise((resolve, reject) => {
+    const began = Date.now();
+    const measureFrom = began + spec.warmupS * 1000;
+    const measureTo = measureFrom + spec.seconds * 1000;
+    let measuring = false;
+    let cpu0: number | null = null;
+    let wait0: number | null = null;
+    let t0 = 0n;
+    let startedNs = 0n;
+    let buf: Buffer = Buffer.alloc(0);
+    let reconnects = 0;
+    let done = false;
+    let socket: net.Socket;
+
+    const finish = () => {
+      done = true;
+      const elapsedS = Number(process.hrtime.bigint() - startedNs) / 1e9;
+      const cpu1 = cpuMsOf(spec.serverPid);
+      const wait1 = runQueueWaitMsOf(spec.serverPid);
+      socket.destroy();
+      const sorted = latencies.slice().sort((a, b) => a - b);
+      const n = sorted.length;
+      resolve({
+        p50: percentile(sorted, 50),
+        p90: percentile(sorted, 90),
+        p95: percentile(sorted, 95),
+        p99: percentile(sorted, 99),
+        max: sorted[n - 1]!,
+        rps: n / elapsedS,
+        n,
+        reconnects,
+        cpuMs: cpu0 !== null && cpu1 !== null ? (cpu1 - cpu0) / n : null,
+        waitMs: wait0 !== null && wait1 !== null ? (wait1 - wait0) / n : null,
+      });
+    };
+    const send = () => {
+      const now = Date.now();
+      if (!measuring && now >= measureFrom) {
+        measuring = true;
+        cpu0 = cpuMsOf(spec.serverPid);
+        wait0 = runQueueWaitMsOf(spec.serverPid);
+        startedNs = process.hrtime.bigint();
+      }
+      if (measuring && now >= measureTo) return finish();
+      t0 = process.hrtime.bigint();
+      socket.write(request);
+    };
+    const connect = () => {
+      buf = Buffer.alloc(0);
+      socket = net.connect({ host: '127.0.0.1', port: spec.port, noDelay: true });
+      socket.on('connect', send);
+      socket.on('data', (chunk: Buffer) => {
+        buf = buf.length === 0 ? chunk : Buffer.concat([buf, chunk]);
+        let end: number;
+        try {
+          end = answerEnd(buf);
+        } catch (e) {
+          done = true;
+          socket.destroy();
+          return reject(e as Error);
+        }
+        if (end < 0) return;
+        const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+        if (end !== buf.length) {
+          done = true;
+          socket.destroy();
+          return reject(new Error(`${buf.length - end} bytes after an answer`));
+        }
+        buf = Buffer.alloc(0);
+        if (measuring) latencies.push(ms);
+        send();
+      });
+      socket.on('error', (e) => {
+        if (!done) {
+          done = true;
+          reject(e);
+        }
+      });
+      // A server that closes a kept-alive socket: open another and send the request again
+      // (that request's time starts over); counted, so a run where it happens can be told.
+      socket.on('close', () => {
+        if (done) return;
+        reconnects++;
+        connect();
+      });
+    };
+    connect();
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// The servers without a database: each answers the recorded detail.
+// ---------------------------------------------------------------------------------------------
+
+interface Recorded {
+  /** The app's whole answer, as bytes. */
+  bytes: Buffer;
+  /** Its `data.incident`, what each GraphQL server's resolver returns. */
+  incident: unknown;
+}
+
+function readRecorded(file: string): Recorded {
+  const bytes = fs.readFileSync(file);
+  return { bytes, incident: (JSON.parse(bytes.toString('utf8')) as { data: { incident: unknown } }).data.incident };
+}
+
+const typeDefs = () => fs.readFileSync(path.join(root, 'schema.gql'), 'utf8');
+
+async function serveNodeJson(port: number, recorded: Recorded): Promise<void> {
+  const server = http.createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': recorded.bytes.length });
+      res.end(recorded.bytes);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+}
+
+async function serveExpressApollo(port: number, recorded: Recorded): Promise<void> {
+  const load = createRequire(path.join(root, 'package.json'));
+  const express = load('express') as typeof import('express');
+  const { ApolloServer } = load('@apollo/server') as typeof import('@apollo/server', { with: { 'resolution-mode': 'import' } });
+  const { ApolloServerPluginCacheControlDisabled } = load('@apollo/server/plugin/disabled') as typeof import('@apollo/server/plugin/disabled', {
+    with: { 'resolution-mode': 'import' },
+  });
+  const { expressMiddleware } = load('@as-integrations/express5') as typeof import('@as-integrations/express5', { with: { 'resolution-mode': 'import' } });
+  const apollo = new ApolloServer({
+    typeDefs: typeDefs(),
+    resolvers: { Query: { incident: () => recorded.incident } },
+    plugins: [ApolloServerPluginCacheControlDisabled()],
+  });
+  await apollo.start();
+  const app = express();
+  app.use('/graphql', express.json(), expressMiddleware(apollo, { context: async () => ({}) }));
+  await new Promise<void>((resolve) => app.listen(port, '127.0.0.1', () => resolve()));
+}
+
+/**
+ * The floor's statement for the recorded incident through a `pg` pool the size of the floor's, as
+ * a function a resolver awaits before it answers: the database work of the floor, minus its HTTP.
+ */
+function floorStatement(url: string, slug: string): () => Promise<void> {
+  const { Pool } = createRequire(path.join(root, 'package.json'))('pg') as typeof import('pg');
+  // The floor's own statement (read-floor-server.ts), from the module itself rather than the
+  // package's index, which would load the whole incidents library into this server.
+  const { incidentTreeStatement } = require('../libs/incidents/src/incident-tree-query') as typeof import('../libs/incidents/src/incident-tree-query');
+  const pool = new Pool({ connectionString: url, max: 10, statement_timeout: 10_000 });
+  const detail = incidentTreeStatement('slug', { narrative: true, patterns: true, timeline: true, factors: true, links: true, actionables: true, references: true, addresses: true });
+  return async () => {
+    const r = await pool.query({ ...detail, values: [slug] });
+    if (r.rows.length !== 1) throw new Error(`the floor's statement found ${r.rows.length} rows`);
+  };
+}
+
+/**
+ * A minimal Nest app with the GraphQL module on Apollo: on the Express platform from the app's
+ * own install, on the Fastify platform from bench/peers (Nest, its GraphQL packages and Apollo
+ * there are pinned to the versions the app uses). With `databaseUrl`, the resolver runs the
+ * floor's statement before it answers.
+ */
+async function serveNest(port: number, recorded: Recorded, platform: 'express' | 'fastify', databaseUrl?: string): Promise<void> {
+  const load = createRequire(path.join(platform === 'express' ? root : peers, 'package.json'));
+  const { NestFactory } = load('@nestjs/core') as typeof import('@nestjs/core', { with: { 'resolution-mode': 'import' } });
+  const { Module } = load('@nestjs/common') as typeof import('@nestjs/common', { with: { 'resolution-mode': 'import' } });
+  const { GraphQLModule } = load('@nestjs/graphql') as typeof import('@nestjs/graphql', { with: { 'resolution-mode': 'import' } });
+  const { ApolloDriver } = load('@nestjs/apollo') as typeof import('@nestjs/apollo', { with: { 'resolution-mode': 'import' } });
+  const { ApolloServerPluginCacheControlDisabled } = load('@apollo/server/plugin/disabled') as typeof import('@apollo/server/plugin/disabled', {
+    with: { 'resolution-mode': 'import' },
+  });
+  const sql = databaseUrl ? floorStatement(databaseUrl, (recorded.incident as { slug: string }).slug) : null;
+  const incident = sql
+    ? async () => {
+        await sql();
+        return recorded.incident;
+      }
+    : () => recorded.incident;
+  class StackModule {}
+  Module({
+    imports: [
+      GraphQLModule.forRoot({
+        driver: ApolloDriver,
+        typeDefs: typeDefs(),
+        resolvers: { Query: { incident } },
+        graphiql: false,
+        plugins: [ApolloServerPluginCacheControlDisabled()],
+      }),
+    ],
+  })(StackModule);
+  if (platform === 'express') {
+    const app = await NestFactory.create(StackModule, { logger: false });
+    await app.listen(port, '127.0.0.1');
+  } else {
+    const { FastifyAdapter } = load('@nestjs/platform-fastify') as { FastifyAdapter: new () => object };
+    const app = await NestFactory.create(StackModule, new FastifyAdapter() as never, { logger: false });
+    await app.listen(port, '127.0.0.1');
+  }
+}
+
+async function serve(target: Target, port: number, answerFile: string, databaseUrl: string | undefined): Promise<void> {
+  const recorded = readRecorded(answerFile);
+  if (target === 'node-json') await serveNodeJson(port, recorded);
+  else if (target === 'express-apollo') await serveExpressApollo(port, recorded);
+  else if (target === 'nest-express') await serveNest(port, recorded, 'express');
+  else if (target === 'nest-fastify') await serveNest(port, recorded, 'fastify');
+  else if (target === 'nest-express-sql') await serveNest(port, recorded, 'express', databaseUrl);
+  else if (target === 'nest-fastify-sql') await serveNest(port, recorded, 'fastify', databaseUrl);
+  else throw new Error(`no in-memory server for ${target}`);
+  console.log(`${target} listening on ${port}`);
+  process.on('SIGTERM', () => process.exit(0));
+}
+
+// ---------------------------------------------------------------------------------------------
+// The run: start every server, check the answers, measure in turn.
+// ---------------------------------------------------------------------------------------------
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.unref();
+    s.on('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as net.AddressInfo;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+/** Starts a Node.js process from the project root; resolves when its output matches `ready` (at once when null). */
+function start(args: string[], env: Record<string, string>, ready: RegExp | null): Promise<ChildProcess> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    if (!ready) resolve(child);
+    let out = '';
+    const onData = (d: Buffer) => {
+      out += d.toString();
+      if (ready?.test(out)) resolve(child);
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    child.on('exit', (code) => reject(new Error(`${args.join(' ')} exited ${code}: ${out.slice(-2000)}`)));
+    setTimeout(() => reject(new Error(`${args.join(' ')} did not start: ${out.slice(-2000)}`)), 180_000).unref();
+  });
+}
+
+/** Runs the client in a process of its own and returns what it measured. */
+function measure(spec: ClientSpec): Promise<Cell> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['-r', './scripts/register-ts.js', 'bench/stack-floor-bench.ts', 'client', JSON.stringify(spec)], {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.on('exit', (code) => (code === 0 ? resolve(JSON.parse(out) as Cell) : reject(new Error(`the client exited ${code}`))));
+  });
+}
+
+async function fetchAnswer(port: number, r: RequestSpec): Promise<Buffer> {
+  const res = await fetch(`http://127.0.0.1:${port}${r.path}`, {
+    method: r.method,
+    headers: r.body === undefined ? {} : { 'content-type': 'application/json' },
+    body: r.body,
+  });
+  const bytes = Buffer.from(await res.arrayBuffer());
+  if (res.status !== 200) throw new Error(`status ${res.status}: ${bytes.toString('utf8', 0, 500)}`);
+  return bytes;
+}
+
+async function waitForApp(port: number): Promise<void> {
+  for (let i = 0; i < 360; i++) {
+    try {
+      await fetchAnswer(port, { method: 'POST', path: '/graphql', body: '{"query":"{ __typename }"}' });
+      return;
+    } catch {
+      await new Promise((r) => setTimeout(r, 500));
+    }
+  }
+  throw new Error('the app did not answer');
+}
+
+interface Incident {
+  slug: string;
+  timeline: unknown[];
+  causalFactors: unknown[];
+  causalLinks: unknown[];
+  actionables: unknown[];
+  patterns: unknown[];
+}
+
+/** The floor answers every column of the same rows in its own shape: the same incident, as many of each nested row. */
+function checkFloor(floorBytes: Buffer, incident: Incident): void {
+  const rows = (JSON.parse(floorBytes.toString('utf8')) as { data: Record<string, unknown>[] }).data;
+  const row = rows[0];
+  const counts = (r: Record<string, unknown>) =>
+    ['j_timeline', 'j_factors', 'j_links', 'j_actionables', 'j_patterns'].map((k) => (r[k] as unknown[] | null)?.length ?? -1).join(',');
+  const want = [incident.timeline, incident.causalFactors, incident.causalLinks, incident.actionables, incident.patterns].map((c) => c.length).join(',');
+  if (rows.length !== 1 || !row || row.slug !== incident.slug || counts(row) !== want) {
+    throw new Error(`the floor's answer is not the same incident: ${floorBytes.toString('utf8', 0, 300)}`);
+  }
+}
+
+async function main(): Promise<void> {
+  const url = process.env.BENCH_DATABASE_URL;
+  if (!url) throw new Error('set BENCH_DATABASE_URL to a database filled by npm run synth');
+  const DURATION = Number(process.env.DURATION ?? 5);
+  const WARMUP = Number(process.env.WARMUP ?? 1);
+  const ROUNDS = Number(process.env.ROUNDS ?? 4);
+  const targets = (process.env.TARGETS ? process.env.TARGETS.split(',') : [...TARGETS]) as Target[];
+  for (const t of targets) if (!TARGETS.includes(t)) throw new Error(`unknown target ${t}`);
+  if (!targets.includes('app')) throw new Error('the app is needed: its answer is what the other targets serve');
+
+  const { Client } = await import('pg');
+  const c = new Client({ connectionString: url });
+  await c.connect();
+  const { rows } = await c.query<{ n: number; slug: string }>(
+    `SELECT (SELECT count(*)::int FROM "Incident") AS n, (SELECT "slug" FROM "Incident" WHERE "slug" LIKE 'synth-%' ORDER BY "slug" LIMIT 1 OFFSET 100) AS slug`,
+  );
+  await c.end();
+  const { n, slug } = rows[0]!;
+  const graphql: RequestSpec = { method: 'POST', path: '/graphql', body: JSON.stringify({ query: `{ incident(slug: "${slug}") { ${DETAIL_FIELDS} } }` }) };
+  const requests: Record<Target, RequestSpec> = {
+    floor: { method: 'GET', path: `/detail?slug=${slug}` },
+    'node-json': graphql,
+    'express-apollo': graphql,
+    'nest-express': graphql,
+    'nest-fastify': graphql,
+    'nest-express-sql': graphql,
+    'nest-fastify-sql': graphql,
+    app: graphql,
+  };
+  console.error(`stack floor bench on ${n} incidents; detail of ${slug}; targets ${targets.join(', ')}; ${ROUNDS} rounds of ${DURATION} s per cell after ${WARMUP} s`);
+
+  const children: ChildProcess[] = [];
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'stack-floor-'));
+  const ports = {} as Record<Target, number>;
+  const pids = {} as Record<Target, number>;
+  try {
+    const tsNode = ['-r', './scripts/register-ts.js'];
+    ports.app = await freePort();
+    const app = await start(
+      ['scripts/start.js'],
+      {
+        DATABASE_URL: url,
+        PORT: String(ports.app),
+        LOG_LEVEL: process.env.APP_LOG_LEVEL ?? 'silent',
+        SEED_ON_START: 'false',
+        DB_POOL_MAX: '10',
+        RATE_LIMIT_WRITES_PER_TOKEN: '0',
+        RATE_LIMIT_WRITES_PER_ADDRESS: '0',
+        RATE_LIMIT_MODEL_RUNS_PER_TOKEN: '0',
+        RATE_LIMIT_MODEL_RUNS_PER_ADDRESS: '0',
+        RATE_LIMIT_REFUSALS_PER_CLIENT: '0',
+        NODE_ENV: 'production',
+      },
+      null,
+    );
+    children.push(app);
+    pids.app = app.pid!;
+    await waitForApp(ports.app);
+    const recordedBytes = await fetchAnswer(ports.app, graphql);
+    const answer = JSON.parse(recordedBytes.toString('utf8')) as { data?: { incident?: Incident }; errors?: unknown };
+    if (!answer.data?.incident || answer.errors) throw new Error(`the app's answer has no incident: ${recordedBytes.toString('utf8', 0, 500)}`);
+    const answerFile = path.join(dir, 'answer.json');
+    fs.writeFileSync(answerFile, recordedBytes);
+
+    for (const t of targets) {
+      if (t === 'app') continue;
+      ports[t] = await freePort();
+      const child =
+        t === 'floor'
+          ? await start([...tsNode, 'bench/read-floor-server.ts', url, String(ports[t]), '10'], {}, /listening/)
+          : await start([...tsNode, 'bench/stack-floor-bench.ts', 'serve', t, String(ports[t]), answerFile, url], { NODE_ENV: 'production' }, /listening/);
+      children.push(child);
+      pids[t] = child.pid!;
+    }
+
+    // Same work: every GraphQL target answers the app's bytes; the floor the same rows.
+    const sizes: Partial<Record<Target, number>> = {};
+    for (const t of targets) {
+      const bytes = await fetchAnswer(ports[t], requests[t]);
+      sizes[t] = bytes.length;
+      if (t === 'floor') checkFloor(bytes, answer.data.incident);
+      else if (!bytes.equals(recordedBytes)) throw new Error(`${t} answered other bytes than the app: ${bytes.toString('utf8', 0, 300)}`);
+    }
+    console.error(`answers checked; bytes: ${targets.map((t) => `${t} ${sizes[t]}`).join(', ')}`);
+
+    const results: Partial<Record<Target, Cell[]>> = {};
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const t of targets) {
+        const cell = await measure({ port: ports[t], request: requests[t], warmupS: round === 0 ? 3 * WARMUP : WARMUP, seconds: DURATION, serverPid: pids[t] });
+        (results[t] ??= []).push(cell);
+        console.log(JSON.stringify({ round, target: t, ...cell }));
+      }
+    }
+
+    const median = (xs: number[]) => {
+      const s = [...xs].sort((a, b) => a - b);
+      const m = Math.floor(s.length / 2);
+      return s.length % 2 === 1 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+    };
+    const med = (t: Target, k: keyof Cell) => median(results[t]!.flatMap((r) => (r[k] === null ? [] : [r[k]])));
+    const floorP95 = targets.includes('floor') ? med('floor', 'p95') : null;
+    console.log(`\n| target | p50 ms | p90 ms | p95 ms | p99 ms | req/s | p95 vs floor | p95 / floor's, per round (median) | server CPU ms / request | waiting for a core, ms / request |`);
+    console.log(`|---|---|---|---|---|---|---|---|---|---|`);
+    for (const t of targets) {
+      const perRound = floorP95 === null ? null : median(results[t]!.map((r, i) => r.p95 / results.floor![i]!.p95));
+      console.log(
+        `| ${t} | ${med(t, 'p50').toFixed(2)} | ${med(t, 'p90').toFixed(2)} | ${med(t, 'p95').toFixed(2)} | ${med(t, 'p99').toFixed(2)} | ${med(t, 'rps').toFixed(0)} | ` +
+          `${floorP95 === null || t === 'floor' ? '' : (med(t, 'p95') / floorP95).toFixed(2)} | ${perRound === null || t === 'floor' ? '' : perRound.toFixed(2)} | ` +
+          `${med(t, 'cpuMs').toFixed(2)} | ${med(t, 'waitMs').toFixed(2)} |`,
+      );
+    }
+  } finally {
+    for (const child of children) child.kill('SIGTERM');
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const [mode, ...rest] = process.argv.slice(2);
+const run =
+  mode === 'client'
+    ? runClient(JSON.parse(rest[0]!) as ClientSpec).then((cell) => {
+        process.stdout.write(JSON.stringify(cell));
+        process.exit(0);
+      })
+    : mode === 'serve'
+      ? serve(rest[0] as Target, Number(rest[1]), rest[2]!, rest[3])
+      : main();
+run.catch((e: unknown) => {
+  console.error(e);
+  process.exit(1);
+});
