@@ -6,8 +6,9 @@
  *
  *   DATABASE_URL=postgresql://…/<a database filled by npm run synth> node -r ./scripts/register-ts.js bench/edit-bench.ts
  *
- * To compare two commits, run it from each checkout in turns against its own migrated copy of
- * the same corpus (A B A B), and read the ratio of the medians.
+ * To compare two commits, run it from each checkout in turns (copy this file into a checkout
+ * that has none) against its own migrated copy of the same corpus (A B A B), and read the ratio
+ * of the medians.
  */
 import { PrismaService } from '@hindsight/db';
 import { loadIncidentSnapshot, writeIncidentDocument } from '@hindsight/incidents';

@@ -17,12 +17,11 @@
  * waiting for a core (both read from /proc on Linux): on a shared machine the second is where a
  * slow tail at one connection comes from.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import fs from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
 import path from 'node:path';
-import { Client } from 'pg';
 import { freePort, projectRoot } from '@hindsight/db';
-import { DETAIL_FIELDS } from './read-queries';
+import { appBenchEnv, cpuMsOf, runQueueWaitMsOf, startProcess } from './processes';
+import { benchIncident, DETAIL_FIELDS } from './read-queries';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const autocannon = require(path.join(projectRoot(), 'bench', 'peers', 'node_modules', 'autocannon')) as (
@@ -38,8 +37,6 @@ const ROUNDS = Number(process.env.ROUNDS ?? 2);
 /** CASES=detail,list runs only those cases (default: all). */
 const ONLY = process.env.CASES ? new Set(process.env.CASES.split(',')) : null;
 const root = projectRoot();
-/** Clock ticks per second of /proc's CPU times (USER_HZ: 100 on Linux). */
-const CLOCK_TICKS = 100;
 
 const PGL_DETAIL = `slug title organization components summary narrative impact sourceTitle sourceUrl sourceLanguage startedAt startedPrecision detectedAt detectedPrecision
   mitigatedAt mitigatedPrecision resolvedAt resolvedPrecision version
@@ -111,59 +108,22 @@ function allCases(slug: string): Case[] {
   ];
 }
 
-function start(cmd: string, args: string[], env: Record<string, string>, cwd: string, ready: RegExp | null): Promise<ChildProcess> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(cmd, args, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    if (!ready) resolve(child);
-    let out = '';
-    const onData = (d: Buffer) => {
-      out += d.toString();
-      if (ready?.test(out)) resolve(child);
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-    child.on('exit', (code) => {
-      if (code !== null && code !== 0) console.error(`${args.join(' ')} exited ${code}: ${out.slice(-2000)}`);
-      reject(new Error(`${args.join(' ')} exited ${code}`));
-    });
-    if (ready) setTimeout(() => reject(new Error(`${args.join(' ')} did not start: ${out.slice(-2000)}`)), 180_000).unref();
-  });
-}
-
 async function main() {
-  const c = new Client({ connectionString: url });
-  await c.connect();
-  const { rows } = await c.query<{ n: number; slug: string }>(
-    `SELECT (SELECT count(*)::int FROM "Incident") AS n, (SELECT "slug" FROM "Incident" WHERE "slug" LIKE 'synth-%' ORDER BY "slug" LIMIT 1 OFFSET 100) AS slug`,
-  );
-  await c.end();
-  const { n, slug } = rows[0]!;
+  const { n, slug } = await benchIncident(url!);
   console.error(`read bench on ${n} incidents; detail of ${slug}; ${DURATION}s per cell, connections ${CONNECTIONS.join(',')}, ${ROUNDS} rounds`);
 
   const [appPort, baselinePort, pglPort, floorPort] = [await freePort(), await freePort(), await freePort(), await freePort()];
-  const appEnv = (port: number) => ({
-    DATABASE_URL: url!,
-    PORT: String(port),
-    LOG_LEVEL: process.env.APP_LOG_LEVEL ?? 'silent',
-    SEED_ON_START: 'false',
-    DB_POOL_MAX: String(POOL),
-    RATE_LIMIT_WRITES_PER_TOKEN: '0',
-    RATE_LIMIT_WRITES_PER_ADDRESS: '0',
-    RATE_LIMIT_MODEL_RUNS_PER_TOKEN: '0',
-    RATE_LIMIT_MODEL_RUNS_PER_ADDRESS: '0',
-    RATE_LIMIT_REFUSALS_PER_CLIENT: '0',
-    NODE_ENV: 'production',
-  });
-  const app = await start(process.execPath, ['scripts/start.js'], appEnv(appPort), root, null);
+  const appEnv = (port: number) => appBenchEnv(url!, port, POOL);
+  const app = await startProcess(process.execPath, ['scripts/start.js'], appEnv(appPort), root, null);
   const children: ChildProcess[] = [app];
   try {
     if (BASELINE_ROOT) {
-      children.push(await start(process.execPath, ['scripts/start.js'], appEnv(baselinePort), BASELINE_ROOT, null));
+      children.push(await startProcess(process.execPath, ['scripts/start.js'], appEnv(baselinePort), BASELINE_ROOT, null));
       await waitHttp(baselinePort);
     }
-    const pgl = await start(process.execPath, ['--import', './with-resolvers.mjs', 'postgraphile-server.mjs', url!, String(pglPort), String(POOL)], { GRAPHILE_ENV: 'production' }, path.join(root, 'bench', 'peers'), /listening/);
+    const pgl = await startProcess(process.execPath, ['--import', './with-resolvers.mjs', 'postgraphile-server.mjs', url!, String(pglPort), String(POOL)], { GRAPHILE_ENV: 'production' }, path.join(root, 'bench', 'peers'), /listening/);
     children.push(pgl);
-    const floor = await start(process.execPath, ['-r', './scripts/register-ts.js', 'bench/read-floor-server.ts', url!, String(floorPort), String(POOL)], {}, root, /listening/);
+    const floor = await startProcess(process.execPath, ['-r', './scripts/register-ts.js', 'bench/read-floor-server.ts', url!, String(floorPort), String(POOL)], {}, root, /listening/);
     children.push(floor);
     await waitHttp(appPort);
     const ports: Record<Target, number> = { hindsight: appPort, baseline: baselinePort, postgraphile: pglPort, floor: floorPort };
@@ -226,34 +186,6 @@ async function main() {
     }
   } finally {
     for (const child of children) child.kill('SIGTERM');
-  }
-}
-
-/** CPU time (user + system) a process has used, in ms, from /proc (Linux); null elsewhere. */
-function cpuMsOf(pid: number | undefined): number | null {
-  if (!pid) return null;
-  try {
-    // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
-  } catch {
-    return null;
-  }
-}
-
-/**
- * Time the process's main thread has spent runnable but waiting on a run queue, in ms, from
- * /proc's schedstat (Linux; the second of its three numbers, in ns); null elsewhere. For a
- * Node.js server the main thread is where every request runs.
- */
-function runQueueWaitMsOf(pid: number | undefined): number | null {
-  if (!pid) return null;
-  try {
-    const [, waitNs] = fs.readFileSync(`/proc/${pid}/task/${pid}/schedstat`, 'utf8').trim().split(' ');
-    return Number(waitNs) / 1e6;
-  } catch {
-    return null;
   }
 }
 

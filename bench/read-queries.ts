@@ -7,3 +7,18 @@ export const DETAIL_FIELDS = `slug title organization components summary narrati
   causalFactors { key role component text }
   causalLinks { kind from { key } to { key } }
   actionables { key title description owner status dueDate priority references { kind ref url } addresses { key } }`;
+
+/** The corpus's size and the incident whose detail the read benches ask for (the 101st synthetic one by slug). */
+export async function benchIncident(databaseUrl: string): Promise<{ n: number; slug: string }> {
+  const { Client } = await import('pg');
+  const c = new Client({ connectionString: databaseUrl });
+  await c.connect();
+  try {
+    const { rows } = await c.query<{ n: number; slug: string }>(
+      `SELECT (SELECT count(*)::int FROM "Incident") AS n, (SELECT "slug" FROM "Incident" WHERE "slug" LIKE 'synth-%' ORDER BY "slug" LIMIT 1 OFFSET 100) AS slug`,
+    );
+    return rows[0]!;
+  } finally {
+    await c.end();
+  }
+}

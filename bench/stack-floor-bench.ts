@@ -36,13 +36,13 @@ import { createRequire } from 'node:module';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { DETAIL_FIELDS } from './read-queries';
+import { freePort } from '@hindsight/db';
+import { appBenchEnv, cpuMsOf, runQueueWaitMsOf, startProcess } from './processes';
+import { benchIncident, DETAIL_FIELDS } from './read-queries';
 import { percentile } from './timing';
 
 const root = path.resolve(__dirname, '..');
 const peers = path.join(root, 'bench', 'peers');
-/** Clock ticks per second of /proc's CPU times (USER_HZ: 100 on Linux). */
-const CLOCK_TICKS = 100;
 
 const TARGETS = ['floor', 'node-json', 'express-apollo', 'nest-express', 'nest-fastify', 'nest-express-sql', 'nest-fastify-sql', 'app'] as const;
 type Target = (typeof TARGETS)[number];
@@ -110,27 +110,6 @@ function answerEnd(buf: Buffer): number {
     if (buf.length < next) return -1;
     if (size === 0) return next; // no trailers are sent by these servers
     at = next;
-  }
-}
-
-/** CPU time (user + system) a process has used, in ms, from /proc (Linux); null elsewhere. */
-function cpuMsOf(pid: number): number | null {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
-  } catch {
-    return null;
-  }
-}
-
-/** Time the process's main thread spent runnable but waiting for a core, in ms (Linux schedstat); null elsewhere. */
-function runQueueWaitMsOf(pid: number): number | null {
-  try {
-    const [, waitNs] = fs.readFileSync(`/proc/${pid}/task/${pid}/schedstat`, 'utf8').trim().split(' ');
-    return Number(waitNs) / 1e6;
-  } catch {
-    return null;
   }
 }
 
@@ -353,35 +332,6 @@ async function serve(target: Target, port: number, answerFile: string, databaseU
 // The run: start every server, check the answers, measure in turn.
 // ---------------------------------------------------------------------------------------------
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.unref();
-    s.on('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-/** Starts a Node.js process from the project root; resolves when its output matches `ready` (at once when null). */
-function start(args: string[], env: Record<string, string>, ready: RegExp | null): Promise<ChildProcess> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    if (!ready) resolve(child);
-    let out = '';
-    const onData = (d: Buffer) => {
-      out += d.toString();
-      if (ready?.test(out)) resolve(child);
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-    child.on('exit', (code) => reject(new Error(`${args.join(' ')} exited ${code}: ${out.slice(-2000)}`)));
-    setTimeout(() => reject(new Error(`${args.join(' ')} did not start: ${out.slice(-2000)}`)), 180_000).unref();
-  });
-}
-
 /** Runs the client in a process of its own and returns what it measured. */
 function measure(spec: ClientSpec): Promise<Cell> {
   return new Promise((resolve, reject) => {
@@ -449,14 +399,7 @@ async function main(): Promise<void> {
   for (const t of targets) if (!TARGETS.includes(t)) throw new Error(`unknown target ${t}`);
   if (!targets.includes('app')) throw new Error('the app is needed: its answer is what the other targets serve');
 
-  const { Client } = await import('pg');
-  const c = new Client({ connectionString: url });
-  await c.connect();
-  const { rows } = await c.query<{ n: number; slug: string }>(
-    `SELECT (SELECT count(*)::int FROM "Incident") AS n, (SELECT "slug" FROM "Incident" WHERE "slug" LIKE 'synth-%' ORDER BY "slug" LIMIT 1 OFFSET 100) AS slug`,
-  );
-  await c.end();
-  const { n, slug } = rows[0]!;
+  const { n, slug } = await benchIncident(url);
   const graphql: RequestSpec = { method: 'POST', path: '/graphql', body: JSON.stringify({ query: `{ incident(slug: "${slug}") { ${DETAIL_FIELDS} } }` }) };
   const requests: Record<Target, RequestSpec> = {
     floor: { method: 'GET', path: `/detail?slug=${slug}` },
@@ -477,21 +420,11 @@ async function main(): Promise<void> {
   try {
     const tsNode = ['-r', './scripts/register-ts.js'];
     ports.app = await freePort();
-    const app = await start(
+    const app = await startProcess(
+      process.execPath,
       ['scripts/start.js'],
-      {
-        DATABASE_URL: url,
-        PORT: String(ports.app),
-        LOG_LEVEL: process.env.APP_LOG_LEVEL ?? 'silent',
-        SEED_ON_START: 'false',
-        DB_POOL_MAX: '10',
-        RATE_LIMIT_WRITES_PER_TOKEN: '0',
-        RATE_LIMIT_WRITES_PER_ADDRESS: '0',
-        RATE_LIMIT_MODEL_RUNS_PER_TOKEN: '0',
-        RATE_LIMIT_MODEL_RUNS_PER_ADDRESS: '0',
-        RATE_LIMIT_REFUSALS_PER_CLIENT: '0',
-        NODE_ENV: 'production',
-      },
+      appBenchEnv(url, ports.app, 10),
+      root,
       null,
     );
     children.push(app);
@@ -508,8 +441,8 @@ async function main(): Promise<void> {
       ports[t] = await freePort();
       const child =
         t === 'floor'
-          ? await start([...tsNode, 'bench/read-floor-server.ts', url, String(ports[t]), '10'], {}, /listening/)
-          : await start([...tsNode, 'bench/stack-floor-bench.ts', 'serve', t, String(ports[t]), answerFile, url], { NODE_ENV: 'production' }, /listening/);
+          ? await startProcess(process.execPath, [...tsNode, 'bench/read-floor-server.ts', url, String(ports[t]), '10'], {}, root, /listening/)
+          : await startProcess(process.execPath, [...tsNode, 'bench/stack-floor-bench.ts', 'serve', t, String(ports[t]), answerFile, url], { NODE_ENV: 'production' }, root, /listening/);
       children.push(child);
       pids[t] = child.pid!;
     }

@@ -1,7 +1,8 @@
 import path from 'node:path';
 import { projectRoot } from '@hindsight/db';
 import { AppError, type IncidentDocument } from '@hindsight/domain';
-import { loadIncidentSnapshot, readSeedFiles, writeIncident, writeIncidentDocument } from '@hindsight/incidents';
+import { Client } from 'pg';
+import { loadIncidentSnapshot, readSeedFiles, writeIncident, writeIncidentDocument, writeIncidents } from '@hindsight/incidents';
 import { createTestDatabase, testPrisma, type TestDatabase } from './support/test-db';
 
 /**
@@ -114,16 +115,54 @@ describe('the incident repository', () => {
     await Promise.race([firstClaimed, first]);
     const second = prisma.$transaction((tx) => writeIncident(tx, edit('Second writer'))).catch((e: unknown) => e);
     // The second writer's claim is queued on the first one's row lock before the first commits.
-    for (;;) {
-      const waiting = await prisma.$queryRaw<{ n: bigint }[]>`SELECT count(*) AS n FROM pg_stat_activity
-        WHERE datname = current_database() AND wait_event_type = 'Lock' AND pid <> pg_backend_pid()`;
-      if (Number(waiting[0]!.n) > 0) break;
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+    await untilSomeoneWaitsOnALock();
     release();
     await first;
     expect(await second).toMatchObject({ code: 'CONFLICT', details: { expectedVersion: before.row.version, currentVersion: before.row.version + 1 } });
     const row = await prisma.incident.findUniqueOrThrow({ where: { id: before.row.id } });
     expect([row.title, row.version]).toEqual(['First writer', before.row.version + 1]);
   });
+
+  it('renames without deadlocking against a writer that holds a key-share lock on the incident and then locks it', async () => {
+    // A row inserted with a foreign key to the incident holds a key-share lock on it; a rename
+    // changes a key column and needs the strongest row lock, which the claim takes up front.
+    const before = (await stored(doc.slug))!;
+    const other = new Client({ connectionString: db.url });
+    await other.connect();
+    try {
+      await other.query('BEGIN');
+      await other.query('SELECT 1 FROM "Incident" WHERE "id" = $1 FOR KEY SHARE', [before.row.id]);
+      const renamed = { ...structuredClone(before.doc), slug: 'repository-test-renamed' };
+      const rename = prisma.$transaction((tx) => writeIncident(tx, { before, after: { doc: renamed, status: 'draft' } })).catch((e: unknown) => e);
+      await untilSomeoneWaitsOnALock();
+      // What refreshSearchDocuments does before it rewrites a search document.
+      await other.query('SELECT 1 FROM "Incident" WHERE "id" = $1 FOR NO KEY UPDATE', [before.row.id]);
+      await other.query('COMMIT');
+      expect(await rename).toMatchObject({ changed: true, version: before.row.version + 1 });
+    } finally {
+      await other.end();
+    }
+    const row = await prisma.incident.findUniqueOrThrow({ where: { id: before.row.id } });
+    expect(row.slug).toBe('repository-test-renamed');
+  });
+
+  it('refuses a batch that changes one incident twice, naming the field, and writes nothing of it', async () => {
+    const before = (await prisma.$transaction((tx) => loadIncidentSnapshot(tx, { slug: 'repository-test-renamed' })))!;
+    const change = (title: string) => ({ before, after: { doc: { ...structuredClone(before.doc), title }, status: 'draft' as const } });
+    const error = await prisma.$transaction((tx) => writeIncidents(tx, [change('One'), change('Two')])).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'BAD_USER_INPUT', details: { field: 'changes' } });
+    const row = await prisma.incident.findUniqueOrThrow({ where: { id: before.row.id } });
+    expect([row.title, row.version]).toEqual([before.doc.title, before.row.version]);
+  });
+
+  /** Resolves once another session of this database waits on a lock (bounded: fails after 30 s of polling). */
+  async function untilSomeoneWaitsOnALock(): Promise<void> {
+    for (let polls = 0; polls < 1500; polls++) {
+      const waiting = await prisma.$queryRaw<{ n: bigint }[]>`SELECT count(*) AS n FROM pg_stat_activity
+        WHERE datname = current_database() AND wait_event_type = 'Lock' AND pid <> pg_backend_pid()`;
+      if (Number(waiting[0]!.n) > 0) return;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    throw new Error('no session ever waited on a lock');
+  }
 });

@@ -51,6 +51,7 @@ export async function writeIncidents(tx: Tx, changes: IncidentChange[]): Promise
     await insertRows(tx, 'Incident', { id: 'uuid', ...INCIDENT_COLUMNS }, created.map((w) => ({ id: w.id, ...incidentColumns(w.after) })));
   }
 
+  const claims: (Work & { before: IncidentSnapshot; expected: number })[] = [];
   for (const w of work) {
     if (w.before === null) {
       results.push({ incidentId: w.id, created: true, changed: true, version: 1, diff: w.diff });
@@ -63,16 +64,15 @@ export async function writeIncidents(tx: Tx, changes: IncidentChange[]): Promise
       results.push({ incidentId: w.id, created: false, changed: false, version: w.before.row.version, diff: w.diff });
       continue;
     }
-    // The claim: the row locked, and its version still the one this write was based on.
-    const locked = await tx.$queryRaw<{ version: number }[]>`SELECT "version" FROM "Incident" WHERE "id" = ${w.id}::uuid FOR NO KEY UPDATE`;
-    if (locked[0]?.version !== expected) {
-      const current = await loadIncidentSnapshot(tx, { id: w.id });
-      if (!current) throw AppError.notFound('Incident', w.before.doc.slug, 'slug');
-      throw AppError.staleVersion('Incident', w.before.doc.slug, expected, current.row.version, incidentValues(current));
-    }
+    // Both changes would be claimed from the same version, and the second would overwrite the first.
+    if (claims.some((c) => c.id === w.id)) throw AppError.badField('changes', `incident "${w.before.doc.slug}" is changed twice in one batch`);
+    claims.push({ ...w, before: w.before, expected });
     results.push({ incidentId: w.id, created: false, changed: true, version: expected + 1, diff: w.diff });
     touched.push(w);
   }
+  // Claimed in id order, as refreshSearchDocuments locks, so two writers of the same incidents
+  // queue instead of deadlocking.
+  for (const w of [...claims].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))) await claimVersion(tx, w, w.before, w.expected);
 
   await writePatterns(tx, touched, patternIds);
   await writeChildren(tx, touched);
@@ -82,8 +82,26 @@ export async function writeIncidents(tx: Tx, changes: IncidentChange[]): Promise
 }
 
 /**
- * The incident row's columns a document sets, as `insertRows` reads them from JSON. Every write
- * of these goes through `writeIncidents` and its version claim.
+ * The claim on an existing incident: its row locked, and its version still the one the write was
+ * based on, or CONFLICT with the current values. A rename takes the stronger lock that its final
+ * UPDATE needs (the slug is a key column), so the lock is not upgraded at the end of the
+ * transaction, where it could deadlock with a writer that holds a key-share lock on the row.
+ */
+async function claimVersion(tx: Tx, w: Work, before: IncidentSnapshot, expected: number): Promise<void> {
+  const renames = w.diff.scalars.some((s) => 'slug' in s.columns);
+  const locked = renames
+    ? await tx.$queryRaw<{ version: number }[]>`SELECT "version" FROM "Incident" WHERE "id" = ${w.id}::uuid FOR UPDATE`
+    : await tx.$queryRaw<{ version: number }[]>`SELECT "version" FROM "Incident" WHERE "id" = ${w.id}::uuid FOR NO KEY UPDATE`;
+  if (locked[0]?.version === expected) return;
+  const current = await loadIncidentSnapshot(tx, { id: w.id });
+  if (!current) throw AppError.notFound('Incident', before.doc.slug, 'slug');
+  throw AppError.staleVersion('Incident', before.doc.slug, expected, current.row.version, incidentValues(current));
+}
+
+/**
+ * The incident row's columns a document sets, as `insertRows` reads them from JSON. Every writer
+ * of these bumps the version (this one; publishing a draft, libs/drafts), so under the claim's
+ * lock they still hold the values of the version claimed.
  */
 const INCIDENT_COLUMNS: Record<string, string> = {
   slug: 'text', status: 'IncidentStatus', title: 'text', organization: 'text', components: 'text[]', summary: 'text', narrative: 'text',

@@ -136,7 +136,7 @@ function placeAt<T extends { key: string }>(items: T[], item: T, position: numbe
  *
  * Every edit loads the record as an `IncidentDocument`, applies the change, checks the whole
  * result with `validateIncidentDocument` (the seeds' and importer's rules), and writes only the
- * difference. The incident's version is claimed in SQL (`UPDATE … WHERE version = expected`)
+ * difference. The incident's version is claimed in SQL (its row locked and its version compared)
  * before any child row is touched, and every difference becomes an audit event in the same
  * transaction. Actionables are never written here, so an incident edit cannot overwrite
  * tracking work done concurrently.
