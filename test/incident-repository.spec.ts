@@ -83,6 +83,33 @@ describe('the incident repository', () => {
     expect(Number(found[0]!.n)).toBe(1);
   });
 
+  it("keeps an incident's word list (typo matching) exact through edits, writing only the words that changed", async () => {
+    const words = async () =>
+      new Map(
+        (
+          await prisma.$queryRaw<{ word: string; xmin: string }[]>`SELECT w."word", w.xmin::text AS xmin FROM "SearchWord" w
+            JOIN "Incident" i ON i."id" = w."incidentId" WHERE i."slug" = ${doc.slug}`
+        ).map((r) => [r.word, r.xmin]),
+      );
+    const edit = async (summary: string) => {
+      const current = (await stored(doc.slug))!;
+      await prisma.$transaction((tx) => writeIncidentDocument(tx, { ...current.doc, summary }, { status: current.status }));
+    };
+    const original = (await stored(doc.slug))!.doc.summary;
+    const before = await words();
+    await edit(`${original} Zanzibarite quartz.`);
+    const added = await words();
+    expect(added.has('zanzibarite')).toBe(true);
+    // Words the edit left alone keep the row version they had.
+    const kept = [...before.keys()].filter((w) => added.has(w));
+    expect(kept.length).toBeGreaterThan(50);
+    expect(kept.filter((w) => added.get(w) !== before.get(w))).toEqual([]);
+    await edit(original);
+    const removed = await words();
+    expect(removed.has('zanzibarite')).toBe(false);
+    expect([...removed.keys()].sort()).toEqual([...before.keys()].sort());
+  });
+
   it('refuses a stale version with CONFLICT and writes nothing of it', async () => {
     const before = (await stored(doc.slug))!;
     const edited = structuredClone(before.doc);
