@@ -174,7 +174,8 @@ describe('the incident repository', () => {
   });
 
   it('refuses a batch that changes one incident twice, naming the field, and writes nothing of it', async () => {
-    const before = (await prisma.$transaction((tx) => loadIncidentSnapshot(tx, { slug: 'repository-test-renamed' })))!;
+    await prisma.$transaction((tx) => writeIncidentDocument(tx, { ...structuredClone(doc), slug: 'repository-batch-test' }, { status: 'draft' }));
+    const before = (await stored('repository-batch-test'))!;
     const change = (title: string) => ({ before, after: { doc: { ...structuredClone(before.doc), title }, status: 'draft' as const } });
     const error = await prisma.$transaction((tx) => writeIncidents(tx, [change('One'), change('Two')])).catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'BAD_USER_INPUT', details: { field: 'changes' } });

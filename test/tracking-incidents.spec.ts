@@ -1,3 +1,4 @@
+import { Client } from 'pg';
 import type { PrismaService } from '@hindsight/db';
 import { gid } from './support/global-ids';
 import { issueTokens } from './support/api-tokens';
@@ -321,6 +322,35 @@ describe('incident-level writes for editors', () => {
     expect(res.data.b.incident.timeline.map((e) => e.key).slice(-2)).toEqual(['first-extra', 'second-extra']);
   });
 
+  it("deletes a factor only after taking the incident's row lock, so edits of one incident queue on it instead of deadlocking", async () => {
+    const slug = 'factor-lock-order-2026';
+    const made = await gql<{ createIncident: { incident: { version: number } } }>(`mutation C($i: CreateIncidentInput!) { createIncident(input: $i) { incident { version } } }`, {
+      i: { ...NEW_INCIDENT, slug, actionables: NEW_INCIDENT.actionables.map((a) => ({ ...a, addresses: [] })) },
+    });
+    const version = made.data.createIncident.incident.version;
+    const other = new Client({ connectionString: t.db.url });
+    await other.connect();
+    try {
+      await other.query('BEGIN');
+      await other.query('SELECT 1 FROM "Incident" WHERE "slug" = $1 FOR NO KEY UPDATE', [slug]);
+      const deletion = gql<{ deleteCausalFactor: { incident: { causalFactors: { key: string }[] } } }>(
+        `mutation { deleteCausalFactor(input: { slug: "${slug}", expectedVersion: ${version}, key: "workers-block" }) { incident { causalFactors { key } } } }`,
+      );
+      await untilSomeoneWaitsOnALock(other);
+      // The waiting edit holds none of the incident's factors: another writer can still lock them.
+      await other.query(
+        `SELECT f."id" FROM "CausalFactor" f JOIN "Incident" i ON i."id" = f."incidentId" WHERE i."slug" = $1 AND f."key" = 'workers-block' FOR UPDATE NOWAIT`,
+        [slug],
+      );
+      await other.query('ROLLBACK');
+      const deleted = await deletion;
+      expect(deleted.errors).toBeUndefined();
+      expect(deleted.data.deleteCausalFactor.incident.causalFactors.map((f) => f.key)).toEqual(['no-gateway-timeout']);
+    } finally {
+      await other.end();
+    }
+  });
+
   it('lets an admin delete an incident; its audit trail stays', async () => {
     const slug = NEW_INCIDENT.slug;
     const v = await version(slug);
@@ -335,3 +365,15 @@ describe('incident-level writes for editors', () => {
     expect(trail[trail.length - 1]).toMatchObject({ entity: 'incident', action: 'delete', note: 'test record', actor: 'admin-token' });
   });
 });
+
+/** Resolves once another session of this database waits on a lock (bounded: fails after 30 s of polling). */
+async function untilSomeoneWaitsOnALock(c: Client): Promise<void> {
+  for (let polls = 0; polls < 1500; polls++) {
+    const { rows } = await c.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND pid <> pg_backend_pid()`,
+    );
+    if (rows[0]!.n > 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  throw new Error('no session ever waited on a lock');
+}

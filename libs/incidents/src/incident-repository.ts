@@ -81,6 +81,24 @@ export async function writeIncidents(tx: Tx, changes: IncidentChange[]): Promise
   return results;
 }
 
+/** Whether a change renames the incident (its slug is a key column: the row needs the stronger lock). */
+export function renamesIncident(diff: IncidentDiff): boolean {
+  return diff.scalars.some((s) => 'slug' in s.columns);
+}
+
+/**
+ * Locks an incident's row for a write, with the lock the write's UPDATE will need (`FOR UPDATE`
+ * for a rename, `FOR NO KEY UPDATE` otherwise), and returns its version, or null when it is
+ * gone. A writer locks the incident before any of its parts, so two writers of one incident
+ * queue on its row instead of each holding a part the other needs.
+ */
+export async function lockIncidentRow(tx: Tx, id: string, forRename: boolean): Promise<number | null> {
+  const locked = forRename
+    ? await tx.$queryRaw<{ version: number }[]>`SELECT "version" FROM "Incident" WHERE "id" = ${id}::uuid FOR UPDATE`
+    : await tx.$queryRaw<{ version: number }[]>`SELECT "version" FROM "Incident" WHERE "id" = ${id}::uuid FOR NO KEY UPDATE`;
+  return locked[0]?.version ?? null;
+}
+
 /**
  * The claim on an existing incident: its row locked, and its version still the one the write was
  * based on, or CONFLICT with the current values. A rename takes the stronger lock that its final
@@ -88,11 +106,7 @@ export async function writeIncidents(tx: Tx, changes: IncidentChange[]): Promise
  * transaction, where it could deadlock with a writer that holds a key-share lock on the row.
  */
 async function claimVersion(tx: Tx, w: Work, before: IncidentSnapshot, expected: number): Promise<void> {
-  const renames = w.diff.scalars.some((s) => 'slug' in s.columns);
-  const locked = renames
-    ? await tx.$queryRaw<{ version: number }[]>`SELECT "version" FROM "Incident" WHERE "id" = ${w.id}::uuid FOR UPDATE`
-    : await tx.$queryRaw<{ version: number }[]>`SELECT "version" FROM "Incident" WHERE "id" = ${w.id}::uuid FOR NO KEY UPDATE`;
-  if (locked[0]?.version === expected) return;
+  if ((await lockIncidentRow(tx, w.id, renamesIncident(w.diff))) === expected) return;
   const current = await loadIncidentSnapshot(tx, { id: w.id });
   if (!current) throw AppError.notFound('Incident', before.doc.slug, 'slug');
   throw AppError.staleVersion('Incident', before.doc.slug, expected, current.row.version, incidentValues(current));

@@ -22,6 +22,8 @@ import {
   isEmptyDiff,
   linkKey,
   loadIncidentSnapshot,
+  lockIncidentRow,
+  renamesIncident,
   withStoredInstants,
   writeIncident,
   type EditableIncident,
@@ -371,7 +373,13 @@ export class IncidentWritesService {
       if (diff.scalars.some((s) => s.field === 'severity')) checkSeverity(after.doc.severity, this.options.severityLevels, path('severity'));
       if (before.row.version !== expectedVersion) throw AppError.staleVersion('Incident', slug, expectedVersion, before.row.version, incidentValues(before));
       if (isEmptyDiff(diff)) return before.row;
-      if (diff.factors.deleted.length > 0) await this.lockUnaddressedFactors(tx, before, diff.factors.deleted.map((f) => f.key));
+      if (diff.factors.deleted.length > 0) {
+        // The incident's row before its factors, as every writer of an incident's parts takes them:
+        // two edits (or an edit and an actionable write) that locked factors first could each hold
+        // a row the other needs. The claim below finds the row already locked.
+        await lockIncidentRow(tx, id, renamesIncident(diff));
+        await this.lockUnaddressedFactors(tx, before, diff.factors.deleted.map((f) => f.key));
+      }
 
       // The one writer claims the version in SQL before any child row is touched.
       const written = await writeIncident(tx, { before, after, expectedVersion, diff });
