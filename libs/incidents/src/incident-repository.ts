@@ -31,13 +31,14 @@ const toDate = (iso: string | null | undefined) => (iso ? new Date(iso) : null);
 /**
  * The one writer of incident records. Applies the diff between the stored record and the new
  * document inside the caller's transaction: a new incident is diffed against the empty record,
- * an existing one claims its version before any child row is touched (its row locked, `FOR NO
- * KEY UPDATE`, and its version checked), so of two concurrent writers one gets CONFLICT and
+ * an existing one claims its version before any child row is touched (its row locked by
+ * `lockIncidentRow` and its version checked), so of two concurrent writers one gets CONFLICT and
  * nothing of its write lands; its row itself is written once, at the end, with its search
  * document (`writeEditedRows`). New rows go in with one multi-row INSERT per table for the
  * whole batch (ids are chosen here, so links, references and addressed factors need no round
- * trip); changed rows are updated one by one; gone rows are deleted per table. Nothing is touched when nothing changed
- * (same version, same timestamps). The search document is rewritten in the same transaction.
+ * trip); changed rows are updated one by one; gone rows are deleted per table. Nothing is
+ * touched when nothing changed (same version, same timestamps). The search document is
+ * rewritten in the same transaction.
  */
 export async function writeIncidents(tx: Tx, changes: IncidentChange[]): Promise<IncidentWrite[]> {
   const work = changes.map((c) => ({ ...c, diff: c.diff ?? diffIncident(c.before, c.after), id: c.before?.row.id ?? randomUUID() }));
@@ -155,11 +156,11 @@ async function writeEditedRows(tx: Tx, edited: Work[], now: Date): Promise<void>
 }
 
 /**
- * Rewrites the search document of stored incidents from what their rows hold
- * now, inside the caller's transaction. For writes that change indexed content outside an
- * incident document: an actionable's own create, edit or delete, a pattern renamed. The
- * incident rows are locked first (`FOR NO KEY UPDATE`, in id order), so of two writers touching
- * one incident the second reads what the first committed and neither leaves a stale document.
+ * Rewrites the search document of stored incidents from what their rows hold now, inside the
+ * caller's transaction. For writes that change indexed content outside an incident document: an
+ * actionable's own create, edit or delete, a pattern renamed. The incident rows are locked first
+ * (`FOR NO KEY UPDATE`, in id order), so of two writers touching one incident the second reads
+ * what the first committed and neither leaves a stale document.
  */
 export async function refreshSearchDocuments(tx: Tx, incidentIds: readonly string[]): Promise<void> {
   const ids = [...new Set(incidentIds)].sort();
