@@ -90,18 +90,19 @@ export async function writeSearchDocuments(tx: Tx, items: { incidentId: string; 
   await writeSearchWords(tx, documents);
 }
 
-/**
- * The search documents of these incidents as a derived table `d("id", "doc")`, for a statement
- * that writes them (`SET_SEARCH_COLUMNS`), and their word lists for `writeSearchWords`. The
- * incident writer puts them in the same UPDATE as an edit's own columns: every new version of
- * the row outside a HOT update computes the phrase pairs of its whole document again
- * (`search_pairs`), so an edit that wrote the row twice paid for the old document's pairs too.
- */
+/** Search documents ready to write: a derived table `d("id", "doc")`, and their word lists. */
 export interface SearchDocuments {
   table: Prisma.Sql;
   words: { ids: string[]; words: (readonly [string, string])[] };
 }
 
+/**
+ * The search documents of these incidents, for a statement that writes them
+ * (`SET_SEARCH_COLUMNS`) and for `writeSearchWords`. The incident writer puts them in the same
+ * UPDATE as an edit's own columns: every new version of the row outside a HOT update computes
+ * the phrase pairs of its whole document again (`search_pairs`), so an edit that wrote the row
+ * twice paid for the old document's pairs too.
+ */
 export async function searchDocumentsOf(tx: Tx, items: { incidentId: string; doc: IncidentDocument }[]): Promise<SearchDocuments> {
   const keys = [...new Set(items.flatMap((i) => i.doc.patterns))];
   const patterns = keys.length > 0 ? await tx.pattern.findMany({ where: { key: { in: keys } }, select: { key: true, name: true } }) : [];
@@ -126,9 +127,9 @@ export async function searchDocumentsOf(tx: Tx, items: { incidentId: string; doc
 }
 
 /**
- * The SET items that store the documents of `searchDocumentsOf` (its table `d`) in the incident row. The rank
- * vector is the document's A and B weights (see SEARCH_RANK_WEIGHTS), cut from the document
- * itself so the two never disagree.
+ * The SET items that store the documents of `searchDocumentsOf` (its table `d`) in the incident
+ * row. The rank vector is the document's A and B weights (see SEARCH_RANK_WEIGHTS), cut from the
+ * document itself so the two never disagree.
  */
 export const SET_SEARCH_COLUMNS = Prisma.sql`"searchDocument" = d."doc", "searchRank" = ts_filter(d."doc", ${SEARCH_RANK_WEIGHTS}::"char"[])`;
 
