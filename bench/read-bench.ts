@@ -21,7 +21,7 @@ import type { ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { freePort, projectRoot } from '@hindsight/db';
 import { appBenchEnv, cpuMsOf, runQueueWaitMsOf, startProcess } from './processes';
-import { benchIncident, DETAIL_FIELDS } from './read-queries';
+import { benchIncident, DETAIL_FIELDS, LIST_QUERY } from './read-queries';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const autocannon = require(path.join(projectRoot(), 'bench', 'peers', 'node_modules', 'autocannon')) as (
@@ -81,7 +81,7 @@ function allCases(slug: string): Case[] {
     {
       name: 'list',
       requests: {
-        hindsight: gql(`{ incidents(first: 20) { pageInfo { hasNextPage endCursor } nodes { slug title organization started { at precision } patterns { key } actionables { key status } } } }`),
+        hindsight: gql(LIST_QUERY),
         postgraphile: gql(
           `{ allIncidents(first: 20, orderBy: [STARTED_AT_DESC, ROW_ID_DESC]) { pageInfo { hasNextPage endCursor } nodes { slug title organization startedAt startedPrecision
             incidentPatternsByIncidentId { nodes { patternByPatternId { key } } } actionablesByIncidentId(orderBy: POSITION_ASC) { nodes { key status } } } } }`,

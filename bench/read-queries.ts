@@ -8,6 +8,9 @@ export const DETAIL_FIELDS = `slug title organization components summary narrati
   causalLinks { kind from { key } to { key } }
   actionables { key title description owner status dueDate priority references { kind ref url } addresses { key } }`;
 
+/** The first page of the incident list, as the read benches ask for it (read-bench.ts, stack-floor-bench.ts with QUERY=list). */
+export const LIST_QUERY = `{ incidents(first: 20) { pageInfo { hasNextPage endCursor } nodes { slug title organization started { at precision } patterns { key } actionables { key status } } } }`;
+
 /** The corpus's size and the incident whose detail the read benches ask for (the 101st synthetic one by slug). */
 export async function benchIncident(databaseUrl: string): Promise<{ n: number; slug: string }> {
   const { Client } = await import('pg');

@@ -22,6 +22,8 @@
  *   npm --prefix bench/peers ci      # Nest's Fastify platform and its Apollo integration, outside the app's install
  *   BENCH_DATABASE_URL=postgresql://…/<a database filled by npm run synth> node -r ./scripts/register-ts.js bench/stack-floor-bench.ts
  *
+ * QUERY=list (with TARGETS=floor,app) measures the first page of the incident list (read-queries.ts,
+ * LIST_QUERY) instead of the detail, checking the floor's page holds the app's incidents in order.
  * DURATION (seconds measured per cell, default 5), WARMUP (seconds before each cell, default 1;
  * three times that before the first round), ROUNDS (default 4) and TARGETS (e.g. floor,app)
  * narrow a run. The database is only read. Before measuring, the app's answer is recorded once and
@@ -38,7 +40,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { freePort } from '@hindsight/db';
 import { appBenchEnv, cpuMsOf, runQueueWaitMsOf, startProcess } from './processes';
-import { benchIncident, DETAIL_FIELDS } from './read-queries';
+import { benchIncident, DETAIL_FIELDS, LIST_QUERY } from './read-queries';
 import { percentile } from './timing';
 
 const root = path.resolve(__dirname, '..');
@@ -389,6 +391,14 @@ function checkFloor(floorBytes: Buffer, incident: Incident): void {
   }
 }
 
+/** The floor's list answers the app's page: the same incidents in the same order (plus the one after, to tell a next page). */
+function checkFloorPage(floorBytes: Buffer, nodes: { slug: string }[]): void {
+  const rows = (JSON.parse(floorBytes.toString('utf8')) as { data: { slug: string }[] }).data;
+  if (rows.slice(0, nodes.length).map((r) => r.slug).join(',') !== nodes.map((n) => n.slug).join(',')) {
+    throw new Error(`the floor's page is not the app's: ${floorBytes.toString('utf8', 0, 300)}`);
+  }
+}
+
 async function main(): Promise<void> {
   const url = process.env.BENCH_DATABASE_URL;
   if (!url) throw new Error('set BENCH_DATABASE_URL to a database filled by npm run synth');
@@ -399,10 +409,15 @@ async function main(): Promise<void> {
   for (const t of targets) if (!TARGETS.includes(t)) throw new Error(`unknown target ${t}`);
   if (!targets.includes('app')) throw new Error('the app is needed: its answer is what the other targets serve');
 
+  // QUERY=list measures the first page of the incident list instead, from the floor and the app
+  // only: the other targets answer the detail from memory.
+  const list = process.env.QUERY === 'list';
+  if (process.env.QUERY && !['list', 'detail'].includes(process.env.QUERY)) throw new Error(`QUERY is detail or list, not ${process.env.QUERY}`);
+  if (list && targets.some((t) => t !== 'floor' && t !== 'app')) throw new Error('QUERY=list measures only the floor and the app: set TARGETS=floor,app');
   const { n, slug } = await benchIncident(url);
-  const graphql: RequestSpec = { method: 'POST', path: '/graphql', body: JSON.stringify({ query: `{ incident(slug: "${slug}") { ${DETAIL_FIELDS} } }` }) };
+  const graphql: RequestSpec = { method: 'POST', path: '/graphql', body: JSON.stringify({ query: list ? LIST_QUERY : `{ incident(slug: "${slug}") { ${DETAIL_FIELDS} } }` }) };
   const requests: Record<Target, RequestSpec> = {
-    floor: { method: 'GET', path: `/detail?slug=${slug}` },
+    floor: { method: 'GET', path: list ? '/list' : `/detail?slug=${slug}` },
     'node-json': graphql,
     'express-apollo': graphql,
     'nest-express': graphql,
@@ -411,7 +426,7 @@ async function main(): Promise<void> {
     'nest-fastify-sql': graphql,
     app: graphql,
   };
-  console.error(`stack floor bench on ${n} incidents; detail of ${slug}; targets ${targets.join(', ')}; ${ROUNDS} rounds of ${DURATION} s per cell after ${WARMUP} s`);
+  console.error(`stack floor bench on ${n} incidents; ${list ? 'first page of the list' : `detail of ${slug}`}; targets ${targets.join(', ')}; ${ROUNDS} rounds of ${DURATION} s per cell after ${WARMUP} s`);
 
   const children: ChildProcess[] = [];
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'stack-floor-'));
@@ -431,8 +446,10 @@ async function main(): Promise<void> {
     pids.app = app.pid!;
     await waitForApp(ports.app);
     const recordedBytes = await fetchAnswer(ports.app, graphql);
-    const answer = JSON.parse(recordedBytes.toString('utf8')) as { data?: { incident?: Incident }; errors?: unknown };
-    if (!answer.data?.incident || answer.errors) throw new Error(`the app's answer has no incident: ${recordedBytes.toString('utf8', 0, 500)}`);
+    const answer = JSON.parse(recordedBytes.toString('utf8')) as { data?: { incident?: Incident; incidents?: { nodes: { slug: string }[] } }; errors?: unknown };
+    if (answer.errors || !(list ? answer.data?.incidents?.nodes.length : answer.data?.incident)) {
+      throw new Error(`the app's answer has no ${list ? 'page' : 'incident'}: ${recordedBytes.toString('utf8', 0, 500)}`);
+    }
     const answerFile = path.join(dir, 'answer.json');
     fs.writeFileSync(answerFile, recordedBytes);
 
@@ -452,7 +469,7 @@ async function main(): Promise<void> {
     for (const t of targets) {
       const bytes = await fetchAnswer(ports[t], requests[t]);
       sizes[t] = bytes.length;
-      if (t === 'floor') checkFloor(bytes, answer.data.incident);
+      if (t === 'floor') list ? checkFloorPage(bytes, answer.data!.incidents!.nodes) : checkFloor(bytes, answer.data!.incident!);
       else if (!bytes.equals(recordedBytes)) throw new Error(`${t} answered other bytes than the app: ${bytes.toString('utf8', 0, 300)}`);
     }
     console.error(`answers checked; bytes: ${targets.map((t) => `${t} ${sizes[t]}`).join(', ')}`);
