@@ -76,3 +76,17 @@ export function runQueueWaitMsOf(pid: number | undefined): number | null {
     return null;
   }
 }
+
+/** Resolves once the app on this port answers a GraphQL request (polling every 0.5 s, for up to 3 minutes). */
+export async function waitForGraphql(port: number): Promise<void> {
+  for (let i = 0; i < 360; i++) {
+    try {
+      const res = await fetch(`http://127.0.0.1:${port}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"query":"{ __typename }"}' });
+      if (res.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  throw new Error('the app did not answer');
+}

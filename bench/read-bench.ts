@@ -20,7 +20,7 @@
 import type { ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { freePort, projectRoot } from '@hindsight/db';
-import { appBenchEnv, cpuMsOf, runQueueWaitMsOf, startProcess } from './processes';
+import { appBenchEnv, cpuMsOf, runQueueWaitMsOf, startProcess, waitForGraphql } from './processes';
 import { benchIncident, DETAIL_FIELDS, LIST_QUERY } from './read-queries';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -119,13 +119,13 @@ async function main() {
   try {
     if (BASELINE_ROOT) {
       children.push(await startProcess(process.execPath, ['scripts/start.js'], appEnv(baselinePort), BASELINE_ROOT, null));
-      await waitHttp(baselinePort);
+      await waitForGraphql(baselinePort);
     }
     const pgl = await startProcess(process.execPath, ['--import', './with-resolvers.mjs', 'postgraphile-server.mjs', url!, String(pglPort), String(POOL)], { GRAPHILE_ENV: 'production' }, path.join(root, 'bench', 'peers'), /listening/);
     children.push(pgl);
     const floor = await startProcess(process.execPath, ['-r', './scripts/register-ts.js', 'bench/read-floor-server.ts', url!, String(floorPort), String(POOL)], {}, root, /listening/);
     children.push(floor);
-    await waitHttp(appPort);
+    await waitForGraphql(appPort);
     const ports: Record<Target, number> = { hindsight: appPort, baseline: baselinePort, postgraphile: pglPort, floor: floorPort };
     const pids: Partial<Record<Target, number | undefined>> = { hindsight: app.pid, baseline: BASELINE_ROOT ? children[1]!.pid : undefined, postgraphile: pgl.pid, floor: floor.pid };
 
@@ -187,19 +187,6 @@ async function main() {
   } finally {
     for (const child of children) child.kill('SIGTERM');
   }
-}
-
-async function waitHttp(port: number): Promise<void> {
-  for (let i = 0; i < 300; i++) {
-    try {
-      const res = await fetch(`http://127.0.0.1:${port}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"query":"{ __typename }"}' });
-      if (res.ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 500));
-  }
-  throw new Error('the app did not answer');
 }
 
 main().catch((e) => {

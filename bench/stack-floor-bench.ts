@@ -39,7 +39,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { freePort } from '@hindsight/db';
-import { appBenchEnv, cpuMsOf, runQueueWaitMsOf, startProcess } from './processes';
+import { appBenchEnv, cpuMsOf, runQueueWaitMsOf, startProcess, waitForGraphql } from './processes';
 import { benchIncident, DETAIL_FIELDS, LIST_QUERY } from './read-queries';
 import { percentile } from './timing';
 
@@ -358,18 +358,6 @@ async function fetchAnswer(port: number, r: RequestSpec): Promise<Buffer> {
   return bytes;
 }
 
-async function waitForApp(port: number): Promise<void> {
-  for (let i = 0; i < 360; i++) {
-    try {
-      await fetchAnswer(port, { method: 'POST', path: '/graphql', body: '{"query":"{ __typename }"}' });
-      return;
-    } catch {
-      await new Promise((r) => setTimeout(r, 500));
-    }
-  }
-  throw new Error('the app did not answer');
-}
-
 interface Incident {
   slug: string;
   timeline: unknown[];
@@ -444,7 +432,7 @@ async function main(): Promise<void> {
     );
     children.push(app);
     pids.app = app.pid!;
-    await waitForApp(ports.app);
+    await waitForGraphql(ports.app);
     const recordedBytes = await fetchAnswer(ports.app, graphql);
     const answer = JSON.parse(recordedBytes.toString('utf8')) as { data?: { incident?: Incident; incidents?: { nodes: { slug: string }[] } }; errors?: unknown };
     if (answer.errors || !(list ? answer.data?.incidents?.nodes.length : answer.data?.incident)) {
