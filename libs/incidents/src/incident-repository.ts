@@ -52,7 +52,7 @@ export async function writeIncidents(tx: Tx, changes: IncidentChange[]): Promise
     await insertRows(tx, 'Incident', { id: 'uuid', ...INCIDENT_COLUMNS }, created.map((w) => ({ id: w.id, ...incidentColumns(w.after) })));
   }
 
-  const claims: (Work & { before: IncidentSnapshot; expected: number })[] = [];
+  const claims: Claim[] = [];
   for (const w of work) {
     if (w.before === null) {
       results.push({ incidentId: w.id, created: true, changed: true, version: 1, diff: w.diff });
@@ -73,7 +73,7 @@ export async function writeIncidents(tx: Tx, changes: IncidentChange[]): Promise
   }
   // Claimed in id order, as refreshSearchDocuments locks, so two writers of the same incidents
   // queue instead of deadlocking.
-  for (const w of [...claims].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))) await claimVersion(tx, w, w.before, w.expected);
+  for (const w of [...claims].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))) await claimVersion(tx, w);
 
   await writePatterns(tx, touched, patternIds);
   await writeChildren(tx, touched);
@@ -84,7 +84,7 @@ export async function writeIncidents(tx: Tx, changes: IncidentChange[]): Promise
 
 /** Whether a change renames the incident (its slug is a key column: the row needs the stronger lock). */
 export function renamesIncident(diff: IncidentDiff): boolean {
-  return diff.scalars.some((s) => 'slug' in s.columns);
+  return diff.scalars.some((s) => s.field === 'slug');
 }
 
 /**
@@ -106,9 +106,9 @@ export async function lockIncidentRow(tx: Tx, id: string, forRename: boolean): P
  * UPDATE needs (the slug is a key column), so the lock is not upgraded at the end of the
  * transaction, where it could deadlock with a writer that holds a key-share lock on the row.
  */
-async function claimVersion(tx: Tx, w: Work, before: IncidentSnapshot, expected: number): Promise<void> {
-  if ((await lockIncidentRow(tx, w.id, renamesIncident(w.diff))) === expected) return;
-  const current = await loadIncidentSnapshot(tx, { id: w.id });
+async function claimVersion(tx: Tx, { id, diff, before, expected }: Claim): Promise<void> {
+  if ((await lockIncidentRow(tx, id, renamesIncident(diff))) === expected) return;
+  const current = await loadIncidentSnapshot(tx, { id });
   if (!current) throw AppError.notFound('Incident', before.doc.slug, 'slug');
   throw AppError.staleVersion('Incident', before.doc.slug, expected, current.row.version, incidentValues(current));
 }
@@ -199,6 +199,8 @@ async function knownPatterns(tx: Tx, keys: string[]): Promise<Map<string, string
 }
 
 type Work = IncidentChange & { diff: IncidentDiff; id: string };
+/** An existing incident's change, with the version it was based on. */
+type Claim = Work & { before: IncidentSnapshot; expected: number };
 
 async function writePatterns(tx: Tx, work: Work[], patternIds: Map<string, string>): Promise<void> {
   const changed = work.filter((w) => w.before === null || w.diff.patterns);

@@ -367,7 +367,7 @@ export class IncidentWritesService {
       after.doc = this.validate(after.doc, path);
       const diff = diffIncident(before, after);
       const id = before.row.id;
-      if (diff.scalars.some((s) => s.field === 'slug')) await this.checkSlugFree(tx, after.doc.slug, id, path('slug'));
+      if (renamesIncident(diff)) await this.checkSlugFree(tx, after.doc.slug, id, path('slug'));
       if (diff.patterns) await this.checkPatterns(tx, after.doc.patterns, path('patterns'));
       // Only a new level is checked: a level the scale no longer lists stays until someone changes it.
       if (diff.scalars.some((s) => s.field === 'severity')) checkSeverity(after.doc.severity, this.options.severityLevels, path('severity'));
@@ -383,7 +383,7 @@ export class IncidentWritesService {
 
       // The one writer claims the version in SQL before any child row is touched.
       const written = await writeIncident(tx, { before, after, expectedVersion, diff });
-      if (diff.scalars.some((s) => s.field === 'slug')) {
+      if (renamesIncident(diff)) {
         // Old links keep working: the previous slug becomes an alias; renaming back reclaims it.
         await tx.incidentSlugAlias.deleteMany({ where: { slug: after.doc.slug, incidentId: id } });
         await tx.incidentSlugAlias.upsert({ where: { slug: before.doc.slug }, create: { slug: before.doc.slug, incidentId: id }, update: {} });
