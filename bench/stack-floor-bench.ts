@@ -1,6 +1,6 @@
 /**
  * How much of a read's latency is the web stack itself: the incident detail (read-queries.ts,
- * DETAIL_FIELDS) at one connection, from eight servers measured in turn within each round:
+ * DETAIL_FIELDS) at one connection, from the servers below, measured in turn within each round:
  *
  *   floor           read-floor-server.ts: the same rows by hand-written SQL through `pg`, bare node:http
  *   node-json       bare node:http answering the app's recorded answer bytes (no database, no GraphQL)
@@ -13,6 +13,10 @@
  *                   `pg` (same pool size), then returns the recorded object: the stack plus the
  *                   floor's database work, without the app's own code
  *   app             the app itself (scripts/start.js, as read-bench.ts starts it)
+ *   app-b           a second app process, the same code, started with the Node flags in APP_B_FLAGS
+ *                   (e.g. "--max-semi-space-size=64") and the environment in APP_B_ENV (a JSON
+ *                   object over the bench's own): a runtime setting measured against the app in
+ *                   one run. Only when named in TARGETS.
  *
  * The client is a closed loop on one kept-alive socket (one request, its whole answer, the next),
  * in a process of its own, timing each request with process.hrtime.bigint(); it reports p50, p90,
@@ -46,8 +50,26 @@ import { percentile } from './timing';
 const root = path.resolve(__dirname, '..');
 const peers = path.join(root, 'bench', 'peers');
 
-const TARGETS = ['floor', 'node-json', 'express-apollo', 'nest-express', 'nest-fastify', 'nest-express-sql', 'nest-fastify-sql', 'app'] as const;
+const TARGETS = ['floor', 'node-json', 'express-apollo', 'nest-express', 'nest-fastify', 'nest-express-sql', 'nest-fastify-sql', 'app', 'app-b'] as const;
 type Target = (typeof TARGETS)[number];
+/** What a run without TARGETS measures: every target but app-b, which needs settings to differ by. */
+const DEFAULT_TARGETS = TARGETS.filter((t) => t !== 'app-b');
+
+/** app-b's Node flags and environment (APP_B_FLAGS, APP_B_ENV), checked before anything starts. */
+function appBSettings(): { flags: string[]; env: Record<string, string> } {
+  const flags = (process.env.APP_B_FLAGS ?? '').split(/\s+/).filter(Boolean);
+  let env: unknown = {};
+  try {
+    env = JSON.parse(process.env.APP_B_ENV ?? '{}');
+  } catch (error) {
+    throw new Error(`APP_B_ENV is not JSON: ${(error as Error).message}`);
+  }
+  if (typeof env !== 'object' || env === null || Array.isArray(env) || Object.values(env).some((v) => typeof v !== 'string')) {
+    throw new Error('APP_B_ENV must be a JSON object of strings, e.g. {"DB_POOL_MAX":"4"}');
+  }
+  if (flags.length === 0 && Object.keys(env).length === 0) throw new Error('app-b needs APP_B_FLAGS or APP_B_ENV: without either it is the app again');
+  return { flags, env: env as Record<string, string> };
+}
 
 interface RequestSpec {
   method: 'GET' | 'POST';
@@ -393,15 +415,16 @@ async function main(): Promise<void> {
   const DURATION = Number(process.env.DURATION ?? 5);
   const WARMUP = Number(process.env.WARMUP ?? 1);
   const ROUNDS = Number(process.env.ROUNDS ?? 4);
-  const targets = (process.env.TARGETS ? process.env.TARGETS.split(',') : [...TARGETS]) as Target[];
+  const targets = (process.env.TARGETS ? process.env.TARGETS.split(',') : [...DEFAULT_TARGETS]) as Target[];
   for (const t of targets) if (!TARGETS.includes(t)) throw new Error(`unknown target ${t}`);
+  const appB = targets.includes('app-b') ? appBSettings() : null;
   if (!targets.includes('app')) throw new Error('the app is needed: its answer is what the other targets serve');
 
   // QUERY=list measures the first page of the incident list instead, from the floor and the app
   // only: the other targets answer the detail from memory.
   const list = process.env.QUERY === 'list';
   if (process.env.QUERY && !['list', 'detail'].includes(process.env.QUERY)) throw new Error(`QUERY is detail or list, not ${process.env.QUERY}`);
-  if (list && targets.some((t) => t !== 'floor' && t !== 'app')) throw new Error('QUERY=list measures only the floor and the app: set TARGETS=floor,app');
+  if (list && targets.some((t) => t !== 'floor' && t !== 'app' && t !== 'app-b')) throw new Error('QUERY=list measures only the floor and the app (and app-b): set TARGETS=floor,app');
   const { n, slug } = await benchIncident(url);
   const graphql: RequestSpec = { method: 'POST', path: '/graphql', body: JSON.stringify({ query: list ? LIST_QUERY : `{ incident(slug: "${slug}") { ${DETAIL_FIELDS} } }` }) };
   const requests: Record<Target, RequestSpec> = {
@@ -413,6 +436,7 @@ async function main(): Promise<void> {
     'nest-express-sql': graphql,
     'nest-fastify-sql': graphql,
     app: graphql,
+    'app-b': graphql,
   };
   console.error(`stack floor bench on ${n} incidents; ${list ? 'first page of the list' : `detail of ${slug}`}; targets ${targets.join(', ')}; ${ROUNDS} rounds of ${DURATION} s per cell after ${WARMUP} s`);
 
@@ -445,11 +469,14 @@ async function main(): Promise<void> {
       if (t === 'app') continue;
       ports[t] = await freePort();
       const child =
-        t === 'floor'
-          ? await startProcess(process.execPath, [...tsNode, 'bench/read-floor-server.ts', url, String(ports[t]), '10'], {}, root, /listening/)
-          : await startProcess(process.execPath, [...tsNode, 'bench/stack-floor-bench.ts', 'serve', t, String(ports[t]), answerFile, url], { NODE_ENV: 'production' }, root, /listening/);
+        t === 'app-b'
+          ? await startProcess(process.execPath, [...appB!.flags, 'scripts/start.js'], { ...appBenchEnv(url, ports[t], 10), ...appB!.env }, root, null)
+          : t === 'floor'
+            ? await startProcess(process.execPath, [...tsNode, 'bench/read-floor-server.ts', url, String(ports[t]), '10'], {}, root, /listening/)
+            : await startProcess(process.execPath, [...tsNode, 'bench/stack-floor-bench.ts', 'serve', t, String(ports[t]), answerFile, url], { NODE_ENV: 'production' }, root, /listening/);
       children.push(child);
       pids[t] = child.pid!;
+      if (t === 'app-b') await waitForGraphql(ports[t]); // start.js prints nothing to wait for
     }
 
     // Same work: every GraphQL target answers the app's bytes; the floor the same rows.
