@@ -77,9 +77,14 @@ export function runQueueWaitMsOf(pid: number | undefined): number | null {
   }
 }
 
-/** Resolves once the app on this port answers a GraphQL request (polling every 0.5 s, for up to 3 minutes). */
-export async function waitForGraphql(port: number): Promise<void> {
+/**
+ * Resolves once the app on this port answers a GraphQL request (polling every 0.5 s, for up to 3
+ * minutes). Given the app's process, fails as soon as that process has exited (a bad flag, a
+ * port in use) instead of polling on.
+ */
+export async function waitForGraphql(port: number, child?: ChildProcess): Promise<void> {
   for (let i = 0; i < 360; i++) {
+    if (child && child.exitCode !== null) throw new Error(`the app exited (${child.exitCode}) before answering on port ${port}`);
     try {
       const res = await fetch(`http://127.0.0.1:${port}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"query":"{ __typename }"}' });
       if (res.ok) return;

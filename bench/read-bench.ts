@@ -118,14 +118,15 @@ async function main() {
   const children: ChildProcess[] = [app];
   try {
     if (BASELINE_ROOT) {
-      children.push(await startProcess(process.execPath, ['scripts/start.js'], appEnv(baselinePort), BASELINE_ROOT, null));
-      await waitForGraphql(baselinePort);
+      const baseline = await startProcess(process.execPath, ['scripts/start.js'], appEnv(baselinePort), BASELINE_ROOT, null);
+      children.push(baseline);
+      await waitForGraphql(baselinePort, baseline);
     }
     const pgl = await startProcess(process.execPath, ['--import', './with-resolvers.mjs', 'postgraphile-server.mjs', url!, String(pglPort), String(POOL)], { GRAPHILE_ENV: 'production' }, path.join(root, 'bench', 'peers'), /listening/);
     children.push(pgl);
     const floor = await startProcess(process.execPath, ['-r', './scripts/register-ts.js', 'bench/read-floor-server.ts', url!, String(floorPort), String(POOL)], {}, root, /listening/);
     children.push(floor);
-    await waitForGraphql(appPort);
+    await waitForGraphql(appPort, app);
     const ports: Record<Target, number> = { hindsight: appPort, baseline: baselinePort, postgraphile: pglPort, floor: floorPort };
     const pids: Partial<Record<Target, number | undefined>> = { hindsight: app.pid, baseline: BASELINE_ROOT ? children[1]!.pid : undefined, postgraphile: pgl.pid, floor: floor.pid };
 

@@ -26,8 +26,10 @@
  *   npm --prefix bench/peers ci      # Nest's Fastify platform and its Apollo integration, outside the app's install
  *   BENCH_DATABASE_URL=postgresql://…/<a database filled by npm run synth> node -r ./scripts/register-ts.js bench/stack-floor-bench.ts
  *
- * QUERY=list (with TARGETS=floor,app) measures the first page of the incident list (read-queries.ts,
- * LIST_QUERY) instead of the detail, checking the floor's page holds the app's incidents in order.
+ * QUERY=list (with TARGETS=floor,app, and app-b if wanted) measures the first page of the
+ * incident list (read-queries.ts, LIST_QUERY) instead of the detail, checking the floor's page
+ * holds the app's incidents in order. Targets are measured in the order given in even rounds and
+ * in the reverse order in odd ones, so no target always runs right after the same other one.
  * DURATION (seconds measured per cell, default 5), WARMUP (seconds before each cell, default 1;
  * three times that before the first round), ROUNDS (default 4) and TARGETS (e.g. floor,app)
  * narrow a run. The database is only read. Before measuring, the app's answer is recorded once and
@@ -60,13 +62,14 @@ function appBSettings(): { flags: string[]; env: Record<string, string> } {
   const flags = (process.env.APP_B_FLAGS ?? '').split(/\s+/).filter(Boolean);
   let env: unknown = {};
   try {
-    env = JSON.parse(process.env.APP_B_ENV ?? '{}');
+    env = JSON.parse(process.env.APP_B_ENV || '{}');
   } catch (error) {
     throw new Error(`APP_B_ENV is not JSON: ${(error as Error).message}`);
   }
   if (typeof env !== 'object' || env === null || Array.isArray(env) || Object.values(env).some((v) => typeof v !== 'string')) {
     throw new Error('APP_B_ENV must be a JSON object of strings, e.g. {"DB_POOL_MAX":"4"}');
   }
+  for (const owned of ['PORT', 'DATABASE_URL']) if (owned in env) throw new Error(`APP_B_ENV may not set ${owned}: the bench sets it`);
   if (flags.length === 0 && Object.keys(env).length === 0) throw new Error('app-b needs APP_B_FLAGS or APP_B_ENV: without either it is the app again');
   return { flags, env: env as Record<string, string> };
 }
@@ -421,7 +424,7 @@ async function main(): Promise<void> {
   if (!targets.includes('app')) throw new Error('the app is needed: its answer is what the other targets serve');
 
   // QUERY=list measures the first page of the incident list instead, from the floor and the app
-  // only: the other targets answer the detail from memory.
+  // (and app-b) only: the other targets answer the detail from memory.
   const list = process.env.QUERY === 'list';
   if (process.env.QUERY && !['list', 'detail'].includes(process.env.QUERY)) throw new Error(`QUERY is detail or list, not ${process.env.QUERY}`);
   if (list && targets.some((t) => t !== 'floor' && t !== 'app' && t !== 'app-b')) throw new Error('QUERY=list measures only the floor and the app (and app-b): set TARGETS=floor,app');
@@ -456,7 +459,7 @@ async function main(): Promise<void> {
     );
     children.push(app);
     pids.app = app.pid!;
-    await waitForGraphql(ports.app);
+    await waitForGraphql(ports.app, app);
     const recordedBytes = await fetchAnswer(ports.app, graphql);
     const answer = JSON.parse(recordedBytes.toString('utf8')) as { data?: { incident?: Incident; incidents?: { nodes: { slug: string }[] } }; errors?: unknown };
     if (answer.errors || !(list ? answer.data?.incidents?.nodes.length : answer.data?.incident)) {
@@ -476,7 +479,7 @@ async function main(): Promise<void> {
             : await startProcess(process.execPath, [...tsNode, 'bench/stack-floor-bench.ts', 'serve', t, String(ports[t]), answerFile, url], { NODE_ENV: 'production' }, root, /listening/);
       children.push(child);
       pids[t] = child.pid!;
-      if (t === 'app-b') await waitForGraphql(ports[t]); // start.js prints nothing to wait for
+      if (t === 'app-b') await waitForGraphql(ports[t], child); // start.js prints nothing to wait for
     }
 
     // Same work: every GraphQL target answers the app's bytes; the floor the same rows.
@@ -491,7 +494,7 @@ async function main(): Promise<void> {
 
     const results: Partial<Record<Target, Cell[]>> = {};
     for (let round = 0; round < ROUNDS; round++) {
-      for (const t of targets) {
+      for (const t of round % 2 === 0 ? targets : [...targets].reverse()) {
         const cell = await measure({ port: ports[t], request: requests[t], warmupS: round === 0 ? 3 * WARMUP : WARMUP, seconds: DURATION, serverPid: pids[t] });
         (results[t] ??= []).push(cell);
         console.log(JSON.stringify({ round, target: t, ...cell }));
