@@ -78,20 +78,27 @@ export function runQueueWaitMsOf(pid: number | undefined): number | null {
 }
 
 /**
- * Resolves once the app on this port answers a GraphQL request (polling every 0.5 s, for up to 3
- * minutes). Given the app's process, fails as soon as that process has exited (a bad flag, a
- * port in use) instead of polling on.
+ * Starts the app (`scripts/start.js` in `cwd`, with these Node flags and this environment, which
+ * names its PORT) and resolves once it answers a GraphQL request, polling every 0.5 s for up to
+ * 3 minutes. Fails, with the process stopped, as soon as it exits (a bad flag, a port in use) or
+ * when it never answers.
  */
-export async function waitForGraphql(port: number, child?: ChildProcess): Promise<void> {
-  for (let i = 0; i < 360; i++) {
-    if (child && child.exitCode !== null) throw new Error(`the app exited (${child.exitCode}) before answering on port ${port}`);
-    try {
-      const res = await fetch(`http://127.0.0.1:${port}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"query":"{ __typename }"}' });
-      if (res.ok) return;
-    } catch {
-      // not listening yet
+export async function startApp(cwd: string, env: Record<string, string>, nodeFlags: string[] = []): Promise<ChildProcess> {
+  const child = await startProcess(process.execPath, [...nodeFlags, 'scripts/start.js'], env, cwd, null);
+  try {
+    for (let i = 0; i < 360; i++) {
+      if (child.exitCode !== null) throw new Error(`the app exited (${child.exitCode}) before answering on port ${env.PORT}`);
+      try {
+        const res = await fetch(`http://127.0.0.1:${env.PORT}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"query":"{ __typename }"}' });
+        if (res.ok) return child;
+      } catch {
+        // not listening yet
+      }
+      await new Promise((r) => setTimeout(r, 500));
     }
-    await new Promise((r) => setTimeout(r, 500));
+    throw new Error(`the app did not answer on port ${env.PORT}`);
+  } catch (error) {
+    child.kill('SIGKILL');
+    throw error;
   }
-  throw new Error('the app did not answer');
 }

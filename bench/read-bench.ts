@@ -20,7 +20,7 @@
 import type { ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { freePort, projectRoot } from '@hindsight/db';
-import { appBenchEnv, cpuMsOf, runQueueWaitMsOf, startProcess, waitForGraphql } from './processes';
+import { appBenchEnv, cpuMsOf, runQueueWaitMsOf, startApp, startProcess } from './processes';
 import { benchIncident, DETAIL_FIELDS, LIST_QUERY } from './read-queries';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -114,19 +114,14 @@ async function main() {
 
   const [appPort, baselinePort, pglPort, floorPort] = [await freePort(), await freePort(), await freePort(), await freePort()];
   const appEnv = (port: number) => appBenchEnv(url!, port, POOL);
-  const app = await startProcess(process.execPath, ['scripts/start.js'], appEnv(appPort), root, null);
+  const app = await startApp(root, appEnv(appPort));
   const children: ChildProcess[] = [app];
   try {
-    if (BASELINE_ROOT) {
-      const baseline = await startProcess(process.execPath, ['scripts/start.js'], appEnv(baselinePort), BASELINE_ROOT, null);
-      children.push(baseline);
-      await waitForGraphql(baselinePort, baseline);
-    }
+    if (BASELINE_ROOT) children.push(await startApp(BASELINE_ROOT, appEnv(baselinePort)));
     const pgl = await startProcess(process.execPath, ['--import', './with-resolvers.mjs', 'postgraphile-server.mjs', url!, String(pglPort), String(POOL)], { GRAPHILE_ENV: 'production' }, path.join(root, 'bench', 'peers'), /listening/);
     children.push(pgl);
     const floor = await startProcess(process.execPath, ['-r', './scripts/register-ts.js', 'bench/read-floor-server.ts', url!, String(floorPort), String(POOL)], {}, root, /listening/);
     children.push(floor);
-    await waitForGraphql(appPort, app);
     const ports: Record<Target, number> = { hindsight: appPort, baseline: baselinePort, postgraphile: pglPort, floor: floorPort };
     const pids: Partial<Record<Target, number | undefined>> = { hindsight: app.pid, baseline: BASELINE_ROOT ? children[1]!.pid : undefined, postgraphile: pgl.pid, floor: floor.pid };
 

@@ -45,7 +45,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { freePort } from '@hindsight/db';
-import { appBenchEnv, cpuMsOf, runQueueWaitMsOf, startProcess, waitForGraphql } from './processes';
+import { appBenchEnv, cpuMsOf, runQueueWaitMsOf, startApp, startProcess } from './processes';
 import { benchIncident, DETAIL_FIELDS, LIST_QUERY } from './read-queries';
 import { percentile } from './timing';
 
@@ -450,16 +450,9 @@ async function main(): Promise<void> {
   try {
     const tsNode = ['-r', './scripts/register-ts.js'];
     ports.app = await freePort();
-    const app = await startProcess(
-      process.execPath,
-      ['scripts/start.js'],
-      appBenchEnv(url, ports.app, 10),
-      root,
-      null,
-    );
+    const app = await startApp(root, appBenchEnv(url, ports.app, 10));
     children.push(app);
     pids.app = app.pid!;
-    await waitForGraphql(ports.app, app);
     const recordedBytes = await fetchAnswer(ports.app, graphql);
     const answer = JSON.parse(recordedBytes.toString('utf8')) as { data?: { incident?: Incident; incidents?: { nodes: { slug: string }[] } }; errors?: unknown };
     if (answer.errors || !(list ? answer.data?.incidents?.nodes.length : answer.data?.incident)) {
@@ -473,13 +466,12 @@ async function main(): Promise<void> {
       ports[t] = await freePort();
       const child =
         t === 'app-b'
-          ? await startProcess(process.execPath, [...appB!.flags, 'scripts/start.js'], { ...appBenchEnv(url, ports[t], 10), ...appB!.env }, root, null)
+          ? await startApp(root, { ...appBenchEnv(url, ports[t], 10), ...appB!.env }, appB!.flags)
           : t === 'floor'
             ? await startProcess(process.execPath, [...tsNode, 'bench/read-floor-server.ts', url, String(ports[t]), '10'], {}, root, /listening/)
             : await startProcess(process.execPath, [...tsNode, 'bench/stack-floor-bench.ts', 'serve', t, String(ports[t]), answerFile, url], { NODE_ENV: 'production' }, root, /listening/);
       children.push(child);
       pids[t] = child.pid!;
-      if (t === 'app-b') await waitForGraphql(ports[t], child); // start.js prints nothing to wait for
     }
 
     // Same work: every GraphQL target answers the app's bytes; the floor the same rows.
