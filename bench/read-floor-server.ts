@@ -6,7 +6,7 @@
  */
 import http from 'node:http';
 import { Pool } from 'pg';
-import { incidentTreeStatement, INCIDENT_COLUMNS } from '@hindsight/incidents';
+import { incidentTreeStatement, INCIDENT_COLUMNS, treeOf, treeRow } from '@hindsight/incidents';
 
 const [url, port, poolSize] = process.argv.slice(2);
 const pool = new Pool({ connectionString: url, max: Number(poolSize ?? 10), statement_timeout: 10_000 });
@@ -16,9 +16,9 @@ const LIST = {
   name: 'floor_list',
   text: `WITH page AS (SELECT i."id" FROM "Incident" i WHERE i."status" = 'published'
       ORDER BY COALESCE(i."startedAt", '-infinity'::timestamptz) DESC, i."id" DESC LIMIT 21)
-    SELECT ${INCIDENT_COLUMNS},
+    SELECT ${treeRow(`${INCIDENT_COLUMNS},
       (SELECT COALESCE(json_agg(json_build_object('key', p."key") ORDER BY p."key"), '[]') FROM "IncidentPattern" ip JOIN "Pattern" p ON p."id" = ip."patternId" WHERE ip."incidentId" = i."id") AS patterns,
-      (SELECT COALESCE(json_agg(json_build_object('key', a."key", 'status', a."status") ORDER BY a."position"), '[]') FROM "Actionable" a WHERE a."incidentId" = i."id") AS actionables
+      (SELECT COALESCE(json_agg(json_build_object('key', a."key", 'status', a."status") ORDER BY a."position"), '[]') FROM "Actionable" a WHERE a."incidentId" = i."id") AS actionables`)}
     FROM page JOIN "Incident" i USING ("id") ORDER BY COALESCE(i."startedAt", '-infinity'::timestamptz) DESC, i."id" DESC`,
 };
 const BOARD = {
@@ -44,7 +44,8 @@ const server = http.createServer((req, res) => {
   run.then(
     (r) => {
       res.setHeader('content-type', 'application/json');
-      res.end(JSON.stringify({ data: r.rows }));
+      // The detail and the list answer one JSON column per row (treeRow); the board and the count plain columns.
+      res.end(JSON.stringify({ data: u.pathname === '/detail' || u.pathname === '/list' ? r.rows.map(treeOf) : r.rows }));
     },
     (e: Error) => {
       res.statusCode = 500;

@@ -1,5 +1,5 @@
 import { PrismaService } from '@hindsight/db';
-import { IncidentsService, incidentTreeStatement, loadSyntheticCorpus } from '@hindsight/incidents';
+import { IncidentsService, incidentTreeStatement, loadSyntheticCorpus, treeOf } from '@hindsight/incidents';
 import { testPrisma, createTestDatabase, type TestDatabase } from './support/test-db';
 
 /**
@@ -85,7 +85,7 @@ describe('read-path indexes match the list orders', () => {
       client.release();
     }
     const [found] = (await prisma.pool.query(statement.text, ['synth-s3-7'])).rows;
-    expect(found).toMatchObject({ slug: 'synth-s3-7' });
+    expect(treeOf(found)).toMatchObject({ slug: 'synth-s3-7' });
   });
 
   /**

@@ -1,7 +1,7 @@
 import DataLoader from 'dataloader';
 import type { PrismaService } from '@hindsight/db';
 import { findRelatedIncidents, type RelatedIncident } from './related-incidents.service';
-import { incidentTreeStatement, type ActionableInclude, type IncidentInclude } from './incident-tree-query';
+import { incidentTreeStatement, treeOf, type ActionableInclude, type IncidentInclude } from './incident-tree-query';
 import type {
   ActionableRecord,
   CausalFactorRecord,
@@ -177,18 +177,18 @@ export class IncidentLoaders {
     if (ids && ids.length === 0) return [];
     const statement = incidentTreeStatement(ids ? 'ids' : 'slug', include, options.includeDrafts === true);
     const { rows } = await this.prisma.pool.query<Record<string, unknown>>({ ...statement, values: [ids ? [...ids] : (by as { slug: string }).slug] });
-    const records = this.incidentsFromTreeRows(rows, include);
+    const records = this.incidentsFromTreeRows(rows.map(treeOf), include);
     if (!ids) return records;
     const byId = new Map(records.map((r) => [r.id, r]));
     return ids.map((id) => byId.get(id)).filter((r): r is IncidentRecord => r !== undefined);
   }
 
-  /** Records from rows of `incidentTreeColumns(include)`, in their order, with every child collection primed. */
+  /** Records from the trees (`treeOf`) of rows of `incidentTreeColumns(include)`, in their order, with every child collection primed. */
   incidentsFromTreeRows(rows: readonly Record<string, unknown>[], include: IncidentInclude): IncidentRecord[] {
     return rows.map((row) => this.primeIncident(row, include));
   }
 
-  /** Records from rows of `actionableTreeColumns(include)`, in their order, with their children and incidents primed. */
+  /** Records from the trees (`treeOf`) of rows of `actionableTreeColumns(include)`, in their order, with their children and incidents primed. */
   actionablesFromTreeRows(rows: readonly Record<string, unknown>[], include: ActionableInclude): ActionableRecord[] {
     return rows.map((row) => {
       const a = toActionable(row.row as Record<string, unknown>);

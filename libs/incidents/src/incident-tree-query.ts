@@ -58,11 +58,17 @@ function includeKey(include: object): string {
     .join('');
 }
 
+/** Built statements by name: a combination's text is built once per process (at most 1,024 of them). */
+const statements = new Map<string, Readonly<{ name: string; text: string }>>();
+
 /**
  * Incident rows chosen by id (`$1::uuid[]`) or by slug (`$1`), with their selected children:
  * published ones only, unless `drafts` (for callers that may edit).
  */
-export function incidentTreeStatement(by: 'ids' | 'slug', include: IncidentInclude, drafts = false): { name: string; text: string } {
+export function incidentTreeStatement(by: 'ids' | 'slug', include: IncidentInclude, drafts = false): Readonly<{ name: string; text: string }> {
+  const name = `incident_tree_${by}${drafts ? '_drafts' : ''}_${includeKey(include)}`;
+  const built = statements.get(name);
+  if (built) return built;
   // By slug: the current one, or one it had before a rename (an alias). Both are looked up by
   // their unique index and the ids joined; `slug = $1 OR EXISTS (alias)` cannot use either index
   // and scanned every incident (0.5-0.9 s at 100,000).
@@ -70,16 +76,38 @@ export function incidentTreeStatement(by: 'ids' | 'slug', include: IncidentInclu
     by === 'ids'
       ? `i."id" = ANY($1::uuid[])`
       : `i."id" IN (SELECT x."id" FROM "Incident" x WHERE x."slug" = $1 UNION ALL SELECT sa."incidentId" FROM "IncidentSlugAlias" sa WHERE sa."slug" = $1)`;
-  return {
-    name: `incident_tree_${by}${drafts ? '_drafts' : ''}_${includeKey(include)}`,
-    text: `SELECT ${incidentTreeColumns(include)}\nFROM "Incident" i WHERE ${where}${drafts ? '' : ` AND i."status" = 'published'`}`,
-  };
+  const statement = Object.freeze({
+    name,
+    text: `SELECT ${treeRow(incidentTreeColumns(include))}\nFROM "Incident" i WHERE ${where}${drafts ? '' : ` AND i."status" = 'published'`}`,
+  });
+  statements.set(name, statement);
+  return statement;
+}
+
+/**
+ * A tree's columns as one JSON column, `tree`: every tree statement (the ones here and the pages
+ * of incidents.service.ts) answers its rows this way. With one column per field, `pg` builds a
+ * result object of thirty-odd properties per row, and the records were then copied out of it;
+ * one JSON column is one JSON.parse, and its values already have the shape of the nested
+ * collections' (instants as ISO strings). Postgres does a little more (it escapes the text
+ * columns into the JSON) and the app much less: docs/benchmarks.md, "One JSON column per row of
+ * a tree statement".
+ */
+export function treeRow(columns: string): string {
+  return `(SELECT row_to_json(r) FROM (SELECT ${columns}) r) AS "tree"`;
+}
+
+/** The tree of a row a statement built with `treeRow`. */
+export function treeOf(row: Record<string, unknown>): Record<string, unknown> {
+  const tree = row.tree;
+  if (tree === null || typeof tree !== 'object') throw new Error('a tree statement answered a row without its "tree" column (build the select list with treeRow)');
+  return tree as Record<string, unknown>;
 }
 
 /**
  * The select list of an incident row (aliased `i`) with its selected children as JSON columns
  * (`j_patterns`, `j_timeline`, …), for a statement that picks the rows: by id or slug above, or
- * a page of a list (incidents.service.ts).
+ * a page of a list (incidents.service.ts). Statements send it through `treeRow`.
  */
 export function incidentTreeColumns(include: IncidentInclude): string {
   const parts = [INCIDENT_COLUMNS, include.narrative ? `i."narrative"` : `NULL::text AS "narrative"`];

@@ -6,7 +6,7 @@ import { buildTextSearch, searchMatch, type TextSearch } from './search-query';
 import { encodeCursor, pageWindow } from './keyset';
 import type { ActionableRecord, IncidentRecord, Page, PatternRecord } from './incident.types';
 import { IncidentLoaders } from './incident-loaders';
-import { actionableTreeColumns, incidentTreeColumns, type ActionableInclude, type IncidentInclude } from './incident-tree-query';
+import { actionableTreeColumns, incidentTreeColumns, treeOf, treeRow, type ActionableInclude, type IncidentInclude } from './incident-tree-query';
 
 /** How to build the nodes of a page: the request's loaders and what the query selected under them. */
 export interface TreeOptions<I> {
@@ -336,7 +336,7 @@ export class IncidentsService {
     // out of it: a window ordered by the sort key inside the page query would keep the planner
     // from passing the LIMIT down to its sort (a top-N sort), and sort every match instead.
     const rows = await this.named<{ k_id: string; k_sort: string; k_ord: string } & Record<string, unknown>>(planEach, Prisma.sql`
-        SELECT p.id::text AS k_id, p.sort AS k_sort, p.ord AS k_ord, ${Prisma.raw(tree.columns)}
+        SELECT p.id::text AS k_id, p.sort AS k_sort, p.ord AS k_ord, ${Prisma.raw(treeRow(tree.columns))}
         FROM (SELECT l.*, row_number() OVER () AS ord FROM (
           SELECT ${id} AS id, ${sort.expr}::text AS sort ${from} ${bound(after, later)} ${bound(before, earlier)}
           ${ordering}
@@ -348,7 +348,7 @@ export class IncidentsService {
     if (backward) pageRows.reverse();
     let counted: Promise<number> | null = null;
     return {
-      rows: pageRows.map(({ k_id: _id, k_sort: _sort, k_ord: _ord, ...row }) => row),
+      rows: pageRows.map(treeOf),
       cursors: pageRows.map((r) => encodeCursor({ order, value: r.k_sort, id: r.k_id })),
       count: () => (counted ??= this.named<{ n: string }>(planEach, Prisma.sql`SELECT count(*)::text AS n ${countFrom}`, planEach).then((r) => Number(r[0]?.n ?? 0))),
       estimate: () => this.estimate(countFrom),
