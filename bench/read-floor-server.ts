@@ -32,20 +32,20 @@ const COUNT = { name: 'floor_count', text: `SELECT count(*)::int AS n FROM "Inci
 
 const server = http.createServer((req, res) => {
   const u = new URL(req.url ?? '/', 'http://x');
-  const run =
+  // The detail and the list answer one JSON column per row (treeRow); the board and the count plain columns.
+  const run: Promise<unknown[]> =
     u.pathname === '/detail'
-      ? pool.query({ ...detail, values: [u.searchParams.get('slug')] })
+      ? pool.query({ ...detail, values: [u.searchParams.get('slug')] }).then((r) => r.rows.map(treeOf))
       : u.pathname === '/list'
-        ? pool.query(LIST)
+        ? pool.query(LIST).then((r) => r.rows.map(treeOf))
         : u.pathname === '/board'
-          ? pool.query(BOARD)
-          : pool.query(COUNT);
+          ? pool.query(BOARD).then((r) => r.rows)
+          : pool.query(COUNT).then((r) => r.rows);
   req.resume();
   run.then(
-    (r) => {
+    (rows) => {
       res.setHeader('content-type', 'application/json');
-      // The detail and the list answer one JSON column per row (treeRow); the board and the count plain columns.
-      res.end(JSON.stringify({ data: u.pathname === '/detail' || u.pathname === '/list' ? r.rows.map(treeOf) : r.rows }));
+      res.end(JSON.stringify({ data: rows }));
     },
     (e: Error) => {
       res.statusCode = 500;
