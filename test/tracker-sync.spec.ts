@@ -31,6 +31,8 @@ interface JiraIssue extends Issue {
   applied?: string[];
   /** Answer the next n transition reads with 503, to exercise the retry budget. */
   failTransitionReads?: number;
+  /** Run once after the next read of the issue's status and before its answer is sent (the answer is the status read). */
+  whileAnswering?: () => Promise<void>;
 }
 
 /**
@@ -44,7 +46,7 @@ async function trackerStub(): Promise<{ url: string; github: Map<string, Issue>;
   const server = http.createServer((req, res) => {
     let body = '';
     req.on('data', (c: Buffer) => (body += c.toString('utf8')));
-    req.on('end', () => {
+    req.on('end', async () => {
       const send = (status: number, value: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(value));
       const gh = /^\/api\/v3\/repos\/([^/]+)\/([^/]+)\/issues\/(\d+)(\/comments)?$/.exec(req.url ?? '');
       if (gh) {
@@ -81,7 +83,13 @@ async function trackerStub(): Promise<{ url: string; github: Map<string, Issue>;
           (issue.applied ??= []).push(t.id);
           return res.writeHead(204).end();
         }
-        if (req.method === 'GET' && !jr[2]) return send(200, { key: jr[1], fields: { status: { name: issue.category, statusCategory: { key: issue.category } } } });
+        if (req.method === 'GET' && !jr[2]) {
+          const category = issue.category;
+          const meanwhile = issue.whileAnswering;
+          issue.whileAnswering = undefined;
+          await meanwhile?.();
+          return send(200, { key: jr[1], fields: { status: { name: category, statusCategory: { key: category } } } });
+        }
         if (req.method === 'POST' && jr[2] === '/comment') {
           const doc = JSON.parse(body) as { body: { content: { content: { text: string }[] }[] } };
           issue.comments.push(doc.body.content[0]!.content[0]!.text);
@@ -243,6 +251,18 @@ describe('two-way sync of follow-ups with GitHub issues and Jira', () => {
     expect(issue.comments.some((c) => c.includes('moved to done by editor-token: routes reviewed'))).toBe(true);
     // The follow-up stays done: the transition made there is not brought back as another move.
     expect(await status('fix-mcrib-control-loop')).toBe('done');
+  });
+
+  it('does not undo a change made here while a pull waited for the tracker', async () => {
+    // The pull reads the issue as still open; before that answer arrives, the follow-up is
+    // finished here. The older answer must not reopen it; the write-back then closes the issue.
+    stub.jira.set('OPS-41', { state: 'open', category: 'new', comments: [], transitions: jiraWorkflow, whileAnswering: () => finish('change-consul-rollout-procedure', 'checked') });
+    await link('change-consul-rollout-procedure', ['OPS-41']);
+    await settled();
+    expect(stub.jira.get('OPS-41')!.whileAnswering).toBeUndefined();
+    expect(await status('change-consul-rollout-procedure')).toBe('done');
+    await until(() => stub.jira.get('OPS-41')!.category === 'done');
+    expect(await status('change-consul-rollout-procedure')).toBe('done');
   });
 
   it('only comments on a Jira issue whose workflow offers no transition to a done status', async () => {

@@ -113,7 +113,11 @@ export class TrackerSyncService implements OnApplicationBootstrap, OnApplication
     if (!linked) return;
     for (const issue of linked.issues) {
       if (job.kind === 'pull') {
-        await this.apply(issue, await this.remote.state(issue), [job.actionableId]);
+        // The follow-up's version before the issue is read: a change made here while the tracker
+        // answers is newer than what it answered, and must not be undone by it.
+        const before = await this.prisma.actionable.findUnique({ where: { id: job.actionableId }, select: { version: true } });
+        if (!before) return;
+        await this.apply(issue, await this.remote.state(issue), { actionableId: job.actionableId, version: before.version });
       } else {
         const note = job.note ? `: ${job.note}` : '';
         await this.remote.comment(issue, `Hindsight: follow-up “${linked.title}” (${linked.slug}) moved to ${job.to} by ${job.actor}${note}`);
@@ -125,18 +129,20 @@ export class TrackerSyncService implements OnApplicationBootstrap, OnApplication
   }
 
   /**
-   * Brings an issue's state to the follow-ups that reference it (all of them, or `only` these),
-   * and returns how many moved. Used by the webhook endpoints and by pulls.
+   * Brings an issue's state to the follow-ups that reference it, and returns how many moved. Used
+   * by the webhook endpoints (every referencing follow-up) and by pulls (`pulled`: one follow-up,
+   * and only if it is still at the version it had when the issue was read; a follow-up changed
+   * since keeps its newer status, which its own write-back takes to the tracker).
    */
-  async apply(issue: RemoteIssue, state: RemoteState, only?: string[]): Promise<number> {
-    const ids = only ?? (await this.referencing(issue));
+  async apply(issue: RemoteIssue, state: RemoteState, pulled?: { actionableId: string; version: number }): Promise<number> {
+    const ids = pulled ? [pulled.actionableId] : await this.referencing(issue);
     const actor: Actor = { name: issue.tracker, tokenId: null };
     const verb = state === 'closed' ? 'closed' : 'reopened';
     let moved = 0;
     for (const id of ids) {
       for (let attempt = 0; attempt < 3; attempt++) {
         const current = await this.prisma.actionable.findUnique({ where: { id }, select: { status: true, version: true } });
-        if (!current) break;
+        if (!current || (pulled && current.version !== pulled.version)) break;
         const moves = movesFor(current.status, state);
         if (moves.length === 0) break;
         try {
