@@ -1,4 +1,5 @@
 import './aliases';
+import './heap-settings';
 import type { Server } from 'node:http';
 import { Logger } from '@nestjs/common';
 import { createApp, openDatabase, prepareSchema, runDefaultScenariosInBackground, seedIfEmpty, type Database } from './bootstrap';
