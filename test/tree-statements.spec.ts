@@ -1,11 +1,11 @@
 import { PrismaService } from '@hindsight/db';
-import { actionableTreeColumns, incidentTreeColumns, incidentTreeStatement, loadSyntheticCorpus, treeOf, treeRow } from '@hindsight/incidents';
+import { actionableTreeColumns, IncidentLoaders, incidentTreeStatement, loadSyntheticCorpus, treeOf, treeRow } from '@hindsight/incidents';
 import { testPrisma, createTestDatabase, type TestDatabase } from './support/test-db';
 
 /**
- * The tree statements answer each row as one JSON column (`treeRow`). Their values must be the
- * ones a column per field gives, once an instant read from JSON is made a Date, as the loaders
- * do: numbers stay numbers, arrays arrays, nulls nulls, on the four shipped incidents and a
+ * The tree statements answer each row as one JSON column (`treeRow`), with instants and dates as
+ * epoch milliseconds. The records the loaders build from them must be the ones the loaders' own
+ * Prisma reads give for the same rows, field for field: on the four shipped incidents and a
  * synthetic corpus (severities, near misses, tags, customer impact, original-language text).
  */
 describe('tree statements', () => {
@@ -23,39 +23,70 @@ describe('tree statements', () => {
 
   const all = { narrative: true, patterns: true, timeline: true, factors: true, links: true, actionables: true, references: true, addresses: true };
 
-  /** A value of a column-per-field row beside the same value read from the tree's JSON. */
-  function expectSameValues(columns: Record<string, unknown>, tree: Record<string, unknown>): void {
-    expect(Object.keys(tree)).toEqual(Object.keys(columns));
-    for (const [key, value] of Object.entries(columns)) {
-      if (value instanceof Date) expect([key, new Date(tree[key] as string).getTime()]).toEqual([key, value.getTime()]);
-      else expect([key, tree[key]]).toEqual([key, value]);
+  /** A record built from a tree beside the one read through Prisma: every key the tree's record has, instants compared as times. */
+  function expectSameRecord(fromTree: object, fromPrisma: object, where: string, skip: string[] = []): void {
+    const other = fromPrisma as Record<string, unknown>;
+    const time = (v: unknown) => (v instanceof Date ? v.getTime() : v);
+    for (const [key, value] of Object.entries(fromTree)) {
+      if (skip.includes(key)) continue;
+      expect([where, key, time(value)]).toEqual([where, key, time(other[key])]);
+      if (other[key] instanceof Date) expect([where, key, value instanceof Date]).toEqual([where, key, true]);
     }
   }
 
-  it('answers an incident with every nested collection with the values of a column per field', async () => {
+  /** Lists of records, pairwise, in the same order. */
+  function expectSameRecords(fromTree: readonly object[], fromPrisma: readonly object[], where: string): void {
+    expect([where, fromTree.length]).toEqual([where, fromPrisma.length]);
+    fromTree.forEach((r, i) => expectSameRecord(r, fromPrisma[i]!, `${where}[${i}]`));
+  }
+
+  it('builds an incident and every nested collection with the values Prisma reads', async () => {
     const ids = (await prisma.incident.findMany({ select: { id: true }, orderBy: { slug: 'asc' } })).map((i) => i.id);
     expect(ids.length).toBe(24);
-    const statement = incidentTreeStatement('ids', all, true);
-    const trees = (await prisma.pool.query({ ...statement, values: [ids] })).rows.map(treeOf);
-    const columns = (await prisma.pool.query(`SELECT ${incidentTreeColumns(all)} FROM "Incident" i WHERE i."id" = ANY($1::uuid[])`, [ids])).rows;
-    expect(trees.length).toBe(24);
-    const byId = new Map(trees.map((t) => [t.id, t]));
-    for (const row of columns) expectSameValues(row, byId.get(row.id)!);
-    // The corpus holds the kinds of value that differ between the two forms.
-    expect(columns.some((r) => typeof r.customerImpactMinutes === 'number')).toBe(true);
-    expect(columns.some((r) => r.nearMiss === true)).toBe(true);
-    expect(columns.some((r) => Array.isArray(r.tags) && r.tags.length > 0)).toBe(true);
-    expect(columns.some((r) => r.mitigatedAt === null)).toBe(true);
+    const fromTrees = new IncidentLoaders(prisma);
+    const throughPrisma = new IncidentLoaders(prisma);
+    const records = await fromTrees.loadIncidentTrees({ ids }, all, { includeDrafts: true });
+    expect(records.map((r) => r.id)).toEqual(ids);
+    let actionables = 0;
+    for (const incident of records) {
+      const id = incident.id;
+      expectSameRecord(incident, (await throughPrisma.incident.load(id))!, incident.slug);
+      expect(fromTrees.narrative.get(id)).toBe(await throughPrisma.narrative.load(id));
+      expectSameRecords(fromTrees.patterns.get(id) as object[], await throughPrisma.patterns.load(id), `${incident.slug} patterns`);
+      expectSameRecords(fromTrees.timeline.get(id) as object[], await throughPrisma.timeline.load(id), `${incident.slug} timeline`);
+      expectSameRecords(fromTrees.factors.get(id) as object[], await throughPrisma.factors.load(id), `${incident.slug} factors`);
+      expectSameRecords(fromTrees.links.get(id) as object[], await throughPrisma.links.load(id), `${incident.slug} links`);
+      const mine = fromTrees.actionables.get(id) as object[];
+      expectSameRecords(mine, await throughPrisma.actionables.load(id), `${incident.slug} actionables`);
+      for (const a of mine as { id: string }[]) {
+        actionables++;
+        expectSameRecords(fromTrees.references.get(a.id) as object[], await throughPrisma.references.load(a.id), `${incident.slug} references`);
+        expectSameRecords(fromTrees.addressedFactors.get(a.id) as object[], await throughPrisma.addressedFactors.load(a.id), `${incident.slug} addresses`);
+      }
+    }
+    expect(actionables).toBeGreaterThan(24);
+    // The corpus holds the kinds of value that could differ between the two reads.
+    expect(records.some((r) => typeof r.customerImpactMinutes === 'number')).toBe(true);
+    expect(records.some((r) => r.nearMiss)).toBe(true);
+    expect(records.some((r) => r.tags.length > 0)).toBe(true);
+    expect(records.some((r) => r.mitigatedAt === null) && records.some((r) => r.mitigatedAt !== null)).toBe(true);
+    expect(records.some((r) => (fromTrees.actionables.get(r.id) as { dueDate: Date | null }[]).some((a) => a.dueDate !== null))).toBe(true);
   });
 
-  it('answers an actionable with its references, addressed factors and incident with the values of a column per field', async () => {
+  it('builds a board actionable with its references, addressed factors and incident with the values Prisma reads', async () => {
     const include = { references: true, addresses: true, incident: true };
-    const from = `FROM "Actionable" a ORDER BY a."id"`;
-    const trees = (await prisma.pool.query(`SELECT ${treeRow(actionableTreeColumns(include))} ${from}`)).rows.map(treeOf);
-    const columns = (await prisma.pool.query(`SELECT ${actionableTreeColumns(include)} ${from}`)).rows;
-    expect(trees.length).toBe(columns.length);
-    expect(columns.some((r) => (r.j_references as unknown[]).length > 0)).toBe(true);
-    columns.forEach((row, i) => expectSameValues(row, trees[i]!));
+    const fromTrees = new IncidentLoaders(prisma);
+    const throughPrisma = new IncidentLoaders(prisma);
+    const rows = (await prisma.pool.query(`SELECT ${treeRow(actionableTreeColumns(include))} FROM "Actionable" a ORDER BY a."id"`)).rows.map(treeOf);
+    const records = fromTrees.actionablesFromTreeRows(rows, include);
+    expectSameRecords(records, await prisma.actionable.findMany({ orderBy: { id: 'asc' } }), 'actionables');
+    expect(records.some((a) => (fromTrees.references.get(a.id) as unknown[]).length > 0)).toBe(true);
+    for (const a of records) {
+      expectSameRecords(fromTrees.references.get(a.id) as object[], await throughPrisma.references.load(a.id), `${a.key} references`);
+      expectSameRecords(fromTrees.addressedFactors.get(a.id) as object[], await throughPrisma.addressedFactors.load(a.id), `${a.key} addresses`);
+      // The board's incident comes without its narrative (it is not in the statement).
+      expectSameRecord(fromTrees.incident.get(a.incidentId) as object, (await throughPrisma.incident.load(a.incidentId))!, `${a.key} incident`, ['narrative']);
+    }
   });
 
   it('refuses a row without its tree, naming the column', () => {
@@ -70,5 +101,23 @@ describe('tree statements', () => {
     expect(b.text).not.toBe(a.text);
     expect(incidentTreeStatement('slug', { timeline: true }, true).name).not.toBe(b.name);
     expect(Object.isFrozen(a)).toBe(true);
+  });
+
+  it('reads instants from before a time zone had standard time, whatever the session’s zone', async () => {
+    const [incident] = await prisma.$queryRaw<{ id: string }[]>`SELECT "id" FROM "Incident" ORDER BY "slug" LIMIT 1`;
+    await prisma.$executeRaw`UPDATE "Incident" SET "startedAt" = '1883-11-18 12:00:00.123+00' WHERE "id" = ${incident!.id}::uuid`;
+    await prisma.$executeRawUnsafe(`ALTER DATABASE "${new URL(db.url).pathname.slice(1)}" SET timezone = 'America/New_York'`);
+    const inNewYork = testPrisma(db.url);
+    try {
+      // As text in that zone the instant carries a local-mean-time offset with seconds, which
+      // JavaScript's Date cannot read: why the statements send epoch milliseconds instead.
+      const { rows } = await inNewYork.pool.query(`SELECT row_to_json(r) AS j FROM (SELECT "startedAt" FROM "Incident" WHERE "id" = $1) r`, [incident!.id]);
+      expect(rows[0].j.startedAt).toMatch(/-04:56:02$/);
+      expect(Number.isNaN(new Date(rows[0].j.startedAt).getTime())).toBe(true);
+      const [record] = await new IncidentLoaders(inNewYork).loadIncidentTrees({ ids: [incident!.id] }, all, { includeDrafts: true });
+      expect(record!.startedAt!.toISOString()).toBe('1883-11-18T12:00:00.123Z');
+    } finally {
+      await inNewYork.onModuleDestroy();
+    }
   });
 });

@@ -194,7 +194,7 @@ export class IncidentLoaders {
       const a = toActionable(row.row as Record<string, unknown>);
       if (include.references) this.references.prime(a.id, (row.j_references as Record<string, unknown>[]).map(toReference));
       if (include.addresses) this.addressedFactors.prime(a.id, (row.j_addresses as CausalFactorRecord[]).map((f) => f));
-      if (include.incident && row.j_incident) this.incident.prime(a.incidentId, toIncident({ ...(row.j_incident as Record<string, unknown>), narrative: null }));
+      if (include.incident && row.j_incident) this.incident.prime(a.incidentId, toIncident(row.j_incident as Record<string, unknown>));
       return a;
     });
   }
@@ -233,36 +233,96 @@ export class IncidentLoaders {
   });
 }
 
-// JSON from Postgres carries instants and dates as strings; the read models carry Dates.
-const instant = (v: unknown): Date | null => (v === null || v === undefined ? null : v instanceof Date ? v : new Date(v as string));
-const day = (v: unknown): Date | null => (v === null || v === undefined ? null : v instanceof Date ? v : new Date(`${(v as string).slice(0, 10)}T00:00:00Z`));
+/**
+ * An instant or a calendar date of a tree statement (epoch milliseconds, see `epochMs` in
+ * incident-tree-query.ts) as the Date the read models carry.
+ */
+function dateOf(v: unknown, field: string): Date | null {
+  if (v === null) return null;
+  if (typeof v !== 'number') throw new Error(`a tree statement answered ${field} as ${typeof v}, not as epoch milliseconds`);
+  return new Date(v);
+}
 
-function toIncident(row: Record<string, unknown>): IncidentRecord {
-  const { j_patterns: _p, j_timeline: _t, j_factors: _f, j_links: _l, j_actionables: _a, ...r } = row;
+/**
+ * The records are written out field by field (one object each, of one shape), not spread from
+ * the parsed JSON with the children left out: that copied every object twice, and typed nothing.
+ */
+function toIncident(t: Record<string, unknown>): IncidentRecord {
   return {
-    ...(r as unknown as IncidentRecord),
-    startedAt: instant(r.startedAt),
-    detectedAt: instant(r.detectedAt),
-    mitigatedAt: instant(r.mitigatedAt),
-    resolvedAt: instant(r.resolvedAt),
-    createdAt: instant(r.createdAt)!,
-    updatedAt: instant(r.updatedAt)!,
+    id: t.id as string,
+    slug: t.slug as string,
+    status: t.status as IncidentRecord['status'],
+    title: t.title as string,
+    organization: t.organization as string | null,
+    components: t.components as string[],
+    summary: t.summary as string,
+    // Null where the statement left it out (an actionable's incident; a tree without narrative).
+    narrative: (t.narrative ?? null) as string,
+    impact: t.impact as string,
+    sourceTitle: t.sourceTitle as string,
+    sourceUrl: t.sourceUrl as string | null,
+    sourceLanguage: t.sourceLanguage as string,
+    sourceOriginalText: t.sourceOriginalText as string | null,
+    startedAt: dateOf(t.startedAt, 'startedAt'),
+    startedPrecision: t.startedPrecision as IncidentRecord['startedPrecision'],
+    detectedAt: dateOf(t.detectedAt, 'detectedAt'),
+    detectedPrecision: t.detectedPrecision as IncidentRecord['detectedPrecision'],
+    mitigatedAt: dateOf(t.mitigatedAt, 'mitigatedAt'),
+    mitigatedPrecision: t.mitigatedPrecision as IncidentRecord['mitigatedPrecision'],
+    resolvedAt: dateOf(t.resolvedAt, 'resolvedAt'),
+    resolvedPrecision: t.resolvedPrecision as IncidentRecord['resolvedPrecision'],
+    severity: t.severity as string | null,
+    nearMiss: t.nearMiss as boolean,
+    tags: t.tags as string[],
+    customerImpactMinutes: t.customerImpactMinutes as number | null,
+    customerImpactPrecision: t.customerImpactPrecision as IncidentRecord['customerImpactPrecision'],
+    version: t.version as number,
+    createdAt: dateOf(t.createdAt, 'createdAt')!,
+    updatedAt: dateOf(t.updatedAt, 'updatedAt')!,
   };
 }
 
-function toTimelineEvent(row: Record<string, unknown>): TimelineEventRecord {
-  return { ...(row as unknown as TimelineEventRecord), at: instant(row.at) };
+function toTimelineEvent(t: Record<string, unknown>): TimelineEventRecord {
+  return {
+    id: t.id as string,
+    incidentId: t.incidentId as string,
+    key: t.key as string,
+    position: t.position as number,
+    at: dateOf(t.at, 'at'),
+    precision: t.precision as TimelineEventRecord['precision'],
+    asWritten: t.asWritten as string | null,
+    kind: t.kind as TimelineEventRecord['kind'],
+    text: t.text as string,
+  };
 }
 
-function toActionable(row: Record<string, unknown>): ActionableRecord {
-  const { references: _r, addresses: _a, ...r } = row;
+/** The follow-up fields the tracking read model adds to `ActionableRecord` (libs/tracking), which the statements also carry. */
+interface ActionableTreeRecord extends ActionableRecord {
+  priority: string | null;
+  closedAt: Date | null;
+  closedBy: string | null;
+  wontDoReason: string | null;
+}
+
+function toActionable(t: Record<string, unknown>): ActionableTreeRecord {
   return {
-    ...(r as unknown as ActionableRecord),
-    dueDate: day(r.dueDate),
-    closedAt: instant(r.closedAt),
-    createdAt: instant(r.createdAt)!,
-    updatedAt: instant(r.updatedAt)!,
-  } as ActionableRecord;
+    id: t.id as string,
+    incidentId: t.incidentId as string,
+    key: t.key as string,
+    position: t.position as number,
+    title: t.title as string,
+    description: t.description as string,
+    owner: t.owner as string | null,
+    status: t.status as ActionableRecord['status'],
+    dueDate: dateOf(t.dueDate, 'dueDate'),
+    priority: t.priority as string | null,
+    closedAt: dateOf(t.closedAt, 'closedAt'),
+    closedBy: t.closedBy as string | null,
+    wontDoReason: t.wontDoReason as string | null,
+    version: t.version as number,
+    createdAt: dateOf(t.createdAt, 'createdAt')!,
+    updatedAt: dateOf(t.updatedAt, 'updatedAt')!,
+  };
 }
 
 function toReference(row: Record<string, unknown>): ExternalReferenceRecord {

@@ -26,17 +26,28 @@ export interface ActionableInclude {
   incident?: boolean;
 }
 
+/**
+ * An instant as epoch milliseconds: a JSON number, which the loaders turn into a Date without
+ * parsing text. `row_to_json` would write the instant as text in the session's time zone, and a
+ * date before that zone's standard time (1883 in New York) then carries an offset with seconds
+ * (`-04:56:02`), which JavaScript's Date cannot read.
+ */
+const epochMs = (column: string): string => `floor(extract(epoch FROM ${column}) * 1000)::bigint`;
+
+/** A calendar date as the epoch milliseconds of its midnight in UTC (the Date the read models carry for one). */
+const dayMs = (column: string): string => `((${column} - DATE '1970-01-01')::bigint * 86400000)`;
+
 export const INCIDENT_COLUMNS = `i."id", i."slug", i."status"::text AS "status", i."title", i."organization", i."components", i."summary", i."impact",
-  i."sourceTitle", i."sourceUrl", i."sourceLanguage", i."sourceOriginalText", i."startedAt", i."startedPrecision"::text AS "startedPrecision",
-  i."detectedAt", i."detectedPrecision"::text AS "detectedPrecision", i."mitigatedAt", i."mitigatedPrecision"::text AS "mitigatedPrecision",
-  i."resolvedAt", i."resolvedPrecision"::text AS "resolvedPrecision", i."severity", i."nearMiss", i."tags", i."customerImpactMinutes",
-  i."customerImpactPrecision"::text AS "customerImpactPrecision", i."version", i."createdAt", i."updatedAt"`;
+  i."sourceTitle", i."sourceUrl", i."sourceLanguage", i."sourceOriginalText", ${epochMs('i."startedAt"')} AS "startedAt", i."startedPrecision"::text AS "startedPrecision",
+  ${epochMs('i."detectedAt"')} AS "detectedAt", i."detectedPrecision"::text AS "detectedPrecision", ${epochMs('i."mitigatedAt"')} AS "mitigatedAt", i."mitigatedPrecision"::text AS "mitigatedPrecision",
+  ${epochMs('i."resolvedAt"')} AS "resolvedAt", i."resolvedPrecision"::text AS "resolvedPrecision", i."severity", i."nearMiss", i."tags", i."customerImpactMinutes",
+  i."customerImpactPrecision"::text AS "customerImpactPrecision", i."version", ${epochMs('i."createdAt"')} AS "createdAt", ${epochMs('i."updatedAt"')} AS "updatedAt"`;
 
 const ACTIONABLE_JSON = (alias: string, extra: string[] = []) =>
   `json_build_object('id', ${alias}."id", 'incidentId', ${alias}."incidentId", 'key', ${alias}."key", 'position', ${alias}."position",
     'title', ${alias}."title", 'description', ${alias}."description", 'owner', ${alias}."owner", 'status', ${alias}."status",
-    'dueDate', ${alias}."dueDate", 'priority', ${alias}."priority", 'closedAt', ${alias}."closedAt", 'closedBy', ${alias}."closedBy",
-    'wontDoReason', ${alias}."wontDoReason", 'version', ${alias}."version", 'createdAt', ${alias}."createdAt", 'updatedAt', ${alias}."updatedAt"${extra.map((e) => `, ${e}`).join('')})`;
+    'dueDate', ${dayMs(`${alias}."dueDate"`)}, 'priority', ${alias}."priority", 'closedAt', ${epochMs(`${alias}."closedAt"`)}, 'closedBy', ${alias}."closedBy",
+    'wontDoReason', ${alias}."wontDoReason", 'version', ${alias}."version", 'createdAt', ${epochMs(`${alias}."createdAt"`)}, 'updatedAt', ${epochMs(`${alias}."updatedAt"`)}${extra.map((e) => `, ${e}`).join('')})`;
 
 const REFERENCES_OF = (actionable: string) =>
   `(SELECT COALESCE(json_agg(json_build_object('id', r."id", 'actionableId', r."actionableId", 'position', r."position", 'kind', r."kind", 'ref', r."ref", 'url', r."url") ORDER BY r."position"), '[]')
@@ -89,7 +100,7 @@ export function incidentTreeStatement(by: 'ids' | 'slug', include: IncidentInclu
  * of incidents.service.ts) answers its rows this way. With one column per field, `pg` builds a
  * result object of thirty-odd properties per row, and the records were then copied out of it;
  * one JSON column is one JSON.parse, and its values already have the shape of the nested
- * collections' (instants as ISO strings). Postgres does a little more (it escapes the text
+ * collections' (instants and dates as epoch milliseconds). Postgres does a little more (it escapes the text
  * columns into the JSON) and the app much less: docs/benchmarks.md, "One JSON column per row of
  * a tree statement".
  */
@@ -116,7 +127,7 @@ export function incidentTreeColumns(include: IncidentInclude): string {
       FROM "IncidentPattern" ip JOIN "Pattern" p ON p."id" = ip."patternId" WHERE ip."incidentId" = i."id") AS "j_patterns"`);
   }
   if (include.timeline) {
-    parts.push(`(SELECT COALESCE(json_agg(json_build_object('id', e."id", 'incidentId', e."incidentId", 'key', e."key", 'position', e."position", 'at', e."at",
+    parts.push(`(SELECT COALESCE(json_agg(json_build_object('id', e."id", 'incidentId', e."incidentId", 'key', e."key", 'position', e."position", 'at', ${epochMs('e."at"')},
         'precision', e."precision", 'asWritten', e."asWritten", 'kind', e."kind", 'text', e."text") ORDER BY e."position"), '[]')
       FROM "TimelineEvent" e WHERE e."incidentId" = i."id") AS "j_timeline"`);
   }
