@@ -13,10 +13,12 @@
  *                   `pg` (same pool size), then returns the recorded object: the stack plus the
  *                   floor's database work, without the app's own code
  *   app             the app itself (scripts/start.js, as read-bench.ts starts it)
- *   app-b           a second app process, the same code, started with the Node flags in APP_B_FLAGS
+ *   app-b           a second app process, started with the Node flags in APP_B_FLAGS
  *                   (e.g. "--max-semi-space-size=64") and the environment in APP_B_ENV (a JSON
- *                   object over the bench's own): a runtime setting measured against the app in
- *                   one run. Only when named in TARGETS.
+ *                   object over the bench's own), and run from the checkout in APP_B_DIR when
+ *                   set (another commit, with its own node_modules, e.g. made by
+ *                   `git worktree add <dir> main` and `npm ci` there): a runtime setting or a
+ *                   code change measured against the app in one run. Only when named in TARGETS.
  *
  * The client is a closed loop on one kept-alive socket (one request, its whole answer, the next),
  * in a process of its own, timing each request with process.hrtime.bigint(); it reports p50, p90,
@@ -30,6 +32,9 @@
  * incident list (read-queries.ts, LIST_QUERY) instead of the detail, checking the floor's page
  * holds the app's incidents in order. Targets are measured in the order given in even rounds and
  * in the reverse order in odd ones, so no target always runs right after the same other one.
+ * GC=1 starts the app (and app-b) with V8's `--trace-gc-nvp` and adds, per target, what its young
+ * collections did during the measured seconds: requests per scavenge, and the median scavenge's
+ * pause and bytes promoted to the old generation (the tracing costs a little CPU on both sides).
  * DURATION (seconds measured per cell, default 5), WARMUP (seconds before each cell, default 1;
  * three times that before the first round), ROUNDS (default 4) and TARGETS (e.g. floor,app)
  * narrow a run. The database is only read. Before measuring, the app's answer is recorded once and
@@ -57,8 +62,8 @@ type Target = (typeof TARGETS)[number];
 /** What a run without TARGETS measures: every target but app-b, which needs settings to differ by. */
 const DEFAULT_TARGETS = TARGETS.filter((t) => t !== 'app-b');
 
-/** app-b's Node flags and environment (APP_B_FLAGS, APP_B_ENV), checked before anything starts. */
-function appBSettings(): { flags: string[]; env: Record<string, string> } {
+/** app-b's Node flags, environment and checkout (APP_B_FLAGS, APP_B_ENV, APP_B_DIR), checked before anything starts. */
+function appBSettings(): { flags: string[]; env: Record<string, string>; dir: string } {
   const flags = (process.env.APP_B_FLAGS ?? '').split(/\s+/).filter(Boolean);
   let env: unknown = {};
   try {
@@ -70,8 +75,12 @@ function appBSettings(): { flags: string[]; env: Record<string, string> } {
     throw new Error('APP_B_ENV must be a JSON object of strings, e.g. {"DB_POOL_MAX":"4"}');
   }
   for (const owned of ['PORT', 'DATABASE_URL']) if (owned in env) throw new Error(`APP_B_ENV may not set ${owned}: the bench sets it`);
-  if (flags.length === 0 && Object.keys(env).length === 0) throw new Error('app-b needs APP_B_FLAGS or APP_B_ENV: without either it is the app again');
-  return { flags, env: env as Record<string, string> };
+  const dir = process.env.APP_B_DIR ? path.resolve(process.env.APP_B_DIR) : root;
+  if (!fs.existsSync(path.join(dir, 'scripts', 'start.js')) || !fs.existsSync(path.join(dir, 'node_modules'))) {
+    throw new Error(`APP_B_DIR must be a checkout of this project with its node_modules installed: ${dir}`);
+  }
+  if (flags.length === 0 && Object.keys(env).length === 0 && dir === root) throw new Error('app-b needs APP_B_FLAGS, APP_B_ENV or APP_B_DIR: without any it is the app again');
+  return { flags, env: env as Record<string, string>, dir };
 }
 
 interface RequestSpec {
@@ -97,6 +106,33 @@ interface Cell {
   reconnects: number;
   cpuMs: number | null;
   waitMs: number | null;
+  /** Wall-clock ms (Date.now()) when the measured seconds began and ended. */
+  fromMs: number;
+  toMs: number;
+}
+
+/** A scavenge the server reported (GC=1), when it was read, with its pause and the bytes it promoted. */
+interface Scavenge {
+  at: number;
+  pauseMs: number;
+  promotedBytes: number;
+}
+
+/** Collects the `gc=s` lines `--trace-gc-nvp` writes to a server's stdout. */
+function scavengesOf(child: ChildProcess): Scavenge[] {
+  const seen: Scavenge[] = [];
+  let partial = '';
+  child.stdout!.on('data', (d: Buffer) => {
+    const lines = (partial + d.toString()).split('\n');
+    partial = lines.pop()!;
+    for (const line of lines) {
+      if (!/\bgc=s\b/.test(line)) continue;
+      const pause = /\bpause=([\d.]+)/.exec(line);
+      const promoted = /\bpromoted=(\d+)/.exec(line);
+      if (pause && promoted) seen.push({ at: Date.now(), pauseMs: Number(pause[1]), promotedBytes: Number(promoted[1]) });
+    }
+  });
+  return seen;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -152,6 +188,7 @@ function runClient(spec: ClientSpec): Promise<Cell> {
     let wait0: number | null = null;
     let t0 = 0n;
     let startedNs = 0n;
+    let fromMs = 0;
     let buf: Buffer = Buffer.alloc(0);
     let reconnects = 0;
     let done = false;
@@ -176,6 +213,8 @@ function runClient(spec: ClientSpec): Promise<Cell> {
         reconnects,
         cpuMs: cpu0 !== null && cpu1 !== null ? (cpu1 - cpu0) / n : null,
         waitMs: wait0 !== null && wait1 !== null ? (wait1 - wait0) / n : null,
+        fromMs,
+        toMs: Date.now(),
       });
     };
     const send = () => {
@@ -185,6 +224,7 @@ function runClient(spec: ClientSpec): Promise<Cell> {
         cpu0 = cpuMsOf(spec.serverPid);
         wait0 = runQueueWaitMsOf(spec.serverPid);
         startedNs = process.hrtime.bigint();
+        fromMs = now;
       }
       if (measuring && now >= measureTo) return finish();
       t0 = process.hrtime.bigint();
@@ -418,6 +458,8 @@ async function main(): Promise<void> {
   const DURATION = Number(process.env.DURATION ?? 5);
   const WARMUP = Number(process.env.WARMUP ?? 1);
   const ROUNDS = Number(process.env.ROUNDS ?? 4);
+  const GC = process.env.GC === '1';
+  const gcFlags = GC ? ['--trace-gc-nvp'] : [];
   const targets = (process.env.TARGETS ? process.env.TARGETS.split(',') : [...DEFAULT_TARGETS]) as Target[];
   for (const t of targets) if (!TARGETS.includes(t)) throw new Error(`unknown target ${t}`);
   const appB = targets.includes('app-b') ? appBSettings() : null;
@@ -450,7 +492,8 @@ async function main(): Promise<void> {
   try {
     const tsNode = ['-r', './scripts/register-ts.js'];
     ports.app = await freePort();
-    const app = await startApp(root, appBenchEnv(url, ports.app, 10));
+    const app = await startApp(root, appBenchEnv(url, ports.app, 10), gcFlags);
+    const scavenges: Partial<Record<Target, Scavenge[]>> = GC ? { app: scavengesOf(app) } : {};
     children.push(app);
     pids.app = app.pid!;
     const recordedBytes = await fetchAnswer(ports.app, graphql);
@@ -466,10 +509,11 @@ async function main(): Promise<void> {
       ports[t] = await freePort();
       const child =
         t === 'app-b'
-          ? await startApp(root, { ...appBenchEnv(url, ports[t], 10), ...appB!.env }, appB!.flags)
+          ? await startApp(appB!.dir, { ...appBenchEnv(url, ports[t], 10), ...appB!.env }, [...gcFlags, ...appB!.flags])
           : t === 'floor'
             ? await startProcess(process.execPath, [...tsNode, 'bench/read-floor-server.ts', url, String(ports[t]), '10'], {}, root, /listening/)
             : await startProcess(process.execPath, [...tsNode, 'bench/stack-floor-bench.ts', 'serve', t, String(ports[t]), answerFile, url], { NODE_ENV: 'production' }, root, /listening/);
+      if (GC && t === 'app-b') scavenges[t] = scavengesOf(child);
       children.push(child);
       pids[t] = child.pid!;
     }
@@ -484,30 +528,40 @@ async function main(): Promise<void> {
     }
     console.error(`answers checked; bytes: ${targets.map((t) => `${t} ${sizes[t]}`).join(', ')}`);
 
-    const results: Partial<Record<Target, Cell[]>> = {};
-    for (let round = 0; round < ROUNDS; round++) {
-      for (const t of round % 2 === 0 ? targets : [...targets].reverse()) {
-        const cell = await measure({ port: ports[t], request: requests[t], warmupS: round === 0 ? 3 * WARMUP : WARMUP, seconds: DURATION, serverPid: pids[t] });
-        (results[t] ??= []).push(cell);
-        console.log(JSON.stringify({ round, target: t, ...cell }));
-      }
-    }
-
     const median = (xs: number[]) => {
       const s = [...xs].sort((a, b) => a - b);
       const m = Math.floor(s.length / 2);
       return s.length % 2 === 1 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
     };
+    const results: Partial<Record<Target, Cell[]>> = {};
+    /** Per cell of a target whose scavenges are traced: requests per scavenge, median pause and promoted KB. */
+    const gcCells: Partial<Record<Target, { perScavenge: number; pauseMs: number; promotedKB: number }[]>> = {};
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const t of round % 2 === 0 ? targets : [...targets].reverse()) {
+        const cell = await measure({ port: ports[t], request: requests[t], warmupS: round === 0 ? 3 * WARMUP : WARMUP, seconds: DURATION, serverPid: pids[t] });
+        (results[t] ??= []).push(cell);
+        const traced = scavenges[t]?.filter((g) => g.at >= cell.fromMs && g.at <= cell.toMs);
+        const gc = traced?.length
+          ? { perScavenge: cell.n / traced.length, pauseMs: median(traced.map((g) => g.pauseMs)), promotedKB: median(traced.map((g) => g.promotedBytes)) / 1024 }
+          : undefined;
+        if (gc) (gcCells[t] ??= []).push(gc);
+        console.log(JSON.stringify({ round, target: t, ...cell, ...(gc ? { gc } : {}) }));
+      }
+    }
+
     const med = (t: Target, k: keyof Cell) => median(results[t]!.flatMap((r) => (r[k] === null ? [] : [r[k]])));
     const floorP95 = targets.includes('floor') ? med('floor', 'p95') : null;
-    console.log(`\n| target | p50 ms | p90 ms | p95 ms | p99 ms | req/s | p95 vs floor | p95 / floor's, per round (median) | server CPU ms / request | waiting for a core, ms / request |`);
-    console.log(`|---|---|---|---|---|---|---|---|---|---|`);
+    const gcHead = GC ? ' requests per scavenge | scavenge pause ms | promoted KB per scavenge |' : '';
+    console.log(`\n| target | p50 ms | p90 ms | p95 ms | p99 ms | req/s | p95 vs floor | p95 / floor's, per round (median) | server CPU ms / request | waiting for a core, ms / request |${gcHead}`);
+    console.log(`|---|---|---|---|---|---|---|---|---|---|${GC ? '---|---|---|' : ''}`);
+    const gcMed = (t: Target, k: 'perScavenge' | 'pauseMs' | 'promotedKB', digits: number) => (gcCells[t]?.length ? median(gcCells[t]!.map((c) => c[k])).toFixed(digits) : '');
     for (const t of targets) {
       const perRound = floorP95 === null ? null : median(results[t]!.map((r, i) => r.p95 / results.floor![i]!.p95));
       console.log(
         `| ${t} | ${med(t, 'p50').toFixed(2)} | ${med(t, 'p90').toFixed(2)} | ${med(t, 'p95').toFixed(2)} | ${med(t, 'p99').toFixed(2)} | ${med(t, 'rps').toFixed(0)} | ` +
           `${floorP95 === null || t === 'floor' ? '' : (med(t, 'p95') / floorP95).toFixed(2)} | ${perRound === null || t === 'floor' ? '' : perRound.toFixed(2)} | ` +
-          `${med(t, 'cpuMs').toFixed(2)} | ${med(t, 'waitMs').toFixed(2)} |`,
+          `${med(t, 'cpuMs').toFixed(2)} | ${med(t, 'waitMs').toFixed(2)} |` +
+          (GC ? ` ${gcMed(t, 'perScavenge', 1)} | ${gcMed(t, 'pauseMs', 2)} | ${gcMed(t, 'promotedKB', 0)} |` : ''),
       );
     }
   } finally {
