@@ -6,6 +6,7 @@ import { APP_FILTER } from '@nestjs/core';
 import { GraphQLModule } from '@nestjs/graphql';
 import type { Request } from 'express';
 import { PrismaService } from '@hindsight/db';
+import './common/graphql-argument-values';
 import { AuthModule } from './auth/auth.module';
 import { AppErrorFilter } from './common/app-error.filter';
 import { DateTimeScalar } from './common/date-time.scalar';
