@@ -15,6 +15,11 @@ describe('tree statements', () => {
     db = await createTestDatabase({ seed: true });
     prisma = testPrisma(db.url);
     await loadSyntheticCorpus(prisma, { incidents: 20, seed: 5, batchSize: 20 });
+    // Neither the seeds nor the corpus close a follow-up: give two the closing fields, one closed
+    // before 1970 (a negative epoch), so they are compared with values, not only nulls.
+    const [done, dropped] = await prisma.actionable.findMany({ take: 2, orderBy: { id: 'asc' } });
+    await prisma.actionable.update({ where: { id: done!.id }, data: { status: 'done', priority: 'p1', closedAt: new Date('2024-03-05T06:07:08.009Z'), closedBy: 'Ada' } });
+    await prisma.actionable.update({ where: { id: dropped!.id }, data: { status: 'wont_do', closedAt: new Date('1969-12-31T23:59:59.999Z'), closedBy: 'Lin', wontDoReason: 'superseded' } });
   }, 300_000);
   afterAll(async () => {
     await prisma.onModuleDestroy();
@@ -70,7 +75,10 @@ describe('tree statements', () => {
     expect(records.some((r) => r.nearMiss)).toBe(true);
     expect(records.some((r) => r.tags.length > 0)).toBe(true);
     expect(records.some((r) => r.mitigatedAt === null) && records.some((r) => r.mitigatedAt !== null)).toBe(true);
-    expect(records.some((r) => (fromTrees.actionables.get(r.id) as { dueDate: Date | null }[]).some((a) => a.dueDate !== null))).toBe(true);
+    const allActionables = records.flatMap((r) => fromTrees.actionables.get(r.id) as { dueDate: Date | null; closedAt?: Date | null; priority?: string | null }[]);
+    expect(allActionables.some((a) => a.dueDate !== null)).toBe(true);
+    expect(allActionables.filter((a) => a.closedAt).map((a) => a.closedAt!.toISOString()).sort()).toEqual(['1969-12-31T23:59:59.999Z', '2024-03-05T06:07:08.009Z']);
+    expect(allActionables.some((a) => a.priority === 'p1')).toBe(true);
   });
 
   it('builds a board actionable with its references, addressed factors and incident with the values Prisma reads', async () => {

@@ -30,9 +30,10 @@ export interface ActionableInclude {
  * An instant as epoch milliseconds: a JSON number, which the loaders turn into a Date without
  * parsing text. `row_to_json` would write the instant as text in the session's time zone, and a
  * date before that zone's standard time (1883 in New York) then carries an offset with seconds
- * (`-04:56:02`), which JavaScript's Date cannot read.
+ * (`-04:56:02`), which JavaScript's Date cannot read. Rounded: the columns hold milliseconds (`Timestamptz(3)`),
+ * and before Postgres 14 `extract` answers a double.
  */
-const epochMs = (column: string): string => `floor(extract(epoch FROM ${column}) * 1000)::bigint`;
+const epochMs = (column: string): string => `round(extract(epoch FROM ${column}) * 1000)::bigint`;
 
 /** A calendar date as the epoch milliseconds of its midnight in UTC (the Date the read models carry for one). */
 const dayMs = (column: string): string => `((${column} - DATE '1970-01-01')::bigint * 86400000)`;

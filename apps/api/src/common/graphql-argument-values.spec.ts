@@ -20,13 +20,13 @@ describe('arguments of fields that define none', () => {
 
   beforeEach(() => (seen.length = 0));
 
-  it('gives every field without arguments the one shared, frozen, prototype-less empty object', async () => {
+  it('gives every field without arguments the one shared, frozen, empty plain object', async () => {
     const result = await graphql({ schema, rootValue, source: '{ plain { name } items { name } }' });
     expect(result).toEqual({ data: { plain: { name: 'a' }, items: [{ name: 'a' }, { name: 'a' }] } });
     expect(seen.map((s) => s.field)).toEqual(['plain', 'name', 'items', 'name', 'name']);
     for (const { args } of seen) {
       expect(args).toBe(NO_ARGUMENTS);
-      expect(Object.getPrototypeOf(args)).toBeNull();
+      expect(Object.getPrototypeOf(args)).toBe(Object.prototype);
       expect(Object.keys(args)).toEqual([]);
       expect(Object.isFrozen(args)).toBe(true);
     }
@@ -40,7 +40,10 @@ describe('arguments of fields that define none', () => {
       { field: 'counted', args: { n: 5 } },
       { field: 'tagged', args: { prefix: 'x-' } },
     ]);
-    expect(seen.find((s) => s.field === 'tagged')!.args).not.toBe(NO_ARGUMENTS);
+    const tagged = seen.find((s) => s.field === 'tagged')!.args;
+    expect(tagged).not.toBe(NO_ARGUMENTS);
+    // The same kind of object as the shared one: graphql-js answers a plain object.
+    expect(Object.getPrototypeOf(tagged)).toBe(Object.prototype);
   });
 
   it('still refuses an argument a field does not define, before anything runs', async () => {
