@@ -31,10 +31,12 @@ if (!url) {
 
 async function main() {
   const pool = new Pool({ connectionString: url, max: 1, statement_timeout: 30_000 });
-  // The list query's collections (read-queries.ts, LIST_QUERY), or the detail's every collection.
+  // The list query's collections (read-queries.ts, LIST_QUERY: actionables and patterns by key,
+  // so none of their optional columns; a checkout from before the column groups sends them all),
+  // or the detail's every collection.
   const include =
     what === 'list'
-      ? { patterns: true, actionables: true }
+      ? { patterns: true, actionables: true, actionableColumns: [], patternColumns: [] }
       : { narrative: true, patterns: true, timeline: true, factors: true, links: true, actionables: true, references: true, addresses: true };
   let texts;
   try {

@@ -97,6 +97,50 @@ describe('tree statements', () => {
     }
   });
 
+  it('sends only the actionables’ and patterns’ columns asked for, and keeps such records from code that reads whole ones', async () => {
+    const ids = (await prisma.incident.findMany({ select: { id: true }, orderBy: { slug: 'asc' } })).map((i) => i.id);
+    const slim = incidentTreeStatement('ids', { actionables: true, actionableColumns: [] }, true);
+    expect(slim.text).not.toMatch(/a\."(title|description|closedAt|createdAt)"/);
+    expect(incidentTreeStatement('ids', { actionables: true }, true).text).toMatch(/a\."description"/);
+    // Every group named is the same statement as none named.
+    expect(incidentTreeStatement('ids', { actionables: true, actionableColumns: ['stamps', 'words', 'followUp'] }, true)).toBe(incidentTreeStatement('ids', { actionables: true }, true));
+    expect(incidentTreeStatement('ids', { actionables: true, actionableColumns: ['words'] }, true).name).not.toBe(slim.name);
+
+    const loaders = new IncidentLoaders(prisma);
+    const throughPrisma = new IncidentLoaders(prisma);
+    const sent = await loaders.loadIncidentTrees({ ids }, { actionables: true, actionableColumns: ['followUp'] }, { includeDrafts: true });
+    let compared = 0;
+    for (const incident of sent) {
+      const whole = await throughPrisma.actionables.load(incident.id);
+      const asSelected = loaders.actionablesAsSelected.get(incident.id) as unknown as Record<string, unknown>[];
+      expect(asSelected.length).toBe(whole.length);
+      asSelected.forEach((a, i) => {
+        compared++;
+        const w = whole[i] as unknown as Record<string, unknown>;
+        for (const k of ['id', 'incidentId', 'key', 'position', 'status', 'version', 'priority', 'closedBy', 'wontDoReason']) expect([k, a[k]]).toEqual([k, w[k]]);
+        for (const k of ['dueDate', 'closedAt']) expect([k, (a[k] as Date | null)?.getTime() ?? null]).toEqual([k, (w[k] as Date | null)?.getTime() ?? null]);
+        for (const k of ['title', 'description', 'owner', 'createdAt', 'updatedAt']) expect([k, a[k]]).toEqual([k, undefined]);
+      });
+      // The loader of whole records was not primed with them: it reads whole ones.
+      expect(await loaders.actionables.load(incident.id)).toEqual(whole);
+    }
+    expect(compared).toBeGreaterThan(24);
+
+    // Patterns without their descriptions, likewise.
+    expect(incidentTreeStatement('ids', { patterns: true, patternColumns: [] }, true).text).not.toMatch(/p\."description"/);
+    const withPatterns = new IncidentLoaders(prisma);
+    await withPatterns.loadIncidentTrees({ ids }, { patterns: true, patternColumns: [] }, { includeDrafts: true });
+    let patterns = 0;
+    for (const id of ids) {
+      const whole = await throughPrisma.patterns.load(id);
+      const asSelected = withPatterns.patternsAsSelected.get(id) as unknown as Record<string, unknown>[];
+      expect(asSelected.map((p) => [p.id, p.key, p.name, p.description])).toEqual(whole.map((p) => [p.id, p.key, p.name, undefined]));
+      expect(await withPatterns.patterns.load(id)).toEqual(whole);
+      patterns += whole.length;
+    }
+    expect(patterns).toBeGreaterThan(10);
+  });
+
   it('refuses a row without its tree, naming the column', () => {
     expect(() => treeOf({ id: 'x' })).toThrow(/"tree" column/);
   });

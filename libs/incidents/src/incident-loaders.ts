@@ -1,7 +1,7 @@
 import DataLoader from 'dataloader';
 import type { PrismaService } from '@hindsight/db';
 import { findRelatedIncidents, type RelatedIncident } from './related-incidents.service';
-import { incidentTreeStatement, treeOf, type ActionableInclude, type IncidentInclude } from './incident-tree-query';
+import { allColumns, incidentTreeStatement, treeOf, type ActionableInclude, type IncidentInclude } from './incident-tree-query';
 import type {
   ActionableRecord,
   CausalFactorRecord,
@@ -109,6 +109,17 @@ export class IncidentLoaders {
     ),
   );
 
+  /**
+   * An incident's actionables as `Incident.actionables` hands them to the fields the operation
+   * selected on Actionable: a tree statement that left out columns none of those fields read
+   * (`IncidentInclude.actionableColumns`) primes its records here only, and nowhere else reads
+   * them; whole records (primed or loaded) are the `actionables` loader's.
+   */
+  readonly actionablesAsSelected = new TreeLoader<ActionableRecord[]>((incidentIds) => this.actionables.loadMany(incidentIds));
+
+  /** An incident's patterns as `Incident.patterns` hands them on: as `actionablesAsSelected`, for `IncidentInclude.patternColumns`. */
+  readonly patternsAsSelected = new TreeLoader<PatternRecord[]>((incidentIds) => this.patterns.loadMany(incidentIds));
+
   readonly references = new TreeLoader<ExternalReferenceRecord[]>(async (actionableIds) =>
     groupBy(
       actionableIds,
@@ -191,9 +202,10 @@ export class IncidentLoaders {
   /** Records from the trees (`treeOf`) of rows of `actionableTreeColumns(include)`, in their order, with their children and incidents primed. */
   actionablesFromTreeRows(rows: readonly Record<string, unknown>[], include: ActionableInclude): ActionableRecord[] {
     return rows.map((row) => {
-      const a = toActionable(row.row as Record<string, unknown>);
-      if (include.references) this.references.prime(a.id, (row.j_references as Record<string, unknown>[]).map(toReference));
-      if (include.addresses) this.addressedFactors.prime(a.id, (row.j_addresses as CausalFactorRecord[]).map((f) => f));
+      const t = row.row as Record<string, unknown>;
+      const a = toActionable(t, t.incidentId as string);
+      if (include.references) this.references.prime(a.id, (row.j_references as Record<string, unknown>[]).map((r) => toReference(r, a.id)));
+      if (include.addresses) this.addressedFactors.prime(a.id, (row.j_addresses as Record<string, unknown>[]).map((f) => toFactor(f, a.incidentId)));
       if (include.incident && row.j_incident) this.incident.prime(a.incidentId, toIncident(row.j_incident as Record<string, unknown>));
       return a;
     });
@@ -204,20 +216,27 @@ export class IncidentLoaders {
     const id = incident.id;
     this.incident.prime(id, incident);
     if (include.narrative) this.narrative.prime(id, incident.narrative);
-    if (include.patterns) this.patterns.prime(id, row.j_patterns as PatternRecord[]);
-    if (include.timeline) this.timeline.prime(id, (row.j_timeline as Record<string, unknown>[]).map(toTimelineEvent));
+    if (include.patterns) {
+      const patterns = row.j_patterns as PatternRecord[];
+      this.patternsAsSelected.prime(id, patterns);
+      if (allColumns('pattern', include.patternColumns)) this.patterns.prime(id, patterns);
+    }
+    if (include.timeline) this.timeline.prime(id, (row.j_timeline as Record<string, unknown>[]).map((e) => toTimelineEvent(e, id)));
     if (include.factors) {
-      const factors = row.j_factors as CausalFactorRecord[];
+      const factors = (row.j_factors as Record<string, unknown>[]).map((f) => toFactor(f, id));
       this.factors.prime(id, factors);
       for (const f of factors) this.factor.prime(f.id, f);
     }
-    if (include.links) this.links.prime(id, row.j_links as CausalLinkRecord[]);
+    if (include.links) this.links.prime(id, (row.j_links as Record<string, unknown>[]).map((l) => toLink(l, id)));
     if (include.actionables) {
       const rows = row.j_actionables as Record<string, unknown>[];
-      this.actionables.prime(id, rows.map(toActionable));
+      const records = rows.map((a) => toActionable(a, id));
+      this.actionablesAsSelected.prime(id, records);
+      if (allColumns('actionable', include.actionableColumns)) this.actionables.prime(id, records);
       for (const a of rows) {
-        if (include.references) this.references.prime(a.id as string, (a.references as Record<string, unknown>[]).map(toReference));
-        if (include.addresses) this.addressedFactors.prime(a.id as string, a.addresses as CausalFactorRecord[]);
+        const actionableId = a.id as string;
+        if (include.references) this.references.prime(actionableId, (a.references as Record<string, unknown>[]).map((r) => toReference(r, actionableId)));
+        if (include.addresses) this.addressedFactors.prime(actionableId, (a.addresses as Record<string, unknown>[]).map((f) => toFactor(f, id)));
       }
     }
     return incident;
@@ -282,10 +301,11 @@ function toIncident(t: Record<string, unknown>): IncidentRecord {
   };
 }
 
-function toTimelineEvent(t: Record<string, unknown>): TimelineEventRecord {
+/** The children of a tree come without their parent's id (see `ACTIONABLE_JSON`): it is given here. */
+function toTimelineEvent(t: Record<string, unknown>, incidentId: string): TimelineEventRecord {
   return {
     id: t.id as string,
-    incidentId: t.incidentId as string,
+    incidentId,
     key: t.key as string,
     position: t.position as number,
     at: dateOf(t.at, 'at'),
@@ -304,27 +324,51 @@ interface ActionableTreeRecord extends ActionableRecord {
   wontDoReason: string | null;
 }
 
-function toActionable(t: Record<string, unknown>): ActionableTreeRecord {
+/**
+ * A group of columns the statement left out (`ActionableColumnGroup`) leaves its fields
+ * undefined: such records reach only the fields of the operation that asked for them, none of
+ * which reads those (see `actionablesAsSelected`).
+ */
+function toActionable(t: Record<string, unknown>, incidentId: string): ActionableTreeRecord {
+  const followUp = t.dueDate !== undefined;
+  const stamps = t.createdAt !== undefined;
   return {
     id: t.id as string,
-    incidentId: t.incidentId as string,
+    incidentId,
     key: t.key as string,
     position: t.position as number,
     title: t.title as string,
     description: t.description as string,
     owner: t.owner as string | null,
     status: t.status as ActionableRecord['status'],
-    dueDate: dateOf(t.dueDate, 'dueDate'),
+    dueDate: followUp ? dateOf(t.dueDate, 'dueDate') : (undefined as never),
     priority: t.priority as string | null,
-    closedAt: dateOf(t.closedAt, 'closedAt'),
+    closedAt: followUp ? dateOf(t.closedAt, 'closedAt') : (undefined as never),
     closedBy: t.closedBy as string | null,
     wontDoReason: t.wontDoReason as string | null,
     version: t.version as number,
-    createdAt: dateOf(t.createdAt, 'createdAt')!,
-    updatedAt: dateOf(t.updatedAt, 'updatedAt')!,
+    createdAt: stamps ? dateOf(t.createdAt, 'createdAt')! : (undefined as never),
+    updatedAt: stamps ? dateOf(t.updatedAt, 'updatedAt')! : (undefined as never),
   };
 }
 
-function toReference(row: Record<string, unknown>): ExternalReferenceRecord {
-  return row as unknown as ExternalReferenceRecord;
+function toFactor(t: Record<string, unknown>, incidentId: string): CausalFactorRecord {
+  return {
+    id: t.id as string,
+    incidentId,
+    key: t.key as string,
+    position: t.position as number,
+    title: t.title as string | null,
+    role: t.role as CausalFactorRecord['role'],
+    component: t.component as string | null,
+    text: t.text as string,
+  };
+}
+
+function toLink(t: Record<string, unknown>, incidentId: string): CausalLinkRecord {
+  return { id: t.id as string, incidentId, fromId: t.fromId as string, toId: t.toId as string, kind: t.kind as CausalLinkRecord['kind'] };
+}
+
+function toReference(t: Record<string, unknown>, actionableId: string): ExternalReferenceRecord {
+  return { id: t.id as string, actionableId, position: t.position as number, kind: t.kind as ExternalReferenceRecord['kind'], ref: t.ref as string, url: t.url as string | null };
 }

@@ -17,6 +17,10 @@ export interface IncidentInclude {
   actionables?: boolean;
   references?: boolean;
   addresses?: boolean;
+  /** The actionables' columns to send beyond the ones always sent; all of them when absent. */
+  actionableColumns?: readonly ActionableColumnGroup[];
+  /** The patterns' columns to send beyond the ones always sent; all of them when absent. */
+  patternColumns?: readonly PatternColumnGroup[];
 }
 
 /** What to load with each actionable of a board page. */
@@ -24,6 +28,44 @@ export interface ActionableInclude {
   references?: boolean;
   addresses?: boolean;
   incident?: boolean;
+  /** The actionables' columns to send beyond the ones always sent; all of them when absent. */
+  columns?: readonly ActionableColumnGroup[];
+}
+
+/**
+ * The columns of an actionable or a pattern a statement may leave out, in groups. A list that
+ * shows each incident's follow-ups by key and status and its patterns by key reads a small part
+ * of their text: with every column, its statement sent about twice the JSON it does now, most of
+ * it never read (docs/benchmarks.md, "Only the columns a query reads"). Always sent: an
+ * actionable's id, key, position, status and version; a pattern's id, key and name. Which groups
+ * a GraphQL operation needs is the API's business (apps/api includes.ts); records built without
+ * a group leave its fields undefined.
+ */
+export const COLUMN_GROUPS = {
+  actionable: {
+    words: ['title', 'description', 'owner'],
+    followUp: ['dueDate', 'priority', 'closedAt', 'closedBy', 'wontDoReason'],
+    stamps: ['createdAt', 'updatedAt'],
+  },
+  pattern: { description: ['description'] },
+} as const;
+export type ColumnGroup<K extends keyof typeof COLUMN_GROUPS> = keyof (typeof COLUMN_GROUPS)[K] & string;
+export type ActionableColumnGroup = ColumnGroup<'actionable'>;
+export type PatternColumnGroup = ColumnGroup<'pattern'>;
+
+/** A kind's groups, in a fixed order. */
+export function columnGroups<K extends keyof typeof COLUMN_GROUPS>(kind: K): readonly ColumnGroup<K>[] {
+  return Object.keys(COLUMN_GROUPS[kind]) as ColumnGroup<K>[];
+}
+
+/** Whether `columns` (as in an include: absent is all) names every group of its kind, so the records are whole. */
+export function allColumns<K extends keyof typeof COLUMN_GROUPS>(kind: K, columns: readonly ColumnGroup<K>[] | undefined): boolean {
+  return columns === undefined || columnGroups(kind).every((g) => columns.includes(g));
+}
+
+/** The groups to send: undefined (all) when they are all named. */
+function sent<K extends keyof typeof COLUMN_GROUPS>(kind: K, columns: readonly ColumnGroup<K>[] | undefined): readonly ColumnGroup<K>[] | undefined {
+  return allColumns(kind, columns) ? undefined : columns;
 }
 
 /**
@@ -44,33 +86,59 @@ export const INCIDENT_COLUMNS = `i."id", i."slug", i."status"::text AS "status",
   ${epochMs('i."resolvedAt"')} AS "resolvedAt", i."resolvedPrecision"::text AS "resolvedPrecision", i."severity", i."nearMiss", i."tags", i."customerImpactMinutes",
   i."customerImpactPrecision"::text AS "customerImpactPrecision", i."version", ${epochMs('i."createdAt"')} AS "createdAt", ${epochMs('i."updatedAt"')} AS "updatedAt"`;
 
-const ACTIONABLE_JSON = (alias: string, extra: string[] = []) =>
-  `json_build_object('id', ${alias}."id", 'incidentId', ${alias}."incidentId", 'key', ${alias}."key", 'position', ${alias}."position",
-    'title', ${alias}."title", 'description', ${alias}."description", 'owner', ${alias}."owner", 'status', ${alias}."status",
-    'dueDate', ${dayMs(`${alias}."dueDate"`)}, 'priority', ${alias}."priority", 'closedAt', ${epochMs(`${alias}."closedAt"`)}, 'closedBy', ${alias}."closedBy",
-    'wontDoReason', ${alias}."wontDoReason", 'version', ${alias}."version", 'createdAt', ${epochMs(`${alias}."createdAt"`)}, 'updatedAt', ${epochMs(`${alias}."updatedAt"`)}${extra.map((e) => `, ${e}`).join('')})`;
+/** Columns sent as epoch milliseconds (`epochMs`, `dayMs`) rather than as they are. */
+const NUMERIC_TIMES: Readonly<Record<string, (column: string) => string>> = { dueDate: dayMs, closedAt: epochMs, createdAt: epochMs, updatedAt: epochMs };
+
+/** The JSON pairs (`'name', expression`) of the columns of a kind's groups to send (undefined: all of them). */
+function groupPairs<K extends keyof typeof COLUMN_GROUPS>(kind: K, alias: string, columns: readonly ColumnGroup<K>[] | undefined): string {
+  const groups = COLUMN_GROUPS[kind] as Readonly<Record<ColumnGroup<K>, readonly string[]>>;
+  return columnGroups(kind)
+    .filter((g) => columns === undefined || columns.includes(g))
+    .flatMap((g) => groups[g])
+    .map((c) => `, '${c}', ${(NUMERIC_TIMES[c] ?? ((x: string) => x))(`${alias}."${c}"`)}`)
+    .join('');
+}
+
+/**
+ * An actionable as JSON. Nested under its incident it leaves out `incidentId`, as every child of
+ * a tree leaves out its parent's id: the loaders fill it in from the parent, which saves a UUID per
+ * child in every answer. A board's row (`withIncidentId`) carries its own.
+ */
+const ACTIONABLE_JSON = (alias: string, columns: readonly ActionableColumnGroup[] | undefined, extra: string[] = [], withIncidentId = false) =>
+  `json_build_object('id', ${alias}."id",${withIncidentId ? ` 'incidentId', ${alias}."incidentId",` : ''} 'key', ${alias}."key", 'position', ${alias}."position",
+    'status', ${alias}."status", 'version', ${alias}."version"${groupPairs('actionable', alias, columns)}${extra.map((e) => `, ${e}`).join('')})`;
 
 const REFERENCES_OF = (actionable: string) =>
-  `(SELECT COALESCE(json_agg(json_build_object('id', r."id", 'actionableId', r."actionableId", 'position', r."position", 'kind', r."kind", 'ref', r."ref", 'url', r."url") ORDER BY r."position"), '[]')
+  `(SELECT COALESCE(json_agg(json_build_object('id', r."id", 'position', r."position", 'kind', r."kind", 'ref', r."ref", 'url', r."url") ORDER BY r."position"), '[]')
     FROM "ExternalReference" r WHERE r."actionableId" = ${actionable}."id")`;
 
 const FACTOR_JSON = (alias: string) =>
-  `json_build_object('id', ${alias}."id", 'incidentId', ${alias}."incidentId", 'key', ${alias}."key", 'position', ${alias}."position", 'title', ${alias}."title", 'role', ${alias}."role", 'component', ${alias}."component", 'text', ${alias}."text")`;
+  `json_build_object('id', ${alias}."id", 'key', ${alias}."key", 'position', ${alias}."position", 'title', ${alias}."title", 'role', ${alias}."role", 'component', ${alias}."component", 'text', ${alias}."text")`;
 
 const ADDRESSES_OF = (actionable: string) =>
   `(SELECT COALESCE(json_agg(${FACTOR_JSON('f')} ORDER BY f."position"), '[]')
     FROM "ActionableFactor" x JOIN "CausalFactor" f ON f."id" = x."factorId" WHERE x."actionableId" = ${actionable}."id")`;
 
-/** A short name per combination (Postgres keeps 63 characters of a statement name). */
-function includeKey(include: object): string {
-  return Object.entries(include)
-    .filter(([, on]) => on)
+/**
+ * A short name per combination (Postgres keeps 63 characters of a statement name): the first
+ * letters of the collections, then, for a kind whose columns are not all sent, the first letters
+ * of the groups that are (`_a…` for the actionables, `_p…` for the patterns).
+ */
+function includeKey(include: IncidentInclude): string {
+  const flags = Object.entries(include)
+    .filter(([, on]) => on === true)
     .map(([k]) => k.slice(0, 3))
     .sort()
     .join('');
+  const actionables = include.actionables ? sent('actionable', include.actionableColumns) : undefined;
+  const patterns = include.patterns ? sent('pattern', include.patternColumns) : undefined;
+  const initials = (groups: readonly string[]) => groups.map((g) => g[0]).join('');
+  const a = actionables ? `_a${initials(columnGroups('actionable').filter((g) => actionables.includes(g)))}` : '';
+  const p = patterns ? `_p${initials(columnGroups('pattern').filter((g) => patterns.includes(g)))}` : '';
+  return `${flags}${a}${p}`;
 }
 
-/** Built statements by name: a combination's text is built once per process (at most 1,024 of them). */
+/** Built statements by name: a combination's text is built once per process (at most 6,912 of them). */
 const statements = new Map<string, Readonly<{ name: string; text: string }>>();
 
 /**
@@ -124,11 +192,11 @@ export function treeOf(row: Record<string, unknown>): Record<string, unknown> {
 export function incidentTreeColumns(include: IncidentInclude): string {
   const parts = [INCIDENT_COLUMNS, include.narrative ? `i."narrative"` : `NULL::text AS "narrative"`];
   if (include.patterns) {
-    parts.push(`(SELECT COALESCE(json_agg(json_build_object('id', p."id", 'key', p."key", 'name', p."name", 'description', p."description") ORDER BY p."key"), '[]')
+    parts.push(`(SELECT COALESCE(json_agg(json_build_object('id', p."id", 'key', p."key", 'name', p."name"${groupPairs('pattern', 'p', include.patternColumns)}) ORDER BY p."key"), '[]')
       FROM "IncidentPattern" ip JOIN "Pattern" p ON p."id" = ip."patternId" WHERE ip."incidentId" = i."id") AS "j_patterns"`);
   }
   if (include.timeline) {
-    parts.push(`(SELECT COALESCE(json_agg(json_build_object('id', e."id", 'incidentId', e."incidentId", 'key', e."key", 'position', e."position", 'at', ${epochMs('e."at"')},
+    parts.push(`(SELECT COALESCE(json_agg(json_build_object('id', e."id", 'key', e."key", 'position', e."position", 'at', ${epochMs('e."at"')},
         'precision', e."precision", 'asWritten', e."asWritten", 'kind', e."kind", 'text', e."text") ORDER BY e."position"), '[]')
       FROM "TimelineEvent" e WHERE e."incidentId" = i."id") AS "j_timeline"`);
   }
@@ -136,12 +204,12 @@ export function incidentTreeColumns(include: IncidentInclude): string {
     parts.push(`(SELECT COALESCE(json_agg(${FACTOR_JSON('f')} ORDER BY f."position"), '[]') FROM "CausalFactor" f WHERE f."incidentId" = i."id") AS "j_factors"`);
   }
   if (include.links) {
-    parts.push(`(SELECT COALESCE(json_agg(json_build_object('id', l."id", 'incidentId', l."incidentId", 'fromId', l."fromId", 'toId', l."toId", 'kind', l."kind") ORDER BY l."id"), '[]')
+    parts.push(`(SELECT COALESCE(json_agg(json_build_object('id', l."id", 'fromId', l."fromId", 'toId', l."toId", 'kind', l."kind") ORDER BY l."id"), '[]')
       FROM "CausalLink" l WHERE l."incidentId" = i."id") AS "j_links"`);
   }
   if (include.actionables) {
     const extra = [include.references ? `'references', ${REFERENCES_OF('a')}` : null, include.addresses ? `'addresses', ${ADDRESSES_OF('a')}` : null].filter((e): e is string => e !== null);
-    const row = ACTIONABLE_JSON('a', extra);
+    const row = ACTIONABLE_JSON('a', include.actionableColumns, extra);
     parts.push(`(SELECT COALESCE(json_agg(${row} ORDER BY a."position"), '[]') FROM "Actionable" a WHERE a."incidentId" = i."id") AS "j_actionables"`);
   }
   return parts.join(',\n  ');
@@ -149,7 +217,7 @@ export function incidentTreeColumns(include: IncidentInclude): string {
 
 /** The select list of an actionable row (aliased `a`, as JSON in `row`) with its selected children and incident. */
 export function actionableTreeColumns(include: ActionableInclude): string {
-  const parts = [`${ACTIONABLE_JSON('a')} AS "row"`];
+  const parts = [`${ACTIONABLE_JSON('a', include.columns, [], true)} AS "row"`];
   if (include.references) parts.push(`${REFERENCES_OF('a')} AS "j_references"`);
   if (include.addresses) parts.push(`${ADDRESSES_OF('a')} AS "j_addresses"`);
   if (include.incident) parts.push(`(SELECT row_to_json(t) FROM (SELECT ${INCIDENT_COLUMNS} FROM "Incident" i WHERE i."id" = a."incidentId") t) AS "j_incident"`);

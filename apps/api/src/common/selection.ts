@@ -1,4 +1,16 @@
-import type { FieldNode, FragmentDefinitionNode, GraphQLResolveInfo, SelectionSetNode } from 'graphql';
+import {
+  isAbstractType,
+  isObjectType,
+  TypeInfo,
+  visit,
+  visitWithTypeInfo,
+  type ASTNode,
+  type FieldNode,
+  type FragmentDefinitionNode,
+  type GraphQLResolveInfo,
+  type OperationDefinitionNode,
+  type SelectionSetNode,
+} from 'graphql';
 
 /** The fields a query selected below a resolver, by name (aliases merged), fragments expanded. */
 export interface Selection {
@@ -17,24 +29,74 @@ export function selectionOf(info: GraphQLResolveInfo): Selection {
 }
 
 /**
- * `derive(selectionOf(info))`, worked out once per field of a parsed document. Apollo keeps one
- * parse per distinct query text, so a repeated query brings back the same field node, and what
- * a field selected depends on nothing else (not on variables: fields under @skip/@include count
- * as selected). A field selected twice under one name (two nodes) is worked out every time.
- * `derive`'s result is shared by every request of that document: it must not be changed.
+ * `derive(selectionOf(info), info)`, worked out once per field of a parsed operation. Apollo
+ * keeps one parse per distinct query text, so a repeated query brings back the same field node,
+ * and what a field selected depends on nothing else (not on variables: fields under
+ * @skip/@include count as selected). `derive` may also read the operation (`fieldsSelectedOn`),
+ * so a node is known per operation (a fragment's node can serve two operations of one document).
+ * A field selected twice under one name (two nodes) is worked out every time. `derive`'s result
+ * is shared by every request of that document: it must not be changed.
  */
-export function perSelection<T>(derive: (selection: Selection) => T): (info: GraphQLResolveInfo) => T {
-  const known = new WeakMap<FieldNode, T>();
+export function perSelection<T>(derive: (selection: Selection, info: GraphQLResolveInfo) => T): (info: GraphQLResolveInfo) => T {
+  const known = new WeakMap<FieldNode, { operation: OperationDefinitionNode; value: T }>();
   return (info) => {
     const node = info.fieldNodes.length === 1 ? info.fieldNodes[0]! : null;
-    if (node === null) return derive(selectionOf(info));
-    let value = known.get(node);
-    if (value === undefined) {
-      value = derive(selectionOf(info));
-      known.set(node, value);
-    }
+    if (node === null) return derive(selectionOf(info), info);
+    const held = known.get(node);
+    if (held !== undefined && held.operation === info.operation) return held.value;
+    const value = derive(selectionOf(info), info);
+    known.set(node, { operation: info.operation, value });
     return value;
   };
+}
+
+/** Per parsed operation: field names by the type they are selected on, and the unions worked out for an object type. */
+const selectedOnType = new WeakMap<OperationDefinitionNode, { byParent: Map<string, Set<string>>; byObject: Map<string, ReadonlySet<string>> }>();
+
+/**
+ * The names of every field the operation selects on an object type, anywhere in it: through
+ * fragments (every fragment of the document counts), on the interfaces and unions the type
+ * belongs to, under any alias or directive. A resolver that hands records to that type's fields
+ * may leave out what none of these reads. Worked out once per parsed operation.
+ */
+export function fieldsSelectedOn(info: GraphQLResolveInfo, objectType: string): ReadonlySet<string> {
+  let entry = selectedOnType.get(info.operation);
+  if (entry === undefined) {
+    const byParent = new Map<string, Set<string>>();
+    const collect = (root: ASTNode) => {
+      const types = new TypeInfo(info.schema);
+      visit(
+        root,
+        visitWithTypeInfo(types, {
+          Field(node) {
+            const parent = types.getParentType();
+            if (!parent) return;
+            const names = byParent.get(parent.name) ?? new Set<string>();
+            names.add(node.name.value);
+            byParent.set(parent.name, names);
+          },
+        }),
+      );
+    };
+    collect(info.operation);
+    for (const fragment of Object.values(info.fragments)) collect(fragment);
+    entry = { byParent, byObject: new Map() };
+    selectedOnType.set(info.operation, entry);
+  }
+  let fields = entry.byObject.get(objectType);
+  if (fields === undefined) {
+    const object = info.schema.getType(objectType);
+    if (!isObjectType(object)) throw new Error(`fieldsSelectedOn: the schema has no object type ${objectType}`);
+    const union = new Set<string>();
+    for (const [parent, names] of entry.byParent) {
+      const type = info.schema.getType(parent);
+      const applies = parent === objectType || (isAbstractType(type) && info.schema.isSubType(type, object));
+      if (applies) for (const n of names) union.add(n);
+    }
+    fields = union;
+    entry.byObject.set(objectType, fields);
+  }
+  return fields;
 }
 
 function build(sets: SelectionSetNode[], fragments: Record<string, FragmentDefinitionNode>): Selection {

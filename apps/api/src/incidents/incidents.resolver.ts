@@ -89,7 +89,7 @@ export class IncidentsResolver {
 
   @ResolveField(() => [Pattern])
   patterns(i: IncidentRecord, _args: unknown, { loaders }: GqlContext) {
-    return loaders.incidents.patterns.get(i.id);
+    return loaders.incidents.patternsAsSelected.get(i.id);
   }
 
   @ResolveField(() => [TimelineEvent], { description: 'In source order.' })
@@ -109,7 +109,7 @@ export class IncidentsResolver {
 
   @ResolveField(() => [Actionable])
   actionables(i: IncidentRecord, _args: unknown, { loaders }: GqlContext) {
-    return loaders.incidents.actionables.get(i.id);
+    return loaders.incidents.actionablesAsSelected.get(i.id);
   }
 }
 

@@ -1,8 +1,64 @@
-import type { ActionableInclude, IncidentInclude } from '@hindsight/incidents';
-import { nodesOf, perSelection, type Selection } from '../common/selection';
+import type { GraphQLResolveInfo } from 'graphql';
+import { columnGroups, type ActionableColumnGroup, type ActionableInclude, type IncidentInclude, type PatternColumnGroup } from '@hindsight/incidents';
+import { fieldsSelectedOn, nodesOf, perSelection, type Selection } from '../common/selection';
+
+/**
+ * The groups of an actionable's columns each field of Actionable reads from its record, beyond
+ * those always sent (see COLUMN_GROUPS in incident-tree-query.ts). A field not named here (one
+ * added later, say) reads them all. test/selected-columns.spec.ts answers every field of the
+ * type through a statement that sends only these groups and through one that sends all.
+ */
+const ACTIONABLE_FIELD_COLUMNS: Readonly<Record<string, readonly ActionableColumnGroup[]>> = {
+  __typename: [],
+  id: [],
+  key: [],
+  status: [],
+  version: [],
+  allowedTransitions: [],
+  addresses: [],
+  references: [],
+  incident: [],
+  history: [],
+  ownedBy: [],
+  scenario: [],
+  title: ['words'],
+  description: ['words'],
+  owner: ['words'],
+  dueDate: ['followUp'],
+  overdue: ['followUp'],
+  priority: ['followUp'],
+  closedAt: ['followUp'],
+  closedAtRecorded: ['followUp'],
+  closedBy: ['followUp'],
+  wontDoReason: ['followUp'],
+  createdAt: ['stamps'],
+  updatedAt: ['stamps'],
+};
+
+/** As ACTIONABLE_FIELD_COLUMNS, for the fields of Pattern. */
+const PATTERN_FIELD_COLUMNS: Readonly<Record<string, readonly PatternColumnGroup[]>> = {
+  __typename: [],
+  id: [],
+  key: [],
+  name: [],
+  incidentCount: [],
+  description: ['description'],
+};
+
+/**
+ * The column groups the operation's fields on a type read, wherever they are selected: the
+ * records of one statement reach every field of the operation that is answered from them.
+ */
+function columnsRead<G extends string>(info: GraphQLResolveInfo, type: string, byField: Readonly<Record<string, readonly G[]>>, all: readonly G[]): readonly G[] {
+  const groups = new Set<G>();
+  for (const field of fieldsSelectedOn(info, type)) for (const g of byField[field] ?? all) groups.add(g);
+  return all.filter((g) => groups.has(g));
+}
+
+const actionableColumns = (info: GraphQLResolveInfo) => columnsRead(info, 'Actionable', ACTIONABLE_FIELD_COLUMNS, columnGroups('actionable'));
 
 /** Which nested collections of an incident the query selected, so one statement loads exactly those. */
-export function incidentInclude(sel: Selection): IncidentInclude {
+export function incidentInclude(sel: Selection, info: GraphQLResolveInfo): IncidentInclude {
   const links = sel.at('causalLinks');
   const factors = sel.at('causalFactors');
   const actionables = sel.at('actionables');
@@ -16,19 +72,21 @@ export function incidentInclude(sel: Selection): IncidentInclude {
     actionables: sel.has('actionables'),
     references: actionables.has('references'),
     addresses: actionables.has('addresses'),
+    actionableColumns: sel.has('actionables') ? actionableColumns(info) : undefined,
+    patternColumns: sel.has('patterns') ? columnsRead(info, 'Pattern', PATTERN_FIELD_COLUMNS, columnGroups('pattern')) : undefined,
   };
 }
 
-/** Which children of an actionable the query selected. */
-export function actionableInclude(sel: Selection): ActionableInclude {
-  return { references: sel.has('references'), addresses: sel.has('addresses'), incident: sel.has('incident') };
+/** Which children of an actionable the query selected, and which of its columns the operation reads. */
+export function actionableInclude(sel: Selection, info: GraphQLResolveInfo): ActionableInclude {
+  return { references: sel.has('references'), addresses: sel.has('addresses'), incident: sel.has('incident'), columns: actionableColumns(info) };
 }
 
 /** What an `incident` field selected, once per parsed field (see perSelection). */
 export const incidentFieldInclude = perSelection(incidentInclude);
 
 /** What the nodes of an `incidents` page selected, once per parsed field. */
-export const incidentPageInclude = perSelection((sel) => incidentInclude(nodesOf(sel)));
+export const incidentPageInclude = perSelection((sel, info) => incidentInclude(nodesOf(sel), info));
 
 /** What the nodes of an `actionables` page selected, once per parsed field. */
-export const actionablePageInclude = perSelection((sel) => actionableInclude(nodesOf(sel)));
+export const actionablePageInclude = perSelection((sel, info) => actionableInclude(nodesOf(sel), info));
