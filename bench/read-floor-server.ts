@@ -7,11 +7,13 @@
 import http from 'node:http';
 import { Pool } from 'pg';
 import { incidentTreeStatement, INCIDENT_COLUMNS, treeOf, treeRow } from '@hindsight/incidents';
+import { DETAIL_INCLUDE } from './read-queries';
 
 const [url, port, poolSize] = process.argv.slice(2);
 const pool = new Pool({ connectionString: url, max: Number(poolSize ?? 10), statement_timeout: 10_000 });
 
-const detail = incidentTreeStatement('slug', { narrative: true, patterns: true, timeline: true, factors: true, links: true, actionables: true, references: true, addresses: true });
+// The app's own detail statement for the benches' detail query.
+const detail = incidentTreeStatement('slug', DETAIL_INCLUDE);
 const LIST = {
   name: 'floor_list',
   text: `WITH page AS (SELECT i."id" FROM "Incident" i WHERE i."status" = 'published'

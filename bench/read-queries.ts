@@ -1,4 +1,5 @@
 /** The GraphQL reads the read benches send, shared so every bench asks for the same fields. */
+import type { IncidentInclude } from '../libs/incidents/src/incident-tree-query';
 
 /** Every field of an incident's detail, nested collections included (read-bench.ts, stack-floor-bench.ts). */
 export const DETAIL_FIELDS = `slug title organization components summary narrative impact source { title url language } started { at precision } detected { at precision }
@@ -7,6 +8,26 @@ export const DETAIL_FIELDS = `slug title organization components summary narrati
   causalFactors { key role component text }
   causalLinks { kind from { key } to { key } }
   actionables { key title description owner status dueDate priority references { kind ref url } addresses { key } }`;
+
+/**
+ * What the app's detail statement loads for DETAIL_FIELDS, as the API works it out from the
+ * fields (apps/api/src/incidents/includes.ts): every collection, the actionables' words and
+ * follow-up fields but not their timestamps, the patterns without their descriptions. The floors
+ * send the same statement (read-floor-server.ts, stack-floor-bench.ts); test/selected-columns.spec.ts
+ * checks that it is the app's.
+ */
+export const DETAIL_INCLUDE: IncidentInclude = {
+  narrative: true,
+  patterns: true,
+  timeline: true,
+  factors: true,
+  links: true,
+  actionables: true,
+  references: true,
+  addresses: true,
+  actionableColumns: ['words', 'followUp'],
+  patternColumns: [],
+};
 
 /** The first page of the incident list, as the read benches ask for it (read-bench.ts, stack-floor-bench.ts with QUERY=list). */
 export const LIST_QUERY = `{ incidents(first: 20) { pageInfo { hasNextPage endCursor } nodes { slug title organization started { at precision } patterns { key } actionables { key status } } } }`;

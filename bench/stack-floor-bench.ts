@@ -51,7 +51,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { freePort } from '@hindsight/db';
 import { appBenchEnv, cpuMsOf, runQueueWaitMsOf, startApp, startProcess } from './processes';
-import { benchIncident, DETAIL_FIELDS, LIST_QUERY } from './read-queries';
+import { benchIncident, DETAIL_FIELDS, DETAIL_INCLUDE, LIST_QUERY } from './read-queries';
 import { percentile } from './timing';
 
 const root = path.resolve(__dirname, '..');
@@ -331,7 +331,7 @@ function floorStatement(url: string, slug: string): () => Promise<void> {
   // package's index, which would load the whole incidents library into this server.
   const { incidentTreeStatement } = require('../libs/incidents/src/incident-tree-query') as typeof import('../libs/incidents/src/incident-tree-query');
   const pool = new Pool({ connectionString: url, max: 10, statement_timeout: 10_000 });
-  const detail = incidentTreeStatement('slug', { narrative: true, patterns: true, timeline: true, factors: true, links: true, actionables: true, references: true, addresses: true });
+  const detail = incidentTreeStatement('slug', DETAIL_INCLUDE);
   return async () => {
     const r = await pool.query({ ...detail, values: [slug] });
     if (r.rows.length !== 1) throw new Error(`the floor's statement found ${r.rows.length} rows`);
@@ -432,7 +432,7 @@ interface Incident {
   patterns: unknown[];
 }
 
-/** The floor answers every column of the same rows in its own shape: the same incident, as many of each nested row. */
+/** The floor answers the columns of the app's statement (DETAIL_INCLUDE) in its own shape: the same incident, as many of each nested row. */
 function checkFloor(floorBytes: Buffer, incident: Incident): void {
   const rows = (JSON.parse(floorBytes.toString('utf8')) as { data: Record<string, unknown>[] }).data;
   const row = rows[0];

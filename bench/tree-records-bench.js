@@ -31,13 +31,25 @@ if (!url) {
 
 async function main() {
   const pool = new Pool({ connectionString: url, max: 1, statement_timeout: 30_000 });
-  // The list query's collections (read-queries.ts, LIST_QUERY: actionables and patterns by key,
-  // so none of their optional columns; a checkout from before the column groups sends them all),
-  // or the detail's every collection.
+  // What the app loads for the read benches' queries (read-queries.ts): the list's collections,
+  // actionables and patterns by key, so none of their optional columns; the detail's every
+  // collection with the columns of DETAIL_INCLUDE. A checkout from before the column groups
+  // ignores them and sends every column.
   const include =
     what === 'list'
       ? { patterns: true, actionables: true, actionableColumns: [], patternColumns: [] }
-      : { narrative: true, patterns: true, timeline: true, factors: true, links: true, actionables: true, references: true, addresses: true };
+      : {
+          narrative: true,
+          patterns: true,
+          timeline: true,
+          factors: true,
+          links: true,
+          actionables: true,
+          references: true,
+          addresses: true,
+          actionableColumns: ['words', 'followUp'],
+          patternColumns: [],
+        };
   let texts;
   try {
     const ids = (

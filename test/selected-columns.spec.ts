@@ -1,4 +1,8 @@
-import type { PrismaService } from '@hindsight/db';
+import request from 'supertest';
+import { PrismaService } from '@hindsight/db';
+import { incidentTreeStatement } from '@hindsight/incidents';
+import { DETAIL_FIELDS, DETAIL_INCLUDE } from '../bench/read-queries';
+import { ACTIONABLE_FIELD_COLUMNS, PATTERN_FIELD_COLUMNS } from '../apps/api/src/incidents/includes';
 import { issueTokens } from './support/api-tokens';
 import { startTestApp, type TestApp } from './support/test-app';
 import { testPrisma } from './support/test-db';
@@ -110,22 +114,91 @@ describe('actionable and pattern columns sent as the operation reads them', () =
     for (const name of ['id', 'key', 'name', 'description', 'incidentCount']) expect([name, withValues.has(name)]).toEqual([name, true]);
   }, 300_000);
 
-  it('sends a field the operation reads anywhere: another root field, a fragment, an interface', async () => {
+  /** The text of each tree statement (`treeRow`) the app sent while answering a query. */
+  async function treeStatementsOf(query: string, operationName?: string): Promise<string[]> {
+    const pool = t.app.get(PrismaService).pool as unknown as { query: (...args: unknown[]) => unknown };
+    const query0 = pool.query;
+    const sent: string[] = [];
+    pool.query = (...args: unknown[]) => {
+      const config = args[0] as string | { text: string };
+      const text = typeof config === 'string' ? config : config.text;
+      if (text.includes('AS "tree"')) sent.push(text);
+      return query0.apply(pool, args);
+    };
+    try {
+      const res = await request(t.app.getHttpServer()).post('/graphql').set(admin).send({ query, operationName });
+      expect([query, res.status, res.body.errors]).toEqual([query, 200, undefined]);
+    } finally {
+      pool.query = query0;
+    }
+    expect(sent.length).toBeGreaterThan(0);
+    return sent;
+  }
+
+  /** The optional columns a tree statement sends, by the JSON keys it builds (an actionable's `a`, a pattern's `p`). */
+  function sentColumns(text: string): string[] {
+    const actionable = ['title', 'description', 'owner', 'dueDate', 'priority', 'closedAt', 'closedBy', 'wontDoReason', 'createdAt', 'updatedAt'].filter((c) =>
+      new RegExp(`'${c}', [(]*(round[(]extract[(]epoch FROM )?a\\."${c}"`).test(text),
+    );
+    return [...actionable.map((c) => `a.${c}`), ...(/'description', p\."description"/.test(text) ? ['p.description'] : [])];
+  }
+
+  it('sends only the columns the fields read: the list, the detail and the board', async () => {
+    const [list] = await treeStatementsOf(`{ incidents(first: 10) { nodes { slug actionables { key status } patterns { key } } } }`);
+    expect(list).toMatch(/'status', a\."status"/);
+    expect(sentColumns(list!)).toEqual([]);
+    const [detail] = await treeStatementsOf(`{ incident(slug: "stackegg-haproxy-session-cap-2015") { actionables { key title dueDate } patterns { key name } } }`);
+    expect(sentColumns(detail!)).toEqual(['a.title', 'a.description', 'a.owner', 'a.dueDate', 'a.priority', 'a.closedAt', 'a.closedBy', 'a.wontDoReason']);
+    const [board] = await treeStatementsOf(`{ actionables(first: 5) { nodes { key title } } }`);
+    expect(sentColumns(board!)).toEqual(['a.title', 'a.description', 'a.owner']);
+    // Every column when the fields read them all.
+    const [all] = await treeStatementsOf(`{ incidents(first: 10) { nodes { actionables { ${EVERY_COLUMN.Actionable} } patterns { description } } } }`);
+    expect(sentColumns(all!)).toEqual([...EVERY_COLUMN.Actionable.split(' ').map((c) => `a.${c}`), 'p.description']);
+  });
+
+  it('sends for the benches’ detail query the statement the floors send (bench/read-queries.ts, DETAIL_INCLUDE)', async () => {
+    const [sent] = await treeStatementsOf(`{ incident(slug: "stackegg-haproxy-session-cap-2015") { ${DETAIL_FIELDS} } }`);
+    // An admin may read drafts: the statement's drafts variant.
+    expect(sent).toBe(incidentTreeStatement('slug', DETAIL_INCLUDE, true).text);
+  });
+
+  it('names every field of both types in its table, so a new field is placed deliberately', async () => {
+    for (const [type, table] of [
+      ['Actionable', ACTIONABLE_FIELD_COLUMNS],
+      ['Pattern', PATTERN_FIELD_COLUMNS],
+    ] as const) {
+      const missing = (await fieldsOf(type)).map((f) => f.name).filter((n) => !Object.hasOwn(table, n));
+      expect([type, missing]).toEqual([type, []]);
+    }
+  });
+
+  it('sends a field the operation reads anywhere: another root field, a fragment, another operation of the document', async () => {
     const slug = 'stackegg-haproxy-session-cap-2015';
     const expected = (await rows(`{ incident(slug: "${slug}") { actionables { key value: description } } }`, (d) => fromDetail(d, 'actionables'))).map((r) => r.value);
     expect(expected.every((d) => typeof d === 'string' && d.length > 0)).toBe(true);
-    const id = (await t.gql<{ incident: { actionables: { id: string }[] } }>(`{ incident(slug: "${slug}") { actionables { id } } }`)).data.incident.actionables[0]!.id;
     const shapes = [
       // The list asks for keys only; the detail (answered from the list's records when it runs second) for descriptions.
       `{ incidents(first: 10) { nodes { slug actionables { key } } } incident(slug: "${slug}") { actionables { key value: description } } }`,
       `{ incidents(first: 10) { nodes { slug actionables { key } } } incident(slug: "${slug}") { actionables { key ...D } } } fragment D on Actionable { value: description }`,
-      `{ incidents(first: 10) { nodes { slug actionables { key } } } incident(slug: "${slug}") { actionables { key } } node(id: "${id}") { ... on Actionable { value: description } } }`,
     ];
     for (const query of shapes) {
-      const res = await t.gql<{ incident: { actionables: { value?: string }[] }; node?: { value: string } }>(query, {}, admin);
+      const res = await t.gql<{ incident: { actionables: { value?: string }[] } }>(query, {}, admin);
       expect([query, res.errors]).toEqual([query, undefined]);
-      const got = res.data.node ? [res.data.node.value] : res.data.incident.actionables.map((a) => a.value);
-      expect([query, got]).toEqual([query, res.data.node ? [expected[0]] : expected]);
+      expect([query, res.data.incident.actionables.map((a) => a.value)]).toEqual([query, expected]);
+      // Both statements, the list's and the detail's, sent the descriptions.
+      const statements = await treeStatementsOf(query);
+      expect([query, statements.map((text) => sentColumns(text).includes('a.description'))]).toEqual([query, [true, true]]);
+    }
+    // One document, two operations sharing the list through a fragment: each sends what it reads.
+    const document = `query Keys { ...List } query Described { ...List incident(slug: "${slug}") { actionables { description } } }
+      fragment List on Query { incidents(first: 10) { nodes { slug actionables { key } } } }`;
+    for (const [operation, described] of [
+      ['Keys', false],
+      ['Described', true],
+      ['Keys', false],
+    ] as const) {
+      const statements = await treeStatementsOf(document, operation);
+      expect([operation, statements.map((text) => sentColumns(text).includes('a.description'))]).toEqual([operation, statements.map(() => described)]);
     }
   });
 });

@@ -1,5 +1,5 @@
 import { PrismaService } from '@hindsight/db';
-import { actionableTreeColumns, IncidentLoaders, incidentTreeStatement, loadSyntheticCorpus, treeOf, treeRow } from '@hindsight/incidents';
+import { actionableTreeColumns, columnGroups, IncidentLoaders, incidentTreeStatement, loadSyntheticCorpus, treeOf, treeRow, type IncidentInclude } from '@hindsight/incidents';
 import { testPrisma, createTestDatabase, type TestDatabase } from './support/test-db';
 
 /**
@@ -139,6 +139,33 @@ describe('tree statements', () => {
       patterns += whole.length;
     }
     expect(patterns).toBeGreaterThan(10);
+  });
+
+  it('names every combination of collections and column groups apart, within Postgres’s 63 characters', () => {
+    const flags = ['narrative', 'patterns', 'timeline', 'factors', 'links', 'actionables', 'references', 'addresses'] as const;
+    const subsets = <T>(items: readonly T[]): T[][] => items.reduce<T[][]>((all, x) => [...all, ...all.map((s) => [...s, x])], [[]]);
+    const names = new Set<string>();
+    let combinations = 0;
+    for (const on of subsets(flags)) {
+      const base: IncidentInclude = Object.fromEntries(on.map((f) => [f, true]));
+      // Column groups matter only with their collection; absent and every group are one statement.
+      const actionableStates = base.actionables ? [undefined, ...subsets(columnGroups('actionable')).filter((g) => g.length < 3)] : [undefined];
+      const patternStates = base.patterns ? [undefined, ...subsets(columnGroups('pattern')).filter((g) => g.length < 1)] : [undefined];
+      for (const actionableColumns of actionableStates) {
+        for (const patternColumns of patternStates) {
+          for (const by of ['ids', 'slug'] as const) {
+            for (const drafts of [false, true]) {
+              const { name } = incidentTreeStatement(by, { ...base, actionableColumns, patternColumns }, drafts);
+              expect(name.length).toBeLessThanOrEqual(63);
+              names.add(name);
+              combinations++;
+            }
+          }
+        }
+      }
+    }
+    expect(combinations).toBe(6912);
+    expect(names.size).toBe(combinations);
   });
 
   it('refuses a row without its tree, naming the column', () => {

@@ -93,6 +93,10 @@ export class AppModule {
             autoTransformHttpErrors: false,
             includeStacktraceInErrorResponses: false,
             formatError: graphqlErrorFormatter({ devErrors: config.devErrors, logger: new Logger('Errors') }),
+            // One set of loaders per operation: the tree statements leave out columns no field of
+            // the operation reads (incident-loaders.ts, actionablesAsSelected), so batched HTTP
+            // requests (Apollo's allowBatchedHttpRequests, off), which share one context, must not
+            // be turned on without giving each operation its own loaders.
             context: async ({ req }: { req: Request }): Promise<GqlContext> => {
               await admission.admitRequest(req);
               return { req, loaders: new RequestLoaders(prisma) };

@@ -113,7 +113,9 @@ export class IncidentLoaders {
    * An incident's actionables as `Incident.actionables` hands them to the fields the operation
    * selected on Actionable: a tree statement that left out columns none of those fields read
    * (`IncidentInclude.actionableColumns`) primes its records here only, and nowhere else reads
-   * them; whole records (primed or loaded) are the `actionables` loader's.
+   * them; whole records (primed or loaded) are the `actionables` loader's. This holds because a
+   * set of loaders serves one operation (app.module.ts makes one per request, and batched HTTP
+   * requests are off): another operation's fields could need columns these records lack.
    */
   readonly actionablesAsSelected = new TreeLoader<ActionableRecord[]>((incidentIds) => this.actionables.loadMany(incidentIds));
 
@@ -180,7 +182,8 @@ export class IncidentLoaders {
   /**
    * Published incidents by id (in the order given; missing ones left out) or by slug, with the
    * children `include` names, in one named statement; every child collection lands in its
-   * loader, so the nested resolvers ask no further query. Without `include.narrative` the
+   * loader (actionables and patterns without all their columns only in the `…AsSelected` one),
+   * so the nested resolvers ask no further query. Without `include.narrative` the
    * records carry `narrative: null` and the `narrative` loader fetches it when asked.
    */
   async loadIncidentTrees(by: { ids: readonly string[] } | { slug: string }, include: IncidentInclude, options: { includeDrafts?: boolean } = {}): Promise<IncidentRecord[]> {
@@ -196,7 +199,8 @@ export class IncidentLoaders {
 
   /** Records from the trees (`treeOf`) of rows of `incidentTreeColumns(include)`, in their order, with every child collection primed. */
   incidentsFromTreeRows(rows: readonly Record<string, unknown>[], include: IncidentInclude): IncidentRecord[] {
-    return rows.map((row) => this.primeIncident(row, include));
+    const whole = { actionables: allColumns('actionable', include.actionableColumns), patterns: allColumns('pattern', include.patternColumns) };
+    return rows.map((row) => this.primeIncident(row, include, whole));
   }
 
   /** Records from the trees (`treeOf`) of rows of `actionableTreeColumns(include)`, in their order, with their children and incidents primed. */
@@ -205,13 +209,14 @@ export class IncidentLoaders {
       const t = row.row as Record<string, unknown>;
       const a = toActionable(t, t.incidentId as string);
       if (include.references) this.references.prime(a.id, (row.j_references as Record<string, unknown>[]).map((r) => toReference(r, a.id)));
-      if (include.addresses) this.addressedFactors.prime(a.id, (row.j_addresses as Record<string, unknown>[]).map((f) => toFactor(f, a.incidentId)));
+      if (include.addresses) this.addressedFactors.prime(a.id, (row.j_addresses as Record<string, unknown>[]).map((f) => toFactor(f, f.incidentId as string)));
       if (include.incident && row.j_incident) this.incident.prime(a.incidentId, toIncident(row.j_incident as Record<string, unknown>));
       return a;
     });
   }
 
-  private primeIncident(row: Record<string, unknown>, include: IncidentInclude): IncidentRecord {
+  /** `whole`: whether the statement sent all of the actionables' and of the patterns' columns (`allColumns`). */
+  private primeIncident(row: Record<string, unknown>, include: IncidentInclude, whole: { actionables: boolean; patterns: boolean }): IncidentRecord {
     const incident = toIncident(row);
     const id = incident.id;
     this.incident.prime(id, incident);
@@ -219,7 +224,7 @@ export class IncidentLoaders {
     if (include.patterns) {
       const patterns = row.j_patterns as PatternRecord[];
       this.patternsAsSelected.prime(id, patterns);
-      if (allColumns('pattern', include.patternColumns)) this.patterns.prime(id, patterns);
+      if (whole.patterns) this.patterns.prime(id, patterns);
     }
     if (include.timeline) this.timeline.prime(id, (row.j_timeline as Record<string, unknown>[]).map((e) => toTimelineEvent(e, id)));
     if (include.factors) {
@@ -232,11 +237,11 @@ export class IncidentLoaders {
       const rows = row.j_actionables as Record<string, unknown>[];
       const records = rows.map((a) => toActionable(a, id));
       this.actionablesAsSelected.prime(id, records);
-      if (allColumns('actionable', include.actionableColumns)) this.actionables.prime(id, records);
+      if (whole.actionables) this.actionables.prime(id, records);
       for (const a of rows) {
         const actionableId = a.id as string;
         if (include.references) this.references.prime(actionableId, (a.references as Record<string, unknown>[]).map((r) => toReference(r, actionableId)));
-        if (include.addresses) this.addressedFactors.prime(actionableId, (a.addresses as Record<string, unknown>[]).map((f) => toFactor(f, id)));
+        if (include.addresses) this.addressedFactors.prime(actionableId, (a.addresses as Record<string, unknown>[]).map((f) => toFactor(f, f.incidentId as string)));
       }
     }
     return incident;
@@ -260,6 +265,11 @@ function dateOf(v: unknown, field: string): Date | null {
   if (v === null) return null;
   if (typeof v !== 'number') throw new Error(`a tree statement answered ${field} as ${typeof v}, not as epoch milliseconds`);
   return new Date(v);
+}
+
+/** As `dateOf`, for a column a statement may leave out: undefined then (see `toActionable`). */
+function sentDateOf(v: unknown, field: string): Date | null {
+  return v === undefined ? (undefined as never) : dateOf(v, field);
 }
 
 /**
@@ -330,8 +340,6 @@ interface ActionableTreeRecord extends ActionableRecord {
  * which reads those (see `actionablesAsSelected`).
  */
 function toActionable(t: Record<string, unknown>, incidentId: string): ActionableTreeRecord {
-  const followUp = t.dueDate !== undefined;
-  const stamps = t.createdAt !== undefined;
   return {
     id: t.id as string,
     incidentId,
@@ -341,14 +349,14 @@ function toActionable(t: Record<string, unknown>, incidentId: string): Actionabl
     description: t.description as string,
     owner: t.owner as string | null,
     status: t.status as ActionableRecord['status'],
-    dueDate: followUp ? dateOf(t.dueDate, 'dueDate') : (undefined as never),
+    dueDate: sentDateOf(t.dueDate, 'dueDate'),
     priority: t.priority as string | null,
-    closedAt: followUp ? dateOf(t.closedAt, 'closedAt') : (undefined as never),
+    closedAt: sentDateOf(t.closedAt, 'closedAt'),
     closedBy: t.closedBy as string | null,
     wontDoReason: t.wontDoReason as string | null,
     version: t.version as number,
-    createdAt: stamps ? dateOf(t.createdAt, 'createdAt')! : (undefined as never),
-    updatedAt: stamps ? dateOf(t.updatedAt, 'updatedAt')! : (undefined as never),
+    createdAt: sentDateOf(t.createdAt, 'createdAt')!,
+    updatedAt: sentDateOf(t.updatedAt, 'updatedAt')!,
   };
 }
 

@@ -4,7 +4,7 @@
  * theirs (incidents.service.ts builds a page's statement around the select lists here).
  * Hand-written SQL because Prisma sends one or two statements per relation; these are sent as
  * named prepared statements (parsed and planned once per connection), one name per combination
- * of nested collections.
+ * of nested collections and column groups.
  */
 
 /** What to load with each incident. Children that are not asked for cost nothing. */
@@ -35,7 +35,7 @@ export interface ActionableInclude {
 /**
  * The columns of an actionable or a pattern a statement may leave out, in groups. A list that
  * shows each incident's follow-ups by key and status and its patterns by key reads a small part
- * of their text: with every column, its statement sent about twice the JSON it does now, most of
+ * of their text: with every column, its statement sent 2.5 times the JSON it does now, most of
  * it never read (docs/benchmarks.md, "Only the columns a query reads"). Always sent: an
  * actionable's id, key, position, status and version; a pattern's id, key and name. Which groups
  * a GraphQL operation needs is the API's business (apps/api includes.ts); records built without
@@ -112,11 +112,16 @@ const REFERENCES_OF = (actionable: string) =>
   `(SELECT COALESCE(json_agg(json_build_object('id', r."id", 'position', r."position", 'kind', r."kind", 'ref', r."ref", 'url', r."url") ORDER BY r."position"), '[]')
     FROM "ExternalReference" r WHERE r."actionableId" = ${actionable}."id")`;
 
-const FACTOR_JSON = (alias: string) =>
-  `json_build_object('id', ${alias}."id", 'key', ${alias}."key", 'position', ${alias}."position", 'title', ${alias}."title", 'role', ${alias}."role", 'component', ${alias}."component", 'text', ${alias}."text")`;
+/**
+ * A causal factor as JSON. Under its incident it leaves out `incidentId` (see `ACTIONABLE_JSON`);
+ * as a factor an actionable addresses it carries its own, since no constraint ties the two to
+ * one incident (the writers do).
+ */
+const FACTOR_JSON = (alias: string, withIncidentId = false) =>
+  `json_build_object('id', ${alias}."id",${withIncidentId ? ` 'incidentId', ${alias}."incidentId",` : ''} 'key', ${alias}."key", 'position', ${alias}."position", 'title', ${alias}."title", 'role', ${alias}."role", 'component', ${alias}."component", 'text', ${alias}."text")`;
 
 const ADDRESSES_OF = (actionable: string) =>
-  `(SELECT COALESCE(json_agg(${FACTOR_JSON('f')} ORDER BY f."position"), '[]')
+  `(SELECT COALESCE(json_agg(${FACTOR_JSON('f', true)} ORDER BY f."position"), '[]')
     FROM "ActionableFactor" x JOIN "CausalFactor" f ON f."id" = x."factorId" WHERE x."actionableId" = ${actionable}."id")`;
 
 /**

@@ -4,11 +4,12 @@ import { fieldsSelectedOn, nodesOf, perSelection, type Selection } from '../comm
 
 /**
  * The groups of an actionable's columns each field of Actionable reads from its record, beyond
- * those always sent (see COLUMN_GROUPS in incident-tree-query.ts). A field not named here (one
- * added later, say) reads them all. test/selected-columns.spec.ts answers every field of the
- * type through a statement that sends only these groups and through one that sends all.
+ * those always sent (see COLUMN_GROUPS in incident-tree-query.ts). A field not named here would
+ * read them all; test/selected-columns.spec.ts fails while the type has one, so each new field is
+ * placed here deliberately, and it answers every field of the type through a statement that sends
+ * only these groups and through one that sends all.
  */
-const ACTIONABLE_FIELD_COLUMNS: Readonly<Record<string, readonly ActionableColumnGroup[]>> = {
+export const ACTIONABLE_FIELD_COLUMNS: Readonly<Record<string, readonly ActionableColumnGroup[]>> = {
   __typename: [],
   id: [],
   key: [],
@@ -21,6 +22,7 @@ const ACTIONABLE_FIELD_COLUMNS: Readonly<Record<string, readonly ActionableColum
   history: [],
   ownedBy: [],
   scenario: [],
+  citedBy: [],
   title: ['words'],
   description: ['words'],
   owner: ['words'],
@@ -36,12 +38,13 @@ const ACTIONABLE_FIELD_COLUMNS: Readonly<Record<string, readonly ActionableColum
 };
 
 /** As ACTIONABLE_FIELD_COLUMNS, for the fields of Pattern. */
-const PATTERN_FIELD_COLUMNS: Readonly<Record<string, readonly PatternColumnGroup[]>> = {
+export const PATTERN_FIELD_COLUMNS: Readonly<Record<string, readonly PatternColumnGroup[]>> = {
   __typename: [],
   id: [],
   key: [],
   name: [],
   incidentCount: [],
+  citedBy: [],
   description: ['description'],
 };
 
@@ -51,7 +54,7 @@ const PATTERN_FIELD_COLUMNS: Readonly<Record<string, readonly PatternColumnGroup
  */
 function columnsRead<G extends string>(info: GraphQLResolveInfo, type: string, byField: Readonly<Record<string, readonly G[]>>, all: readonly G[]): readonly G[] {
   const groups = new Set<G>();
-  for (const field of fieldsSelectedOn(info, type)) for (const g of byField[field] ?? all) groups.add(g);
+  for (const field of fieldsSelectedOn(info, type)) for (const g of Object.hasOwn(byField, field) ? byField[field]! : all) groups.add(g);
   return all.filter((g) => groups.has(g));
 }
 
