@@ -100,9 +100,10 @@ function groupPairs<K extends keyof typeof COLUMN_GROUPS>(kind: K, alias: string
 }
 
 /**
- * An actionable as JSON. Nested under its incident it leaves out `incidentId`, as every child of
- * a tree leaves out its parent's id: the loaders fill it in from the parent, which saves a UUID per
- * child in every answer. A board's row (`withIncidentId`) carries its own.
+ * An actionable as JSON. Nested under its incident it leaves out `incidentId`, as the children of
+ * a tree leave out their parent's id (all but the factors an actionable addresses, see
+ * `FACTOR_JSON`): the loaders fill it in from the parent, which saves a UUID per child in every
+ * answer. A board's row (`withIncidentId`) carries its own.
  */
 const ACTIONABLE_JSON = (alias: string, columns: readonly ActionableColumnGroup[] | undefined, extra: string[] = [], withIncidentId = false) =>
   `json_build_object('id', ${alias}."id",${withIncidentId ? ` 'incidentId', ${alias}."incidentId",` : ''} 'key', ${alias}."key", 'position', ${alias}."position",
