@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { PrismaService, projectRoot } from '@hindsight/db';
 import { IncidentLoaders, IncidentsService } from '@hindsight/incidents';
-import { DETAIL_INCLUDE } from './read-queries';
+import { DETAIL_INCLUDE, LIST_INCLUDE } from './read-queries';
 
 const url = process.env.BENCH_DATABASE_URL;
 if (!url) throw new Error('set BENCH_DATABASE_URL to a database filled by npm run synth');
@@ -30,10 +30,7 @@ async function main() {
     // the detail's actionables without their timestamps and its patterns without descriptions,
     // the list's actionables and patterns by key only, the board's items without their timestamps.
     ['incident-detail', () => service.findBySlug(slug!, { loaders: new IncidentLoaders(prisma), include: DETAIL_INCLUDE })],
-    [
-      'incident-list',
-      () => service.listIncidents({}, { first: 20 }, { loaders: new IncidentLoaders(prisma), include: { patterns: true, actionables: true, actionableColumns: [], patternColumns: [] } }),
-    ],
+    ['incident-list', () => service.listIncidents({}, { first: 20 }, { loaders: new IncidentLoaders(prisma), include: LIST_INCLUDE })],
     ['incident-list-count', async () => (await service.listIncidents({}, { first: 1 })).count()],
     ['incident-list-by-title', () => service.listIncidents({ organization: 'cloud' }, { first: 20, orderBy: 'TITLE_ASC' }, { include: {} })],
     ['actionables-board', () => service.listActionables({ status: ['open', 'in_progress'], overdue: true }, { first: 20 }, { loaders: new IncidentLoaders(prisma), include: { incident: true, columns: ['words', 'followUp'] } })],

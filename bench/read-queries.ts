@@ -29,6 +29,9 @@ export const DETAIL_INCLUDE: IncidentInclude = {
   patternColumns: [],
 };
 
+/** What the app's list statement loads for LIST_QUERY: actionables and patterns by key, none of their optional columns. */
+export const LIST_INCLUDE: IncidentInclude = { patterns: true, actionables: true, actionableColumns: [], patternColumns: [] };
+
 /** The first page of the incident list, as the read benches ask for it (read-bench.ts, stack-floor-bench.ts with QUERY=list). */
 export const LIST_QUERY = `{ incidents(first: 20) { pageInfo { hasNextPage endCursor } nodes { slug title organization started { at precision } patterns { key } actionables { key status } } } }`;
 

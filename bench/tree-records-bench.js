@@ -22,6 +22,8 @@ const root = path.resolve(checkout);
 require(path.join(root, 'scripts', 'register-ts'));
 const { IncidentLoaders, incidentTreeStatement, treeOf } = require(path.join(root, 'libs', 'incidents', 'src', 'index.ts'));
 const { Pool } = require(path.join(root, 'node_modules', 'pg'));
+// This checkout's includes, for either checkout (read through the hook registered above).
+const { DETAIL_INCLUDE, LIST_INCLUDE } = require('./read-queries.ts');
 
 const url = process.env.BENCH_DATABASE_URL;
 if (!url) {
@@ -31,25 +33,9 @@ if (!url) {
 
 async function main() {
   const pool = new Pool({ connectionString: url, max: 1, statement_timeout: 30_000 });
-  // What the app loads for the read benches' queries (read-queries.ts): the list's collections,
-  // actionables and patterns by key, so none of their optional columns; the detail's every
-  // collection with the columns of DETAIL_INCLUDE. A checkout from before the column groups
-  // ignores them and sends every column.
-  const include =
-    what === 'list'
-      ? { patterns: true, actionables: true, actionableColumns: [], patternColumns: [] }
-      : {
-          narrative: true,
-          patterns: true,
-          timeline: true,
-          factors: true,
-          links: true,
-          actionables: true,
-          references: true,
-          addresses: true,
-          actionableColumns: ['words', 'followUp'],
-          patternColumns: [],
-        };
+  // What the app loads for the read benches' queries (read-queries.ts). A checkout from before
+  // the column groups ignores them and sends every column.
+  const include = what === 'list' ? LIST_INCLUDE : DETAIL_INCLUDE;
   let texts;
   try {
     const ids = (
